@@ -1,0 +1,81 @@
+// Kernel.h - the engine's compiler-neutral description of one innermost loop.
+//
+// Front ends (the LLVM pass, the GCC plugin, the assembly CLI) translate their
+// own instruction representation into a LoopKernel. Nothing here depends on
+// LLVM or GCC.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loopperf {
+
+/// A register unit: the smallest independently renamed piece of register
+/// state (a byte range of a GPR, a 128-bit lane of a vector register, one
+/// flag bit). Numbering is per ISA; see X86Registers.h.
+using RegUnit = uint16_t;
+
+struct SourceLoc {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  bool valid() const { return line != 0; }
+};
+
+/// A memory reference of one instruction. Registers are named by their
+/// canonical 64-bit (x86) name, e.g. "rsi"; empty when absent.
+struct MemRef {
+  std::string base;
+  std::string index;
+  int scale = 1;
+  int64_t disp = 0;
+  std::string symbol;     ///< symbolic displacement (e.g. a global), if any
+  unsigned widthBytes = 0; ///< access width; 0 if unknown
+  bool isLoad = false;
+  bool isStore = false;
+};
+
+struct Instruction {
+  std::string text;       ///< assembler text as written / printed
+  std::string mnemonic;   ///< AT&T mnemonic as printed, e.g. "addq", "vfmadd231pd"
+  std::string formKey;    ///< mnemonic + operand classes, e.g. "vfmadd231pd mem,zmm,zmm"
+  std::string llvmOpcode; ///< LLVM opcode name ("VFMADD231PDZm") when known
+
+  /// Register units read as data operands (flags per flag included).
+  std::vector<RegUnit> reads;
+  /// Register units read only to form a memory address. They feed the load
+  /// node, not the operation (OSACA's load split).
+  std::vector<RegUnit> addrReads;
+  /// Register units written.
+  std::vector<RegUnit> writes;
+  std::vector<MemRef> mem;
+
+  bool isBranch = false;       ///< any branch, conditional or not
+  bool isConditional = false;
+  bool isCall = false;
+  bool isReturn = false;
+  bool isInlineAsm = false;
+  /// Dependency-breaking idiom (xor r,r; vpxor x,x,x; ...): reads nothing.
+  bool isZeroIdiom = false;
+  /// Register-to-register move the renamer may eliminate.
+  bool isRegMove = false;
+  /// Front end could not map this to a model form; never treated as free.
+  bool unknown = false;
+
+  SourceLoc loc;         ///< source location from debug info
+  unsigned asmLine = 0;  ///< line in the assembly input (CLI), 0 if none
+};
+
+struct LoopKernel {
+  std::string name;          ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
+  std::string function;
+  std::vector<Instruction> insts;
+  SourceLoc loc;
+  /// Source-level elements processed per iteration (vector width x unroll);
+  /// 0 when unknown.
+  unsigned elementsPerIteration = 0;
+};
+
+} // namespace loopperf

@@ -1,0 +1,27 @@
+// Render.h - human, JSON and DOT renderings of a LoopReport.
+#pragma once
+
+#include "loopperf/Kernel.h"
+#include "loopperf/MachineModel.h"
+#include "loopperf/Report.h"
+
+#include <string>
+
+namespace loopperf {
+
+/// Human report: summary, bounds, per-instruction port pressure table,
+/// critical path and loop-carried chains with line numbers.
+std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+
+/// One JSON object for the loop: {"name", "cycles_per_iteration",
+/// "bottleneck", "bottleneck_resource", "bounds": {...}, "ports": {...},
+/// "instructions": [...], "recurrences": [...], "critical_path": {...},
+/// "unknown_instructions": [...], "confidence", ...}. Deterministic key order.
+std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+
+/// Graphviz digraph of the dependency graph: nodes are instructions, edges
+/// carry latency and iteration distance; the critical path and the
+/// recurrences are coloured.
+std::string renderDot(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+
+} // namespace loopperf
