@@ -53,6 +53,11 @@ bool isEliminableMoveMnemonic(std::string_view mnemonic);
 
 /// Human name of a unit: "rax[0:7]", "zmm3[256:511]", "CF".
 std::string unitName(RegUnit u);
+/// Name of the architectural register a unit belongs to: "rax", "zmm3",
+/// "k1", "CF". Used to label dependency edges.
+std::string registerOfUnit(RegUnit u);
+/// True for the lanes of xmm/ymm/zmm registers (vector load latency applies).
+bool isVectorUnit(RegUnit u);
 
 /// Operand class of one AT&T or Intel operand text: "r64", "r32", "r16",
 /// "r8", "xmm", "ymm", "zmm", "k", "imm", "mem", "label". Used to build

@@ -1,0 +1,15 @@
+# Six independent packed divisions per iteration: divider bound.
+#
+# Expected from models/znver4.json: VDIVPDYrr keeps Zn4FP1 (the divider
+# pipe) busy 5 cycles, latency 13. 6 x 5 = 30 cycles/iteration; each
+# division is its own 13-cycle recurrence.
+
+.L1:
+        vdivpd  %ymm8, %ymm0, %ymm0
+        vdivpd  %ymm8, %ymm1, %ymm1
+        vdivpd  %ymm8, %ymm2, %ymm2
+        vdivpd  %ymm8, %ymm3, %ymm3
+        vdivpd  %ymm8, %ymm4, %ymm4
+        vdivpd  %ymm8, %ymm5, %ymm5
+        decq    %rcx
+        jne     .L1

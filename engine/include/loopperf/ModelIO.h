@@ -1,0 +1,64 @@
+// ModelIO.h - machine models from JSON files (schema: models/README.md), and
+// a consistency check for any model.
+//
+// A file is either a complete model (as written by loopperf-gen-models) or an
+// override that names a `base` model and lists only what changes: pipeline
+// parameters, rules, ports used for loads/stores, individual forms (matched by
+// LLVM opcode, or by assembler key) and form rules that patch latencies of
+// every form with a given mnemonic. Loading never aborts: every problem comes
+// back as an error message that names the file and the offending field.
+#pragma once
+
+#include "loopperf/MachineModel.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loopperf {
+
+struct ModelLoadResult {
+  std::unique_ptr<MachineModel> model; ///< null on error
+  std::string error;                   ///< "file.json: forms[3].lat: expected a number"
+  explicit operator bool() const { return model != nullptr; }
+};
+
+/// Finds the model an override file names as its `base` (e.g.
+/// findBuiltinModel); may return null.
+using BaseModelResolver = std::function<const MachineModel *(std::string_view name)>;
+
+/// Parse a model or override from JSON text. `fileName` is only used in
+/// messages. Overrides need `resolveBase`.
+ModelLoadResult parseModel(std::string_view jsonText, std::string_view fileName,
+                           const BaseModelResolver &resolveBase = {});
+
+/// Read and parse a file.
+ModelLoadResult loadModelFile(const std::string &path, const BaseModelResolver &resolveBase = {});
+
+/// An owned deep copy of any model (built-in view or owned).
+std::unique_ptr<MachineModel> cloneModel(const MachineModel &m);
+
+struct ModelFinding {
+  enum class Severity { Note, Warning, Error };
+  Severity severity = Severity::Warning;
+  std::string kind;    ///< "throughput-below-port-bound", "zero-latency", "conflicting-duplicate",
+                       ///< "unused-port", "bad-port-mask"
+  std::string opcode;  ///< the form concerned, if any
+  std::string asmKey;
+  std::string message; ///< one line, human readable
+};
+
+/// Internal-consistency findings for a model: a form's reciprocal throughput
+/// below the bound its own port demands imply (beyond 1% / 0.01 cycles),
+/// zero latency on forms that write a register, the same opcode or key with
+/// conflicting numbers (keys: Note), ports no form uses, port masks, the
+/// divider port or load/store ports naming ports that do not exist.
+std::vector<ModelFinding> checkModel(const MachineModel &m);
+
+/// The minimum reciprocal throughput a set of resource demands allows: the
+/// maximum over port sets S of (cycles of demands confined to S) / |S|.
+double portBound(std::span<const ResourceUse> uses);
+
+} // namespace loopperf

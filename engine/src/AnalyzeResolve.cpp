@@ -1,0 +1,94 @@
+// AnalyzeResolve.cpp - match instructions to model forms.
+#include "AnalyzeResolve.h"
+
+#include <fmt/format.h>
+
+namespace loopperf::detail {
+
+PortMask unknownInstructionPorts(const MachineModel &m) {
+  PortMask all = m.ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << m.ports.size()) - 1;
+  PortMask compute = all & ~(m.loadPorts | m.storePorts);
+  if (m.dividerPort >= 0)
+    compute &= ~(PortMask(1) << m.dividerPort);
+  return compute ? compute : all;
+}
+
+const InstrForm *registerFormOf(const Instruction &in, const MachineModel &m) {
+  const std::string &op = in.llvmOpcode;
+  if (op.size() > 2 && op.compare(op.size() - 2, 2, "rm") == 0)
+    if (const InstrForm *f = m.findOpcode(op.substr(0, op.size() - 2) + "rr"))
+      return f;
+  const std::string &key = in.formKey;
+  size_t mem = key.find("mem");
+  size_t lastComma = key.rfind(',');
+  if (mem == std::string::npos || lastComma == std::string::npos || lastComma < mem)
+    return nullptr;
+  std::string dest = key.substr(lastComma + 1);
+  if (dest == "mem")
+    return nullptr;
+  return m.findAsmKey(key.substr(0, mem) + dest + key.substr(mem + 3));
+}
+
+bool isDivideMnemonic(std::string_view m) {
+  if (m.starts_with("v"))
+    m.remove_prefix(1);
+  return m.starts_with("div") || m.starts_with("idiv") || m.starts_with("sqrt") ||
+         m.starts_with("sdiv") || m.starts_with("udiv") || m.starts_with("fdiv") ||
+         m.starts_with("fsqrt");
+}
+
+std::vector<ResolvedInst> resolveKernel(const LoopKernel &k, const MachineModel &m,
+                                        std::vector<std::string> &notes) {
+  std::vector<ResolvedInst> out(k.insts.size());
+  for (size_t i = 0; i < k.insts.size(); ++i) {
+    const Instruction &in = k.insts[i];
+    ResolvedInst &r = out[i];
+    for (const MemRef &mr : in.mem) {
+      r.loads |= mr.isLoad;
+      r.stores |= mr.isStore;
+      r.indexedMem |= !mr.index.empty();
+    }
+    const InstrForm *f = in.unknown ? nullptr : m.findOpcode(in.llvmOpcode);
+    if (!f && !in.unknown && !in.formKey.empty())
+      f = m.findAsmKey(in.formKey);
+    if (f && (f->flags & FormUnsupported)) {
+      notes.push_back(fmt::format("'{}' is not supported on {}; charged as unknown", in.text,
+                                  m.name));
+      f = nullptr;
+    }
+    r.breaksDeps = in.isZeroIdiom;
+    r.usesDivider = isDivideMnemonic(in.mnemonic);
+    if (!f) {
+      r.unknown = true;
+      r.uops = 1;
+      r.latency = UnknownLatency;
+      r.uses = {ResourceUse{unknownInstructionPorts(m), 1.0f}};
+      continue;
+    }
+    r.form = f;
+    if (f->flags & FormDivider)
+      r.usesDivider = true;
+    if (m.dividerPort >= 0)
+      for (const ResourceUse &u : m.resourcesOf(*f))
+        r.usesDivider |= (u.ports >> m.dividerPort & 1) != 0;
+    r.loads |= (f->flags & FormMayLoad) != 0 && in.mem.empty();
+    r.stores |= (f->flags & FormMayStore) != 0 && in.mem.empty();
+    r.uops = f->uops;
+    r.latency = f->latency;
+    if (r.loads)
+      if (const InstrForm *rf = registerFormOf(in, m); rf && rf->latency <= f->latency)
+        r.registerFormLatency = rf->latency;
+    bool renamerOnly = (in.isZeroIdiom && m.rules.zeroIdioms) ||
+                       (in.isRegMove && m.rules.moveElimination);
+    if (renamerOnly) {
+      r.noPorts = true;
+      r.latency = 0;
+    } else {
+      auto uses = m.resourcesOf(*f);
+      r.uses.assign(uses.begin(), uses.end());
+    }
+  }
+  return out;
+}
+
+} // namespace loopperf::detail

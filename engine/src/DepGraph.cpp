@@ -1,0 +1,146 @@
+// DepGraph.cpp - register and memory dependencies of one loop body.
+//
+// Register edges: each unit read by instruction c comes from the last
+// instruction before c that writes the unit (distance 0) or, if none, from
+// the last writer in the whole body (distance 1, possibly c itself). Data
+// reads feed c's operation node, address reads feed its load node. A zero
+// idiom reads nothing. Flags are one unit each, so a jne waits for ZF only.
+#include "DepGraph.h"
+
+#include "loopperf/X86.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace loopperf::detail {
+namespace {
+
+bool touchesVector(const Instruction &in) {
+  auto vec = [](const std::vector<RegUnit> &us) {
+    return std::any_of(us.begin(), us.end(), x86::isVectorUnit);
+  };
+  return vec(in.writes) || vec(in.reads);
+}
+
+/// The load part's latency of an instruction that loads: the whole form
+/// latency for a pure load; for a load+op, the form latency minus that of
+/// the register form when the model has one, else the model's load-to-use
+/// latency.
+double loadPartLatency(const Instruction &in, const ResolvedInst &r, const LatencyParams &lat) {
+  bool pureLoad = !r.stores && in.reads.empty();
+  if (pureLoad && !r.unknown)
+    return r.latency;
+  if (r.registerFormLatency >= 0) // OSACA: load+op = load part + register form
+    return r.latency - r.registerFormLatency;
+  double l = touchesVector(in) ? lat.vecLoadLatency : lat.loadLatency;
+  if (l <= 0)
+    l = std::max(lat.vecLoadLatency, lat.loadLatency);
+  return r.unknown ? l : std::min(l, r.latency);
+}
+
+/// Collects edges keyed by (from, to, distance, memory) so that a value
+/// carried in several units becomes one edge labelled with its registers.
+class EdgeSet {
+public:
+  void add(unsigned from, unsigned to, double w, unsigned dist, bool memory, std::string label) {
+    auto key = std::make_tuple(from, to, dist, memory);
+    auto [it, inserted] = index_.emplace(key, edges_.size());
+    if (inserted) {
+      edges_.push_back({from, to, w, dist, memory, std::move(label)});
+      return;
+    }
+    GraphEdge &e = edges_[it->second];
+    e.weight = std::max(e.weight, w);
+    if (!label.empty() && ("," + e.label + ",").find("," + label + ",") == std::string::npos)
+      e.label += (e.label.empty() ? "" : ",") + label;
+  }
+  std::vector<GraphEdge> take() { return std::move(edges_); }
+
+private:
+  std::map<std::tuple<unsigned, unsigned, unsigned, bool>, size_t> index_;
+  std::vector<GraphEdge> edges_;
+};
+
+} // namespace
+
+LatencyParams latencyParams(const MachineModel &m) {
+  LatencyParams p;
+  p.loadLatency = m.pipeline.loadLatency.value;
+  p.vecLoadLatency = m.pipeline.vecLoadLatency.value;
+  p.storeForward = m.pipeline.storeForwardLatency.value;
+  if (p.storeForward <= 0) // unknown: a forwarded load is no faster than a load
+    p.storeForward = std::max(p.loadLatency, p.vecLoadLatency);
+  return p;
+}
+
+DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res,
+                       const LatencyParams &lat, bool memoryDependencies) {
+  DepGraph g;
+  size_t n = k.insts.size();
+  g.opNode.resize(n);
+  g.loadNode.resize(n);
+  EdgeSet edges;
+  // Nodes in program order, a load node before its operation node.
+  for (unsigned i = 0; i < n; ++i) {
+    const Instruction &in = k.insts[i];
+    const ResolvedInst &r = res[i];
+    double opLatency = r.latency;
+    if (r.loads) {
+      double l = loadPartLatency(in, r, lat);
+      g.loadNode[i] = static_cast<unsigned>(g.nodes.size());
+      g.nodes.push_back({i, true, l});
+      opLatency = std::max(0.0, r.unknown ? UnknownLatency : r.latency - l);
+      edges.add(*g.loadNode[i], static_cast<unsigned>(g.nodes.size()), l, 0, false, "");
+    } else if (r.stores) {
+      opLatency = 0; // a store's own latency is not on any register path
+    }
+    if (in.isBranch)
+      opLatency = 0;
+    g.opNode[i] = static_cast<unsigned>(g.nodes.size());
+    g.nodes.push_back({i, false, opLatency});
+  }
+
+  // Writers of each unit, in program order.
+  std::map<RegUnit, std::vector<unsigned>> writers;
+  for (unsigned i = 0; i < n; ++i)
+    for (RegUnit u : k.insts[i].writes)
+      if (writers[u].empty() || writers[u].back() != i)
+        writers[u].push_back(i);
+
+  auto addRead = [&](unsigned consumerNode, unsigned c, RegUnit u) {
+    auto it = writers.find(u);
+    if (it == writers.end())
+      return; // loop invariant
+    const std::vector<unsigned> &ws = it->second;
+    auto before = std::lower_bound(ws.begin(), ws.end(), c);
+    bool sameIteration = before != ws.begin();
+    unsigned w = sameIteration ? *std::prev(before) : ws.back();
+    unsigned from = g.opNode[w];
+    edges.add(from, consumerNode, g.nodes[from].latency, sameIteration ? 0 : 1, false,
+              x86::registerOfUnit(u));
+  };
+  for (unsigned i = 0; i < n; ++i) {
+    const Instruction &in = k.insts[i];
+    if (in.isZeroIdiom)
+      continue;
+    for (RegUnit u : in.reads)
+      addRead(g.opNode[i], i, u);
+    unsigned addrTarget = g.loadNode[i] ? *g.loadNode[i] : g.opNode[i];
+    for (RegUnit u : in.addrReads)
+      addRead(addrTarget, i, u);
+  }
+
+  if (memoryDependencies)
+    for (const ForwardingPair &p : findStoreForwarding(k)) {
+      // Store data ready -> load result: the forwarding latency, then the
+      // loading instruction's own operation.
+      unsigned from = g.opNode[p.store];
+      edges.add(from, g.opNode[p.load], g.nodes[from].latency + lat.storeForward, p.distance,
+                true, "mem");
+    }
+  g.edges = edges.take();
+  return g;
+}
+
+} // namespace loopperf::detail

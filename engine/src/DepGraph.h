@@ -1,0 +1,62 @@
+// DepGraph.h - the dependency graph of one loop body.
+//
+// Nodes: one per instruction (its operation) plus one load node per
+// instruction that reads memory. A node's latency is what it adds to a path
+// through it; an edge's weight is the producer's latency (plus the
+// store-forwarding latency on a memory edge), and its distance is the number
+// of iterations between producer and consumer. Distance-0 edges always point
+// forward in program order, so every cycle has distance >= 1.
+#pragma once
+
+#include "AnalyzeResolve.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loopperf::detail {
+
+struct DepNode {
+  unsigned inst = 0;
+  bool isLoad = false;
+  double latency = 0;
+};
+
+struct GraphEdge {
+  unsigned from = 0, to = 0; ///< node ids
+  double weight = 0;
+  unsigned distance = 0;
+  bool memory = false;       ///< store-to-load forwarding
+  std::string label;         ///< registers ("rax", "CF") or "mem"; "" for load->op
+};
+
+struct DepGraph {
+  std::vector<DepNode> nodes;
+  std::vector<GraphEdge> edges;
+  std::vector<unsigned> opNode;            ///< per instruction
+  std::vector<std::optional<unsigned>> loadNode; ///< per instruction
+};
+
+struct LatencyParams {
+  double loadLatency = 0;      ///< integer load-to-use, 0 if unknown
+  double vecLoadLatency = 0;   ///< vector load-to-use, 0 if unknown
+  double storeForward = 0;     ///< store data -> load result, 0 if unknown
+};
+LatencyParams latencyParams(const MachineModel &m);
+
+DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res,
+                       const LatencyParams &lat, bool memoryDependencies);
+
+/// A store-to-load forwarding pair found by address arithmetic: the load of
+/// instruction `load`, `distance` iterations after the store of `store`,
+/// reads exactly the bytes written.
+struct ForwardingPair {
+  unsigned store = 0, load = 0;
+  unsigned distance = 0;
+};
+/// Tracks every GPR as (value at iteration start + constant) through the
+/// body (add/sub/inc/dec/lea with constants, register copies) and matches
+/// store and load addresses; for each load the nearest earlier store wins.
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k);
+
+} // namespace loopperf::detail

@@ -1,0 +1,286 @@
+// DepGraphMemory.cpp - store-to-load forwarding by symbolic address
+// arithmetic.
+//
+// Every GPR holds a symbolic value root + offset. Root 0 is the constant 0
+// (so "mov $5, %rax" is {0, 5}), roots 1.. are the registers' values at the
+// start of the iteration, negative roots are opaque values computed inside
+// the iteration (comparable only within it). After one pass over the body
+// a register whose final value is (its own root + c) advances by the stride
+// c per iteration. A store in iteration i and a load in iteration i+k touch
+// the same address iff they have the same roots and
+//     off_store == off_load + k * stride,   k >= 0,
+// with k = 0 only when the store comes first in the body. Only AT&T text is
+// interpreted; anything else makes the written register opaque, which can
+// only lose edges, never invent them.
+#include "DepGraph.h"
+
+#include "loopperf/X86.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace loopperf::detail {
+namespace {
+
+struct SymValue {
+  int root = 0;
+  int64_t off = 0;
+};
+
+struct Address {
+  int base = 0, index = 0;
+  int64_t scale = 0;
+  int64_t off = 0;
+  std::string symbol;
+};
+
+constexpr unsigned MaxForwardDistance = 1024;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+/// Operands of an AT&T line: the text after the mnemonic split at commas
+/// outside parentheses.
+std::vector<std::string_view> attOperands(std::string_view text) {
+  text = trim(text);
+  size_t sp = text.find_first_of(" \t");
+  std::vector<std::string_view> ops;
+  if (sp == std::string_view::npos)
+    return ops;
+  std::string_view rest = text.substr(sp + 1);
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= rest.size(); ++i) {
+    if (i == rest.size() || (rest[i] == ',' && depth == 0)) {
+      ops.push_back(trim(rest.substr(start, i - start)));
+      start = i + 1;
+    } else if (rest[i] == '(') {
+      ++depth;
+    } else if (rest[i] == ')') {
+      --depth;
+    }
+  }
+  return ops;
+}
+
+std::optional<int64_t> parseInt(std::string_view s) {
+  bool neg = !s.empty() && s.front() == '-';
+  if (neg)
+    s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc() || p != s.data() + s.size() || s.empty())
+    return std::nullopt;
+  return neg ? -v : v;
+}
+
+std::optional<int64_t> immediate(std::string_view op) {
+  if (op.empty() || op.front() != '$')
+    return std::nullopt;
+  return parseInt(op.substr(1));
+}
+
+/// Canonical name of a 64-bit GPR operand ("%rdi" -> "rdi"), or "".
+std::string gpr64(std::string_view op) {
+  if (op.empty() || op.front() != '%')
+    return {};
+  x86::RegInfo r = x86::lookupRegister(op);
+  return r.valid && r.isGpr && r.widthBits == 64 ? r.canonical : std::string();
+}
+
+class AddressTracker {
+public:
+  SymValue value(const std::string &reg) {
+    if (reg.empty() || reg == "rip")
+      return {0, 0};
+    auto it = current_.find(reg);
+    if (it != current_.end())
+      return it->second;
+    return {rootOf(reg), 0};
+  }
+
+  Address address(const MemRef &m) {
+    SymValue b = value(m.base), x = value(m.index);
+    Address a;
+    a.symbol = m.symbol;
+    a.base = b.root;
+    a.off = b.off + m.disp;
+    if (!m.index.empty()) {
+      a.index = x.root;
+      a.scale = a.index ? m.scale : 0;
+      a.off += static_cast<int64_t>(m.scale) * x.off;
+    }
+    return a;
+  }
+
+  /// Applies the register effects of instruction `i`.
+  void step(const Instruction &in, unsigned i) {
+    std::vector<std::string> written;
+    for (RegUnit u : in.writes) {
+      x86::RegInfo r = x86::lookupRegister(x86::registerOfUnit(u));
+      if (r.valid && r.isGpr &&
+          std::find(written.begin(), written.end(), r.canonical) == written.end())
+        written.push_back(r.canonical);
+    }
+    std::optional<std::pair<std::string, SymValue>> known = constantEffect(in);
+    for (const std::string &reg : written) {
+      if (known && known->first == reg)
+        current_[reg] = known->second;
+      else
+        current_[reg] = {-static_cast<int>(i) - 1, 0};
+    }
+  }
+
+  /// Per-iteration stride of a root, if its register advances by a constant.
+  std::optional<int64_t> stride(int root) {
+    if (root == 0)
+      return 0;
+    if (root < 0)
+      return std::nullopt;
+    for (auto &[reg, id] : roots_)
+      if (id == root) {
+        SymValue v = value(reg);
+        if (v.root == root)
+          return v.off;
+        return std::nullopt;
+      }
+    return std::nullopt;
+  }
+
+private:
+  int rootOf(const std::string &reg) {
+    auto [it, inserted] = roots_.emplace(reg, static_cast<int>(roots_.size()) + 1);
+    return it->second;
+  }
+
+  /// add/sub $c, %r; inc/dec %r; lea c(%b), %r; mov %s, %r; mov $c, %r.
+  std::optional<std::pair<std::string, SymValue>> constantEffect(const Instruction &in) {
+    std::string m = in.mnemonic;
+    if (m.size() > 3 && m.back() == 'q')
+      m.pop_back();
+    std::vector<std::string_view> ops = attOperands(in.text);
+    if ((m == "add" || m == "sub") && ops.size() == 2) {
+      auto c = immediate(ops[0]);
+      std::string r = gpr64(ops[1]);
+      if (!c || r.empty())
+        return std::nullopt;
+      SymValue v = value(r);
+      v.off += m == "add" ? *c : -*c;
+      return std::pair{r, v};
+    }
+    if ((m == "inc" || m == "dec") && ops.size() == 1) {
+      std::string r = gpr64(ops[0]);
+      if (r.empty())
+        return std::nullopt;
+      SymValue v = value(r);
+      v.off += m == "inc" ? 1 : -1;
+      return std::pair{r, v};
+    }
+    if (m == "lea" && ops.size() == 2 && in.mem.size() == 1) {
+      const MemRef &a = in.mem.front();
+      std::string r = gpr64(ops[1]);
+      if (r.empty() || !a.index.empty() || !a.symbol.empty())
+        return std::nullopt;
+      SymValue v = value(a.base);
+      v.off += a.disp;
+      return std::pair{r, v};
+    }
+    if (m == "mov" && ops.size() == 2 && in.mem.empty()) {
+      std::string r = gpr64(ops[1]);
+      if (r.empty())
+        return std::nullopt;
+      if (auto c = immediate(ops[0]))
+        return std::pair{r, SymValue{0, *c}};
+      std::string s = gpr64(ops[0]);
+      if (!s.empty())
+        return std::pair{r, value(s)};
+    }
+    return std::nullopt;
+  }
+
+  std::map<std::string, int> roots_;
+  std::map<std::string, SymValue> current_;
+};
+
+struct Access {
+  unsigned inst;
+  Address addr;
+  unsigned width;
+};
+
+/// Iterations from the store to the load it feeds, if the addresses match.
+std::optional<unsigned> aliasDistance(const Access &st, const Access &ld, AddressTracker &t) {
+  const Address &a = st.addr, &b = ld.addr;
+  if (a.base != b.base || a.index != b.index || a.scale != b.scale || a.symbol != b.symbol)
+    return std::nullopt;
+  if (st.width && ld.width && ld.width > st.width)
+    return std::nullopt; // a wider load cannot forward from this store
+  int64_t diff = a.off - b.off;
+  bool storeFirst = st.inst < ld.inst;
+  if (diff == 0 && storeFirst)
+    return 0u;
+  auto sb = t.stride(a.base), si = t.stride(a.index);
+  if (!sb || !si)
+    return std::nullopt;
+  int64_t stride = *sb + a.scale * *si;
+  if (stride == 0)
+    return diff == 0 ? std::optional<unsigned>(1u) : std::nullopt;
+  if (diff % stride != 0 || diff / stride <= 0 || diff / stride > MaxForwardDistance)
+    return std::nullopt;
+  return static_cast<unsigned>(diff / stride);
+}
+
+} // namespace
+
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k) {
+  AddressTracker tracker;
+  std::vector<Access> stores, loads;
+  for (unsigned i = 0; i < k.insts.size(); ++i) {
+    const Instruction &in = k.insts[i];
+    bool isLea = in.mnemonic.rfind("lea", 0) == 0;
+    for (const MemRef &m : in.mem) {
+      if (isLea)
+        continue;
+      Access acc{i, tracker.address(m), m.widthBytes};
+      if (m.isLoad)
+        loads.push_back(acc);
+      if (m.isStore)
+        stores.push_back(acc);
+    }
+    tracker.step(in, i);
+  }
+  size_t n = k.insts.size();
+  std::vector<ForwardingPair> pairs;
+  for (const Access &ld : loads) {
+    std::optional<ForwardingPair> best;
+    long bestGap = 0;
+    for (const Access &st : stores) {
+      auto d = aliasDistance(st, ld, tracker);
+      if (!d)
+        continue;
+      // Instructions between the store and the load: the nearest store is
+      // the one the load actually reads.
+      long gap = static_cast<long>(*d * n) + static_cast<long>(ld.inst) - static_cast<long>(st.inst);
+      if (!best || gap < bestGap) {
+        best = ForwardingPair{st.inst, ld.inst, *d};
+        bestGap = gap;
+      }
+    }
+    if (best)
+      pairs.push_back(*best);
+  }
+  return pairs;
+}
+
+} // namespace loopperf::detail

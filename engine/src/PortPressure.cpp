@@ -1,0 +1,188 @@
+// PortPressure.cpp - exact min-max port load, balanced distribution.
+#include "PortPressure.h"
+
+#include "PortPressureFlow.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace loopperf::detail {
+namespace {
+
+constexpr double RelEps = 1e-9;
+
+bool greater(double a, double b) { return a > b + RelEps * std::max(1.0, std::fabs(b)); }
+bool nearlyEqual(double a, double b) { return !greater(a, b) && !greater(b, a); }
+
+double loadWithin(std::span<const PortDemand> demands, PortMask s) {
+  double sum = 0;
+  for (const PortDemand &d : demands)
+    if ((d.mask & ~s) == 0)
+      sum += d.cycles;
+  return sum;
+}
+
+/// Takes `candidate` if it is denser, or equally dense and larger (the union
+/// of two tight sets is tight, so the largest tight set is unique).
+void consider(DensestSet &best, double density, PortMask s) {
+  if (greater(density, best.density) ||
+      (nearlyEqual(density, best.density) && std::popcount(s) > std::popcount(best.ports)))
+    best = {density, s};
+}
+
+std::vector<PortMask> distinctMasks(std::span<const PortDemand> demands) {
+  std::vector<PortMask> masks;
+  for (const PortDemand &d : demands)
+    if (d.mask)
+      masks.push_back(d.mask);
+  std::sort(masks.begin(), masks.end());
+  masks.erase(std::unique(masks.begin(), masks.end()), masks.end());
+  return masks;
+}
+
+/// Routes all demands onto their ports with capacity `cap` per port.
+/// Returns the flow network and the demand edge ids.
+struct Routing {
+  MaxFlow flow;
+  double routed = 0;
+  std::vector<std::vector<std::pair<unsigned, size_t>>> portEdges; // per demand: (port, edge)
+  size_t firstPortNode = 0;
+};
+
+Routing route(std::span<const PortDemand> demands, PortMask ports, double cap) {
+  // Nodes: 0 source, 1 sink, 2.. demands, then 64 port nodes.
+  size_t n = demands.size();
+  Routing r{MaxFlow(2 + n + 64), 0, {}, 2 + n};
+  r.portEdges.resize(n);
+  for (size_t d = 0; d < n; ++d) {
+    r.flow.addEdge(0, 2 + d, demands[d].cycles);
+    for (unsigned p = 0; p < 64; ++p)
+      if (demands[d].mask >> p & 1)
+        r.portEdges[d].push_back({p, r.flow.addEdge(2 + d, r.firstPortNode + p, demands[d].cycles)});
+  }
+  for (unsigned p = 0; p < 64; ++p)
+    if (ports >> p & 1)
+      r.flow.addEdge(r.firstPortNode + p, 1, cap);
+  r.routed = r.flow.run(0, 1);
+  return r;
+}
+
+PortMask unionOfMasks(std::span<const PortDemand> demands) {
+  PortMask all = 0;
+  for (const PortDemand &d : demands)
+    all |= d.mask;
+  return all;
+}
+
+double totalCycles(std::span<const PortDemand> demands) {
+  double t = 0;
+  for (const PortDemand &d : demands)
+    t += d.cycles;
+  return t;
+}
+
+} // namespace
+
+DensestSet densestPortSetByUnions(std::span<const PortDemand> demands) {
+  std::vector<PortMask> unions;
+  for (PortMask m : distinctMasks(demands)) {
+    size_t n = unions.size();
+    for (size_t i = 0; i < n; ++i)
+      unions.push_back(unions[i] | m);
+    unions.push_back(m);
+    std::sort(unions.begin(), unions.end());
+    unions.erase(std::unique(unions.begin(), unions.end()), unions.end());
+  }
+  DensestSet best;
+  for (PortMask s : unions)
+    consider(best, loadWithin(demands, s) / std::popcount(s), s);
+  return best;
+}
+
+DensestSet densestPortSetByFlow(std::span<const PortDemand> demands) {
+  PortMask all = unionOfMasks(demands);
+  if (!all)
+    return {};
+  double total = totalCycles(demands);
+  DensestSet best{total / std::popcount(all), all};
+  // Each round either routes everything (best is optimal) or finds a set
+  // whose density strictly exceeds the current one; there are finitely many
+  // sets, and in practice two or three rounds suffice.
+  for (;;) {
+    Routing r = route(demands, all, best.density);
+    if (!greater(total, r.routed))
+      return best;
+    std::vector<bool> side = r.flow.sourceSide(0);
+    PortMask violated = 0;
+    for (unsigned p = 0; p < 64; ++p)
+      if (side[r.firstPortNode + p])
+        violated |= PortMask(1) << p;
+    double density = loadWithin(demands, violated) / std::popcount(violated);
+    if (!greater(density, best.density))
+      return best; // numerically converged
+    best = {density, violated};
+  }
+}
+
+DensestSet densestPortSet(std::span<const PortDemand> demands) {
+  if (distinctMasks(demands).size() <= MaxMasksForEnumeration)
+    return densestPortSetByUnions(demands);
+  return densestPortSetByFlow(demands);
+}
+
+PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned numPorts) {
+  PortSolution sol;
+  sol.portLoad.assign(numPorts, 0);
+  sol.perDemand.assign(demands.size(), std::vector<double>(numPorts, 0));
+
+  // Working copy: masks shrink as layers are peeled off.
+  std::vector<PortDemand> rest;
+  std::vector<size_t> origin;
+  for (size_t i = 0; i < demands.size(); ++i)
+    if (demands[i].mask && demands[i].cycles > 0) {
+      rest.push_back(demands[i]);
+      origin.push_back(i);
+    }
+
+  bool first = true;
+  while (!rest.empty()) {
+    DensestSet layer = densestPortSet(rest);
+    if (first) {
+      sol.bound = layer.density;
+      sol.saturated = layer.ports;
+      first = false;
+    }
+    // The demands confined to the layer fill it exactly; route them there.
+    std::vector<PortDemand> inside;
+    std::vector<size_t> insideOrigin;
+    std::vector<PortDemand> outside;
+    std::vector<size_t> outsideOrigin;
+    for (size_t i = 0; i < rest.size(); ++i) {
+      if ((rest[i].mask & ~layer.ports) == 0) {
+        inside.push_back(rest[i]);
+        insideOrigin.push_back(origin[i]);
+      } else {
+        // In every optimal assignment the layer is full, so the others
+        // never use its ports.
+        PortDemand d = rest[i];
+        d.mask &= ~layer.ports;
+        outside.push_back(d);
+        outsideOrigin.push_back(origin[i]);
+      }
+    }
+    Routing r = route(inside, layer.ports, layer.density);
+    for (size_t d = 0; d < inside.size(); ++d)
+      for (auto [port, edge] : r.portEdges[d])
+        if (port < numPorts) {
+          double f = std::max(0.0, r.flow.flowOn(edge));
+          sol.perDemand[insideOrigin[d]][port] += f;
+          sol.portLoad[port] += f;
+        }
+    rest = std::move(outside);
+    origin = std::move(outsideOrigin);
+  }
+  return sol;
+}
+
+} // namespace loopperf::detail

@@ -1,0 +1,53 @@
+// PortPressure.h - the exact port-pressure bound of a set of uops.
+//
+// Every demand is `cycles` of work that may run on any port of `mask`. The
+// minimum over all fractional assignments of the maximum port load equals
+//     max over port sets S of  (sum of demands with mask within S) / |S|
+// (Hall's condition for the transportation problem). The solver returns that
+// bound, the saturated set, and the lexicographically balanced port loads:
+// after peeling the densest set S (whose demands must fill it exactly), the
+// rest is solved again on the remaining ports.
+#pragma once
+
+#include "loopperf/MachineModel.h"
+
+#include <span>
+#include <vector>
+
+namespace loopperf::detail {
+
+struct PortDemand {
+  PortMask mask = 0;
+  double cycles = 0;
+  unsigned owner = 0; ///< instruction index, for the per-instruction table
+};
+
+struct DensestSet {
+  double density = 0; ///< load(S) / |S|
+  PortMask ports = 0; ///< S (the largest such set when found by enumeration)
+};
+
+/// Distinct masks beyond which densestPortSet() switches from enumerating
+/// unions of masks (2^k unions) to the max-flow iteration.
+constexpr unsigned MaxMasksForEnumeration = 12;
+
+/// Enumerates all unions of the distinct masks present.
+DensestSet densestPortSetByUnions(std::span<const PortDemand> demands);
+/// Dinkelbach-style iteration: T := load(S)/|S| for the violated set S of a
+/// min cut at capacity T, until the flow routes everything. Exact, a few
+/// max-flows in practice.
+DensestSet densestPortSetByFlow(std::span<const PortDemand> demands);
+/// Picks one of the two by the number of distinct masks.
+DensestSet densestPortSet(std::span<const PortDemand> demands);
+
+struct PortSolution {
+  double bound = 0;            ///< min over assignments of the max port load
+  PortMask saturated = 0;      ///< the port set that attains it
+  std::vector<double> portLoad;///< balanced optimal load per port
+  /// perDemand[d][p]: cycles of demand d assigned to port p.
+  std::vector<std::vector<double>> perDemand;
+};
+
+PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned numPorts);
+
+} // namespace loopperf::detail

@@ -1,0 +1,252 @@
+// Render.cpp - text, JSON and DOT renderings of a LoopReport.
+#include "loopperf/Render.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <set>
+#include <utility>
+
+namespace loopperf {
+
+const char *bottleneckName(BottleneckKind k) {
+  switch (k) {
+  case BottleneckKind::FrontEnd:
+    return "front-end";
+  case BottleneckKind::Ports:
+    return "ports";
+  case BottleneckKind::Divider:
+    return "divider";
+  case BottleneckKind::LoopCarried:
+    return "loop-carried";
+  case BottleneckKind::Memory:
+    return "memory";
+  case BottleneckKind::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+namespace {
+
+/// Line shown for an instruction: its assembly line, else its 1-based
+/// position in the loop body.
+unsigned lineOf(const LoopKernel &k, unsigned i) {
+  return k.insts[i].asmLine ? k.insts[i].asmLine : i + 1;
+}
+
+/// Rounds away floating-point noise (2.0000000000000004) for stable output.
+double clean(double v) { return std::round(v * 1e6) / 1e6; }
+
+std::string cycles(double v) { return fmt::format("{:.2f}", v); }
+
+std::string chainText(const LoopKernel &k, const Chain &c) {
+  std::vector<std::string> parts;
+  for (unsigned i : c.insts) {
+    const Instruction &in = k.insts[i];
+    std::string s = fmt::format("{} (line {}", in.mnemonic, lineOf(k, i));
+    if (in.loc.valid())
+      s += fmt::format(", {}:{}", in.loc.file, in.loc.line);
+    parts.push_back(s + ")");
+  }
+  return fmt::format("{}", fmt::join(parts, " → "));
+}
+
+std::vector<unsigned> lines(const LoopKernel &k, const std::vector<unsigned> &insts) {
+  std::vector<unsigned> out;
+  for (unsigned i : insts)
+    out.push_back(lineOf(k, i));
+  return out;
+}
+
+} // namespace
+
+std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
+  std::string out;
+  auto line = [&]<typename... A>(fmt::format_string<A...> f, A &&...args) {
+    out += fmt::format(f, std::forward<A>(args)...);
+    out += '\n';
+  };
+  line("{} on {}", r.kernel.empty() ? std::string("loop") : r.kernel, r.model);
+  std::string perElement =
+      r.elementsPerIteration ? fmt::format(", {} cycles/element", cycles(r.cyclesPerElement)) : "";
+  std::vector<std::string> ties;
+  for (BottleneckKind t : r.ties)
+    ties.push_back(bottleneckName(t));
+  line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}", cycles(r.cyclesPerIteration),
+       perElement, bottleneckName(r.bottleneck),
+       r.bottleneckResource.empty() ? "" : " — " + r.bottleneckResource,
+       ties.empty() ? "" : fmt::format(" (tied with {})", fmt::join(ties, ", ")));
+  line("Confidence: {}", r.confidence);
+  line("");
+  line("Bounds (cycles/iteration):");
+  line("  front end      {:>8}  ({} fused uops, {} unfused)", cycles(r.bounds.frontEnd),
+       r.frontEndUops, r.uops);
+  line("  ports          {:>8}  ({})", cycles(r.bounds.ports), m.portSetName(r.bottleneckPorts));
+  line("  divider        {:>8}", cycles(r.bounds.divider));
+  line("  loop-carried   {:>8}", cycles(r.bounds.loopCarried));
+  line("  critical path  {:>8}  (one iteration's latency, not a throughput bound)",
+       cycles(r.bounds.criticalPath));
+  line("");
+
+  // Resource pressure view, one column per port.
+  line("Port pressure (cycles/iteration):");
+  std::string header = fmt::format("  {:>5} {:>4} {:>4} ", "line", "uops", "lat");
+  for (const Port &p : m.ports)
+    header += fmt::format(" {:>6}", p.name);
+  line("{}  instruction", header);
+  for (const InstrReport &ir : r.perInstruction) {
+    std::string row = fmt::format("  {:>5} {:>4} {:>4} ", lineOf(k, ir.index), ir.uops, ir.latency);
+    for (double c : ir.portCycles)
+      row += fmt::format(" {:>6}", c > 0 ? cycles(c) : std::string());
+    std::string mark = ir.unknown ? "  [unknown]" : ir.eliminated ? "  [renamer]" : "";
+    if (ir.fusedWithNext)
+      mark += "  [macro-fused]";
+    line("{}  {}{}", row, k.insts[ir.index].text, mark);
+  }
+  std::string total = fmt::format("  {:>5} {:>4} {:>4} ", "total", "", "");
+  for (double c : r.portLoad)
+    total += fmt::format(" {:>6}", cycles(c));
+  line("{}", total);
+  line("");
+
+  line("Critical path ({} cycles): {}", cycles(r.criticalPath.latency),
+       chainText(k, r.criticalPath));
+  if (r.recurrences.empty()) {
+    line("No loop-carried dependency.");
+  } else {
+    line("Loop-carried chains (longest first):");
+    for (const Chain &c : r.recurrences)
+      line("  {:>8} cycles/iteration = latency {} / {} iteration(s){}: {}",
+           cycles(c.cyclesPerIteration), clean(c.latency), c.distance,
+           c.throughMemory ? " through memory" : "", chainText(k, c));
+  }
+  if (!r.unknownInstructions.empty()) {
+    line("");
+    line("Unknown instructions:");
+    for (const std::string &s : r.unknownInstructions)
+      line("  {}", s);
+  }
+  if (!r.notes.empty()) {
+    line("");
+    line("Notes:");
+    for (const std::string &s : r.notes)
+      line("  {}", s);
+  }
+  return out;
+}
+
+std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
+  using Json = nlohmann::ordered_json;
+  Json j;
+  j["name"] = r.kernel;
+  j["model"] = r.model;
+  j["cycles_per_iteration"] = clean(r.cyclesPerIteration);
+  j["cycles_per_element"] = r.elementsPerIteration ? Json(clean(r.cyclesPerElement)) : Json();
+  j["elements_per_iteration"] = r.elementsPerIteration;
+  j["bottleneck"] = bottleneckName(r.bottleneck);
+  j["bottleneck_resource"] = r.bottleneckResource;
+  j["ties"] = Json::array();
+  for (BottleneckKind t : r.ties)
+    j["ties"].push_back(bottleneckName(t));
+  j["bounds"] = {{"front_end", clean(r.bounds.frontEnd)},
+                 {"ports", clean(r.bounds.ports)},
+                 {"divider", clean(r.bounds.divider)},
+                 {"loop_carried", clean(r.bounds.loopCarried)},
+                 {"critical_path", clean(r.bounds.criticalPath)}};
+  j["bottleneck_ports"] = m.portSetName(r.bottleneckPorts);
+  j["uops"] = clean(r.uops);
+  j["front_end_uops"] = clean(r.frontEndUops);
+  Json load = Json::object();
+  for (size_t p = 0; p < r.portLoad.size() && p < m.ports.size(); ++p)
+    load[m.ports[p].name] = clean(r.portLoad[p]);
+  j["port_load"] = load;
+
+  Json insts = Json::array();
+  for (const InstrReport &ir : r.perInstruction) {
+    const Instruction &in = k.insts[ir.index];
+    Json ports = Json::object();
+    for (size_t p = 0; p < ir.portCycles.size() && p < m.ports.size(); ++p)
+      if (ir.portCycles[p] > 0)
+        ports[m.ports[p].name] = clean(ir.portCycles[p]);
+    Json ji = {{"line", lineOf(k, ir.index)}, {"text", in.text}, {"form", in.formKey},
+               {"uops", ir.uops},            {"latency", ir.latency}, {"ports", ports},
+               {"unknown", ir.unknown},      {"eliminated", ir.eliminated},
+               {"macro_fused", ir.fusedWithNext}};
+    if (in.loc.valid())
+      ji["source"] = fmt::format("{}:{}", in.loc.file, in.loc.line);
+    insts.push_back(ji);
+  }
+  j["instructions"] = insts;
+
+  Json recs = Json::array();
+  for (const Chain &c : r.recurrences)
+    recs.push_back({{"cycles_per_iteration", clean(c.cyclesPerIteration)},
+                    {"latency", clean(c.latency)},
+                    {"distance", c.distance},
+                    {"instructions", lines(k, c.insts)},
+                    {"through_memory", c.throughMemory}});
+  j["recurrences"] = recs;
+  j["critical_path"] = {{"latency", clean(r.criticalPath.latency)},
+                        {"instructions", lines(k, r.criticalPath.insts)}};
+  j["unknown_instructions"] = r.unknownInstructions;
+  j["notes"] = r.notes;
+  j["confidence"] = r.confidence;
+  return j.dump(2);
+}
+
+namespace {
+
+std::string dotEscape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+/// (from, to) instruction pairs that are consecutive along a chain; cyclic
+/// for recurrences.
+std::set<std::pair<unsigned, unsigned>> chainSteps(const Chain &c, bool cyclic) {
+  std::set<std::pair<unsigned, unsigned>> s;
+  for (size_t i = 0; i + 1 < c.insts.size(); ++i)
+    s.insert({c.insts[i], c.insts[i + 1]});
+  if (cyclic && !c.insts.empty())
+    s.insert({c.insts.back(), c.insts.front()});
+  return s;
+}
+
+} // namespace
+
+std::string renderDot(const LoopKernel &k, const LoopReport &r, const MachineModel &) {
+  std::string out = fmt::format("digraph \"{}\" {{\n", dotEscape(r.kernel.empty() ? "loop" : r.kernel));
+  out += "  node [shape=box, fontname=\"monospace\"];\n";
+  for (unsigned i = 0; i < k.insts.size(); ++i)
+    out += fmt::format("  i{} [label=\"{}: {}\"];\n", i, lineOf(k, i), dotEscape(k.insts[i].text));
+  auto critical = chainSteps(r.criticalPath, false);
+  std::set<std::pair<unsigned, unsigned>> recurrent;
+  for (const Chain &c : r.recurrences)
+    recurrent.merge(chainSteps(c, true));
+  for (const DepEdge &e : r.edges) {
+    std::string attrs = fmt::format("label=\"{}/{}\"", clean(e.latency), e.distance);
+    if (e.distance == 0 && critical.count({e.from, e.to}))
+      attrs += ", color=red, penwidth=2";
+    else if (e.distance > 0 && recurrent.count({e.from, e.to}))
+      attrs += ", color=blue, penwidth=2";
+    else if (recurrent.count({e.from, e.to}))
+      attrs += ", color=blue";
+    if (e.distance > 0)
+      attrs += ", style=dashed";
+    if (e.memory)
+      attrs += ", arrowhead=empty";
+    out += fmt::format("  i{} -> i{} [{}];\n", e.from, e.to, attrs);
+  }
+  out += "}\n";
+  return out;
+}
+
+} // namespace loopperf

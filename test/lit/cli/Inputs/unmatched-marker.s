@@ -1,0 +1,4 @@
+.L1:
+# OSACA-BEGIN
+        addq $1, %rax
+        jne .L1

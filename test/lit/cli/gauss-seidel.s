@@ -1,0 +1,23 @@
+# 2D Gauss-Seidel sweep, inner loop (scalar): the value just computed is
+# the left neighbour of the next point, so it stays in %xmm0 and forms a
+# recurrence; the three other neighbours are loads off the chain.
+# RUN: %loopperf --mcpu=znver5 %s | %FileCheck %s
+#
+# Expected from models/znver4.json: VADDSDrm latency 10 = 3 + vector load 7,
+# so 3 cycles each on the chain; VMULSDrr latency 3. Recurrence:
+# 3 + 3 + 3 + 3 = 12 cycles/iteration (the OSACA thesis's "12 instead of 18"
+# point: the loads do not count).
+# CHECK: Predicted 12.00 cycles/iteration; bottleneck: loop-carried
+# CHECK: 12.00 cycles/iteration = latency 12 / 1 iteration(s): vaddsd (line 14) → vaddsd (line 15) → vaddsd (line 16) → vmulsd (line 17)
+
+.L3:
+        vaddsd  16(%rax), %xmm0, %xmm0
+        vaddsd  (%rdx), %xmm0, %xmm0
+        vaddsd  (%rcx), %xmm0, %xmm0
+        vmulsd  %xmm1, %xmm0, %xmm0
+        vmovsd  %xmm0, 8(%rax)
+        addq    $8, %rax
+        addq    $8, %rdx
+        addq    $8, %rcx
+        cmpq    %rsi, %rax
+        jne     .L3

@@ -1,0 +1,386 @@
+// AnalysisTest.cpp - analyzeLoop on hand-made kernels and models. Every
+// expected number is derived in the comment above its check.
+#include "TestModel.h"
+#include "loopperf/Analysis.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+using namespace loopperf;
+using namespace loopperf::test;
+
+namespace {
+
+/// A small out-of-order core: 4 ALUs (ALU0 and ALU3 also branch), two FP
+/// pipes, two load AGUs, a store-data port and a divider pipe. Dispatch 4,
+/// integer load 4, vector load 5, store forwarding 6 (ModelBuilder defaults).
+ModelBuilder smallCore() {
+  ModelBuilder b({"ALU0", "ALU1", "ALU2", "ALU3", "FP0", "FP1", "LD0", "LD1", "SD", "DIV"});
+  MachineModel &m = b.model();
+  m.loadPorts = b.mask("LD0+LD1");
+  m.storePorts = b.mask("LD0+LD1+SD");
+  m.dividerPort = 9;
+  m.pipeline.takenBranchesPerCycle.value = 1;
+  m.rules.microFusion = true;
+  m.rules.macroFusible = {"cmp", "test", "add", "sub", "and", "inc", "dec"};
+  const char *alu = "ALU0+ALU1+ALU2+ALU3";
+  b.form("addq imm,r64", 1, 1, {{alu, 1}})
+      .form("addq r64,r64", 1, 1, {{alu, 1}})
+      .form("adcq imm,r64", 1, 1, {{"ALU0+ALU3", 1}})
+      .form("cmpq r64,r64", 1, 1, {{alu, 1}})
+      .form("decq r64", 1, 1, {{alu, 1}})
+      .form("movq r64,r64", 1, 1, {{alu, 1}})
+      .form("movl imm,r32", 1, 1, {{alu, 1}})
+      .form("movb imm,r8", 1, 1, {{alu, 1}})
+      .form("imulq r64,r64", 1, 3, {{"ALU1", 1}})
+      .form("movq mem,r64", 1, 4, {{"LD0+LD1", 1}}, FormMayLoad)
+      .form("movq r64,mem", 2, 1, {{"LD0+LD1", 1}, {"SD", 1}}, FormMayStore)
+      .form("jne label", 1, 0, {{"ALU0+ALU3", 1}}, FormBranch)
+      .form("vaddpd mem,ymm,ymm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}}, FormMayLoad)
+      .form("vaddpd mem,zmm,zmm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}}, FormMayLoad)
+      .form("vaddps ymm,ymm,ymm", 1, 4, {{"FP0+FP1", 1}})
+      .form("vxorps ymm,ymm,ymm", 1, 1, {{"FP0+FP1", 1}})
+      .form("vaddsd mem,xmm,xmm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}}, FormMayLoad)
+      .form("vmulsd xmm,xmm,xmm", 1, 4, {{"FP0", 1}})
+      .form("vmovsd xmm,mem", 2, 1, {{"LD0+LD1", 1}, {"SD", 1}}, FormMayStore)
+      .form("incq r64", 1, 1, {{alu, 1}})
+      .form("vdivpd ymm,ymm,ymm", 1, 13, {{"FP0", 1}, {"DIV", 8}}, FormDivider);
+  return b;
+}
+
+} // namespace
+
+TEST(Analysis, OsacaSumReduction) {
+  // 8 dependent "vaddpd mem, ymm0, ymm0" (form latency 9 = vector load 5 +
+  // add 4), pointer add, cmp, jne.
+  // LCD: the add part of each vaddpd is 9 - 5 = 4 cycles; 8 of them chain
+  // through ymm0 within one iteration and back: 8 * 4 = 32 over distance 1.
+  // Ports: 8 FP uops on FP0+FP1 = 4; 8 loads on LD0+LD1 = 4.
+  // Front end: 8 micro-fused vaddpd + addq + (cmp+jne fused) = 10 / 4 = 2.5.
+  // Critical path: first load 5, then 8 adds of 4 = 37.
+  MachineModel m = smallCore().build();
+  KernelBuilder kb;
+  for (int i = 0; i < 8; ++i)
+    kb.add("vaddpd " + std::to_string(32 * i) + "(%rsi,%rcx), %ymm0, %ymm0");
+  kb.add("addq $256, %rcx").add("cmpq %rdx, %rcx").add("jne .L1");
+  LoopReport r = analyzeLoop(kb.elements(32).build(), m);
+  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 32.0);
+  EXPECT_DOUBLE_EQ(r.bounds.ports, 4.0);
+  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 2.5);
+  EXPECT_DOUBLE_EQ(r.bounds.criticalPath, 37.0);
+  EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
+  EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 32.0);
+  EXPECT_DOUBLE_EQ(r.cyclesPerElement, 1.0); // 32 cycles / 32 elements
+  ASSERT_FALSE(r.recurrences.empty());
+  EXPECT_EQ(r.recurrences[0].insts, (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(r.recurrences[0].distance, 1u);
+  EXPECT_EQ(r.confidence, "high");
+
+  // Same loop on a model whose folded-load form says 11 (an LLVM-style
+  // 7-cycle ymm load) and whose register form "vaddpd ymm,ymm,ymm" says 4:
+  // the operation part is the register form's 4, so LCD stays 8 * 4 = 32
+  // (the pipeline's vector load latency 5 would have given 8 * 6 = 48).
+  ModelBuilder b = smallCore();
+  b.form("vaddpd ymm,ymm,ymm", 1, 4, {{"FP0+FP1", 1}});
+  b.model().storage->forms[12].latency = 11; // "vaddpd mem,ymm,ymm"
+  ASSERT_EQ(b.model().storage->forms[12].asmKey, "vaddpd mem,ymm,ymm");
+  LoopReport r2 = analyzeLoop(kb.build(), b.build());
+  EXPECT_DOUBLE_EQ(r2.bounds.loopCarried, 32.0);
+  EXPECT_DOUBLE_EQ(r2.bounds.criticalPath, 7.0 + 32.0); // first load 11 - 4
+}
+
+TEST(Analysis, FourAccumulators) {
+  // 4 independent accumulators zmm0..zmm3: each chain is one add of 4 cycles
+  // per iteration (LCD 4). Ports: 4 FP uops / 2 = 2, 4 loads / 2 = 2.
+  // Recurrences: 4 accumulator chains (4 cycles) + the rcx counter (1).
+  MachineModel m = smallCore().build();
+  KernelBuilder kb;
+  for (int i = 0; i < 4; ++i)
+    kb.add("vaddpd " + std::to_string(64 * i) + "(%rsi,%rcx), %zmm" + std::to_string(i) +
+           ", %zmm" + std::to_string(i));
+  kb.add("addq $256, %rcx").add("cmpq %rdx, %rcx").add("jne .L1");
+  LoopReport r = analyzeLoop(kb.build(), m);
+  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 4.0);
+  EXPECT_DOUBLE_EQ(r.bounds.ports, 2.0);
+  ASSERT_EQ(r.recurrences.size(), 5u);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_DOUBLE_EQ(r.recurrences[i].cyclesPerIteration, 4.0);
+  EXPECT_DOUBLE_EQ(r.recurrences[4].cyclesPerIteration, 1.0);
+  EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
+}
+
+TEST(Analysis, StreamTriadTwoAgus) {
+  // Two AGUs AGU0, AGU1; only AGU1 generates store addresses. Per iteration:
+  // load (AGU0|AGU1), FMA's load (AGU0|AGU1), store address (AGU1).
+  // Subset formula: {AGU1}: 1/1; {AGU0,AGU1}: 3/2 = 1.5 -> bound 1.5, with
+  // AGU0 = 1.5 (loads) and AGU1 = 0.5 (loads) + 1 (store) = 1.5.
+  // Even split puts 0.5 + 0.5 + 1 = 2.0 on AGU1: wrong by a third.
+  // Everything else: FP0|FP1 1/2, ALU0|ALU1 (add, cmp) 2/2 = 1, SD 1, BR 1.
+  // Front end: 6 micro-fused uops / dispatch 6 = 1.
+  ModelBuilder b({"FP0", "FP1", "ALU0", "ALU1", "AGU0", "AGU1", "SD", "BR"});
+  b.model().pipeline.dispatchWidth.value = 6;
+  b.model().rules.microFusion = true;
+  b.model().loadPorts = b.mask("AGU0+AGU1");
+  b.model().storePorts = b.mask("AGU1+SD");
+  b.form("vmovupd mem,zmm", 1, 5, {{"AGU0+AGU1", 1}}, FormMayLoad)
+      .form("vfmadd213pd mem,zmm,zmm", 2, 9, {{"FP0+FP1", 1}, {"AGU0+AGU1", 1}}, FormMayLoad)
+      .form("vmovupd zmm,mem", 2, 1, {{"AGU1", 1}, {"SD", 1}}, FormMayStore)
+      .form("addq imm,r64", 1, 1, {{"ALU0+ALU1", 1}})
+      .form("cmpq r64,r64", 1, 1, {{"ALU0+ALU1", 1}})
+      .form("jb label", 1, 0, {{"BR", 1}}, FormBranch);
+  MachineModel m = b.build();
+  LoopKernel k = KernelBuilder()
+                     .add("vmovupd (%rsi,%rax), %zmm1")
+                     .add("vfmadd213pd (%rdx,%rax), %zmm0, %zmm1")
+                     .add("vmovupd %zmm1, (%rdi,%rax)")
+                     .add("addq $64, %rax")
+                     .add("cmpq %rcx, %rax")
+                     .add("jb .L2")
+                     .build();
+  LoopReport r = analyzeLoop(k, m);
+  EXPECT_NEAR(r.bounds.ports, 1.5, 1e-12);
+  EXPECT_EQ(r.bottleneckPorts, b.mask("AGU0+AGU1"));
+  EXPECT_NEAR(r.portLoad[4], 1.5, 1e-12);
+  EXPECT_NEAR(r.portLoad[5], 1.5, 1e-12);
+  // The store's address uop sits on AGU1, all 1 cycle of it.
+  EXPECT_NEAR(r.perInstruction[2].portCycles[5], 1.0, 1e-12);
+  // Only AGUs saturate, and they are memory ports: a memory bottleneck.
+  EXPECT_EQ(r.bottleneck, BottleneckKind::Memory);
+  EXPECT_EQ(r.bottleneckResource, "AGU0+AGU1 (vmovupd, vfmadd213pd)");
+}
+
+TEST(Analysis, GaussSeidelRecurrence) {
+  // x = (x + a[i+1] + b[i] + c[i]) * s with the result stored to a[i]:
+  // three dependent vaddsd (add part 9 - 5 = 4 each) and a vmulsd (4) form
+  // a 16-cycle chain through xmm0 per iteration. The store to a[i] and the
+  // load of a[i+1] never alias forward (the load runs one element ahead),
+  // so there is no memory edge.
+  MachineModel m = smallCore().build();
+  LoopKernel k = KernelBuilder()
+                     .add("vaddsd 8(%rdi,%rax,8), %xmm0, %xmm0")
+                     .add("vaddsd (%rsi,%rax,8), %xmm0, %xmm0")
+                     .add("vaddsd (%rdx,%rax,8), %xmm0, %xmm0")
+                     .add("vmulsd %xmm1, %xmm0, %xmm0")
+                     .add("vmovsd %xmm0, (%rdi,%rax,8)")
+                     .add("incq %rax")
+                     .add("cmpq %rcx, %rax")
+                     .add("jne .L3")
+                     .build();
+  LoopReport r = analyzeLoop(k, m);
+  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 16.0);
+  ASSERT_FALSE(r.recurrences.empty());
+  EXPECT_EQ(r.recurrences[0].insts, (std::vector<unsigned>{0, 1, 2, 3}));
+  EXPECT_FALSE(r.recurrences[0].throughMemory);
+  EXPECT_TRUE(std::none_of(r.edges.begin(), r.edges.end(), [](const DepEdge &e) { return e.memory; }));
+  EXPECT_EQ(r.bottleneckResource, "vaddsd → vaddsd → vaddsd → vmulsd (lines 1, 2, 3, 4)");
+}
+
+TEST(Analysis, AdcChainThroughCarryFlag) {
+  // SUACA K4: 8 "adcq $1, %rXX" on 8 registers, adc latency 1 on ALU0|ALU3.
+  // Each adc reads CF from the previous one: a chain of 8 * 1 over one
+  // iteration = 8 cycles. Ports alone: 8 uops / 2 ports = 4.
+  MachineModel m = smallCore().build();
+  const char *regs[] = {"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "r8", "r9"};
+  KernelBuilder adc, add;
+  for (const char *reg : regs) {
+    adc.add(std::string("adcq $1, %") + reg);
+    add.add(std::string("addq $1, %") + reg);
+  }
+  LoopReport r = analyzeLoop(adc.build(), m);
+  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 8.0);
+  EXPECT_DOUBLE_EQ(r.bounds.ports, 4.0);
+  EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
+  EXPECT_EQ(r.recurrences[0].insts.size(), 8u);
+  // With add instead of adc nothing reads CF: each register chain is 1
+  // cycle, and 8 uops on the 4 ALUs give 2: ports bound, tied with the
+  // front end (8 uops / dispatch 4 = 2).
+  LoopReport r2 = analyzeLoop(add.build(), m);
+  EXPECT_DOUBLE_EQ(r2.bounds.loopCarried, 1.0);
+  EXPECT_DOUBLE_EQ(r2.cyclesPerIteration, 2.0);
+  EXPECT_EQ(r2.bottleneck, BottleneckKind::Ports);
+  EXPECT_EQ(r2.ties, (std::vector<BottleneckKind>{BottleneckKind::FrontEnd}));
+}
+
+TEST(Analysis, SwapRecurrenceSpansTwoIterations) {
+  // add rax; rcx = rax; rax = rbx; rbx = rcx. The add's value goes
+  // add(0) -> mov rcx(1) -> mov rbx(3) -> [next iteration] mov rax(2) ->
+  // [next iteration] add(0): latency 1+1+1+1 = 4 over distance 2 = 2.0.
+  MachineModel m = smallCore().build();
+  LoopKernel k = KernelBuilder()
+                     .add("addq $1, %rax")
+                     .add("movq %rax, %rcx")
+                     .add("movq %rbx, %rax")
+                     .add("movq %rcx, %rbx")
+                     .add("cmpq %rax, %r15")
+                     .add("jne .L4")
+                     .build();
+  LoopReport r = analyzeLoop(k, m);
+  ASSERT_EQ(r.recurrences.size(), 1u);
+  EXPECT_EQ(r.recurrences[0].distance, 2u);
+  EXPECT_DOUBLE_EQ(r.recurrences[0].latency, 4.0);
+  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 2.0);
+  EXPECT_EQ(r.recurrences[0].insts, (std::vector<unsigned>{0, 1, 3, 2}));
+  // With move elimination the three moves cost 0: 1 / 2 = 0.5.
+  ModelBuilder b = smallCore();
+  b.model().rules.moveElimination = true;
+  LoopReport r2 = analyzeLoop(k, b.build());
+  EXPECT_DOUBLE_EQ(r2.bounds.loopCarried, 0.5);
+  EXPECT_TRUE(r2.perInstruction[1].eliminated);
+}
+
+TEST(Analysis, StoreToLoadForwarding) {
+  // load rax from (rdi); rax += 1; store rax to (rdi). Next iteration's load
+  // reads the stored value: forwarding 6 + add 1 = 7 per iteration (the
+  // pure load's own 4 cycles are replaced by the forwarding latency).
+  MachineModel m = smallCore().build();
+  LoopKernel k = KernelBuilder()
+                     .add("movq (%rdi), %rax")
+                     .add("addq $1, %rax")
+                     .add("movq %rax, (%rdi)")
+                     .build();
+  LoopReport r = analyzeLoop(k, m);
+  ASSERT_FALSE(r.recurrences.empty());
+  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 7.0);
+  EXPECT_TRUE(r.recurrences[0].throughMemory);
+  EXPECT_EQ(r.recurrences[0].distance, 1u);
+  // Without memory dependencies only the registers remain: no recurrence.
+  LoopReport r2 = analyzeLoop(k, m, AnalysisOptions{false});
+  EXPECT_TRUE(r2.recurrences.empty());
+
+  // A pointer advancing by 8 while the load reads 16 bytes behind: the
+  // store at off 0 of iteration i is read at off -16 + 8k -> k = 2, so the
+  // chain is 7 over 2 iterations = 3.5.
+  LoopKernel k2 = KernelBuilder()
+                      .add("movq -16(%rdi), %rax")
+                      .add("addq $1, %rax")
+                      .add("movq %rax, (%rdi)")
+                      .add("addq $8, %rdi")
+                      .build();
+  LoopReport r3 = analyzeLoop(k2, m);
+  EXPECT_DOUBLE_EQ(r3.bounds.loopCarried, 3.5);
+  EXPECT_EQ(r3.recurrences[0].distance, 2u);
+  // Reading ahead (+8) never sees a stored value: no memory chain; only
+  // the rdi increment (1 per iteration) remains.
+  LoopKernel k3 = KernelBuilder()
+                      .add("movq 8(%rdi), %rax")
+                      .add("addq $1, %rax")
+                      .add("movq %rax, (%rdi)")
+                      .add("addq $8, %rdi")
+                      .build();
+  EXPECT_DOUBLE_EQ(analyzeLoop(k3, m).bounds.loopCarried, 1.0);
+}
+
+TEST(Analysis, DividerBound) {
+  // Two independent vdivpd, each holding the DIV pipe for 8 cycles: 16.
+  // FP0 sees 2 uops (2 cycles). The DIV port is also a port, so the port
+  // bound equals 16 too; the divider is named first, ports are a tie.
+  MachineModel m = smallCore().build();
+  LoopKernel k = KernelBuilder()
+                     .add("vdivpd %ymm1, %ymm2, %ymm3")
+                     .add("vdivpd %ymm4, %ymm5, %ymm6")
+                     .add("decq %rcx")
+                     .add("jne .L5")
+                     .build();
+  LoopReport r = analyzeLoop(k, m);
+  EXPECT_DOUBLE_EQ(r.bounds.divider, 16.0);
+  EXPECT_EQ(r.bottleneck, BottleneckKind::Divider);
+  EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 16.0);
+  EXPECT_EQ(r.bottleneckResource, "DIV (vdivpd)");
+}
+
+TEST(Analysis, FrontEndBoundWithMacroFusion) {
+  // 6 ALU ports, dispatch 4. 10 "movl $1, %eXX" (independent, no reads)
+  // + decq rcx + jne. dec+jne macro-fuse: fused uops 10 + 1 = 11, front end
+  // 11 / 4 = 2.75. Ports: the fused pair executes as the branch (BR 1), so
+  // 10 ALU uops / 6 = 1.67. LCD: rcx 1.
+  ModelBuilder b({"A0", "A1", "A2", "A3", "A4", "A5", "BR"});
+  b.model().rules.macroFusible = {"dec"};
+  const char *alu = "A0+A1+A2+A3+A4+A5";
+  b.form("movl imm,r32", 1, 1, {{alu, 1}})
+      .form("decq r64", 1, 1, {{alu, 1}})
+      .form("jne label", 1, 0, {{"BR", 1}}, FormBranch);
+  MachineModel m = b.build();
+  KernelBuilder kb;
+  for (const char *reg : {"eax", "ebx", "edx", "esi", "edi", "r8d", "r9d", "r10d", "r11d", "r12d"})
+    kb.add(std::string("movl $1, %") + reg);
+  kb.add("decq %rcx").add("jne .L6");
+  LoopReport r = analyzeLoop(kb.build(), m);
+  EXPECT_DOUBLE_EQ(r.frontEndUops, 11.0);
+  EXPECT_TRUE(r.perInstruction[10].fusedWithNext);
+  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 2.75);
+  EXPECT_NEAR(r.bounds.ports, 10.0 / 6.0, 1e-12);
+  EXPECT_EQ(r.bottleneck, BottleneckKind::FrontEnd);
+  EXPECT_DOUBLE_EQ(r.uops, 12.0); // unfused: every instruction is one uop
+}
+
+TEST(Analysis, ZeroIdiomBreaksChain) {
+  // vxorps ymm0,ymm0,ymm0 then vaddps ymm1, ymm0 -> ymm0. Without the idiom
+  // the chain would be xor 1 + add 4 = 5 per iteration; the idiom reads
+  // nothing, so ymm0 carries nothing across iterations and uses no port.
+  ModelBuilder b = smallCore();
+  b.model().rules.zeroIdioms = true;
+  MachineModel m = b.build();
+  LoopKernel k = KernelBuilder()
+                     .add("vxorps %ymm0, %ymm0, %ymm0")
+                     .add("vaddps %ymm1, %ymm0, %ymm0")
+                     .build();
+  ASSERT_TRUE(k.insts[0].isZeroIdiom);
+  LoopReport r = analyzeLoop(k, m);
+  EXPECT_TRUE(r.recurrences.empty());
+  EXPECT_TRUE(r.perInstruction[0].eliminated);
+  EXPECT_DOUBLE_EQ(r.portLoad[4] + r.portLoad[5], 1.0); // only vaddps on FP
+  // The same pair with a different source is a real chain: 1 + 4 = 5.
+  LoopKernel k2 = KernelBuilder()
+                      .add("vxorps %ymm2, %ymm0, %ymm0")
+                      .add("vaddps %ymm1, %ymm0, %ymm0")
+                      .build();
+  EXPECT_DOUBLE_EQ(analyzeLoop(k2, m).bounds.loopCarried, 5.0);
+}
+
+TEST(Analysis, PartialRegisterMerge) {
+  // movb $1, %al merges into rax (reads rax bits 8-63 written by imul), and
+  // imul reads the whole rax: imul 3 + movb 1 = 4 per iteration. With
+  // movl $1, %eax (zero-extending) nothing is carried.
+  MachineModel m = smallCore().build();
+  LoopKernel k = KernelBuilder().add("movb $1, %al").add("imulq %rax, %rax").build();
+  EXPECT_DOUBLE_EQ(analyzeLoop(k, m).bounds.loopCarried, 4.0);
+  LoopKernel k2 = KernelBuilder().add("movl $1, %eax").add("imulq %rax, %rax").build();
+  EXPECT_TRUE(analyzeLoop(k2, m).recurrences.empty());
+}
+
+TEST(Analysis, UnknownInstructionIsReportedAndNotFree) {
+  // "frobq" is not in the model: charged 1 uop on the non-memory, non-divider
+  // ports (ALU0-3, FP0, FP1: 6 ports), listed, and the confidence drops
+  // (1 unknown of 4 instructions: medium).
+  MachineModel m = smallCore().build();
+  LoopKernel k = KernelBuilder()
+                     .add("frobq %rax")
+                     .add("addq $1, %rbx")
+                     .add("decq %rcx")
+                     .add("jne .L7")
+                     .build();
+  LoopReport r = analyzeLoop(k, m);
+  ASSERT_EQ(r.unknownInstructions.size(), 1u);
+  EXPECT_EQ(r.unknownInstructions[0], "frobq %rax");
+  EXPECT_TRUE(r.perInstruction[0].unknown);
+  double charged = 0;
+  for (double c : r.perInstruction[0].portCycles)
+    charged += c;
+  EXPECT_DOUBLE_EQ(charged, 1.0);
+  EXPECT_EQ(r.confidence, "medium");
+  EXPECT_FALSE(r.notes.empty());
+}
+
+TEST(Analysis, TiesAreReported) {
+  // 8 independent movl on 4 ALUs: ports 8/4 = 2; front end 8/4 = 2; the
+  // back-edge costs 1. Ports is primary (preference order), front end tied.
+  MachineModel m = smallCore().build();
+  KernelBuilder kb;
+  for (const char *reg : {"eax", "ebx", "edx", "esi", "edi", "r8d", "r9d", "r10d"})
+    kb.add(std::string("movl $1, %") + reg);
+  LoopReport r = analyzeLoop(kb.build(), m);
+  EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 2.0);
+  EXPECT_EQ(r.bottleneck, BottleneckKind::Ports);
+  EXPECT_EQ(r.ties, (std::vector<BottleneckKind>{BottleneckKind::FrontEnd}));
+}

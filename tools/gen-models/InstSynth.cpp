@@ -1,0 +1,175 @@
+// InstSynth.cpp - see InstSynth.h.
+#include "InstSynth.h"
+
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace loopperf::gen {
+namespace {
+// X86::OPERAND_ROUNDING_CONTROL and X86::OPERAND_COND_CODE, the first two
+// target operand types in X86BaseInfo.h (a header LLVM does not install).
+constexpr unsigned X86RoundingControl = MCOI::OPERAND_FIRST_TARGET;
+constexpr unsigned X86CondCode = MCOI::OPERAND_FIRST_TARGET + 1;
+constexpr int NumX86CondCodes = 16;
+} // namespace
+
+InstSynth::InstSynth(bool isX86, const MCRegisterInfo &MRI, const MCInstrInfo &MII)
+    : IsX86(isX86), MRI(MRI), MII(MII) {
+  if (IsX86) {
+    MemBase = findReg("RSI");
+    PtrClass = findRegClass("GR64");
+    PtrNoSPClass = findRegClass("GR64_NOSP");
+    for (const char *R : {"RSP", "RIP", "RBP"})
+      if (unsigned Reg = findReg(R))
+        Excluded.push_back(Reg);
+  } else {
+    MemBase = findReg("X1");
+    for (const char *R : {"SP", "WSP", "FP", "LR", "XZR", "WZR"})
+      if (unsigned Reg = findReg(R))
+        Excluded.push_back(Reg);
+  }
+}
+
+unsigned InstSynth::findReg(const char *name) const {
+  for (unsigned R = 1; R < MRI.getNumRegs(); ++R)
+    if (StringRef(MRI.getName(R)) == name)
+      return R;
+  return 0;
+}
+
+int InstSynth::findRegClass(const char *name) const {
+  for (unsigned C = 0; C < MRI.getNumRegClasses(); ++C)
+    if (StringRef(MRI.getRegClassName(&MRI.getRegClass(C))) == name)
+      return int(C);
+  return -1;
+}
+
+unsigned InstSynth::pickRegister(unsigned regClass, std::vector<unsigned> &used) const {
+  const MCRegisterClass &RC = MRI.getRegClass(regClass);
+  auto clashes = [&](unsigned R, const std::vector<unsigned> &set) {
+    for (unsigned U : set)
+      if (MRI.regsOverlap(R, U))
+        return true;
+    return false;
+  };
+  // Prefer a register that overlaps nothing used and is not a stack pointer;
+  // fall back to any member (some classes hold only SP or one register).
+  for (bool strict : {true, false})
+    for (unsigned I = 0; I < RC.getNumRegs(); ++I) {
+      unsigned R = RC.getRegister(I);
+      if (strict && (clashes(R, used) || clashes(R, Excluded)))
+        continue;
+      used.push_back(R);
+      return R;
+    }
+  return 0;
+}
+
+MCInst InstSynth::build(unsigned opcode, int condCode) const {
+  const MCInstrDesc &D = MII.get(opcode);
+  MCInst MI;
+  MI.setOpcode(opcode);
+  std::vector<unsigned> used;
+  if (MemBase)
+    used.push_back(MemBase);
+  auto regClassOf = [&](const MCOperandInfo &OI) -> int {
+    if (OI.isLookupPtrRegClass())
+      return OI.RegClass == 1 ? PtrNoSPClass : PtrClass;
+    return OI.RegClass;
+  };
+  unsigned N = D.getNumOperands();
+  for (unsigned I = 0; I < N; ++I) {
+    const MCOperandInfo &OI = D.operands()[I];
+    int Tied = D.getOperandConstraint(I, MCOI::TIED_TO);
+    if (Tied >= 0 && unsigned(Tied) < MI.getNumOperands()) {
+      MI.addOperand(MI.getOperand(Tied));
+      continue;
+    }
+    if (IsX86 && OI.OperandType == MCOI::OPERAND_MEMORY) {
+      // A run of memory sub-operands; the standard one has five:
+      // base, scale, index, displacement, segment.
+      unsigned Run = 0;
+      while (I + Run < N && D.operands()[I + Run].OperandType == MCOI::OPERAND_MEMORY)
+        ++Run;
+      bool Standard = Run % 5 == 0;
+      for (unsigned K = 0; K < Run; ++K) {
+        const MCOperandInfo &Sub = D.operands()[I + K];
+        unsigned Pos = Standard ? K % 5 : 0;
+        int RC = regClassOf(Sub);
+        bool IsReg = Sub.RegClass >= 0 || Sub.isLookupPtrRegClass();
+        if (!IsReg) {
+          MI.addOperand(MCOperand::createImm(Pos == 1 ? 1 : 0));
+          continue;
+        }
+        unsigned Reg = 0;
+        if (RC >= 0) {
+          const MCRegisterClass &C = MRI.getRegClass(RC);
+          StringRef Name = MRI.getRegClassName(&C);
+          bool Vector = Name.contains("VR") || Name.contains("XMM") || Name.contains("YMM");
+          if (Name == "SEGMENT_REG")
+            Reg = 0;
+          else if (Pos == 2 && !Vector)
+            Reg = 0; // no index register
+          else if (Vector)
+            Reg = pickRegister(RC, used);
+          else if (C.contains(MemBase))
+            Reg = MemBase;
+          else
+            Reg = pickRegister(RC, used);
+        }
+        MI.addOperand(MCOperand::createReg(Reg));
+      }
+      I += Run - 1;
+      continue;
+    }
+    if (IsX86 && OI.OperandType == X86CondCode) {
+      MI.addOperand(MCOperand::createImm(condCode < 0 ? 0 : condCode));
+      continue;
+    }
+    if (IsX86 && OI.OperandType == X86RoundingControl) {
+      MI.addOperand(MCOperand::createImm(0));
+      continue;
+    }
+    int RC = regClassOf(OI);
+    if ((OI.OperandType == MCOI::OPERAND_REGISTER || OI.RegClass >= 0) && RC >= 0) {
+      MI.addOperand(MCOperand::createReg(pickRegister(RC, used)));
+      continue;
+    }
+    MI.addOperand(MCOperand::createImm(1));
+  }
+  return MI;
+}
+
+std::vector<MCInst> InstSynth::instances(unsigned opcode) const {
+  const MCInstrDesc &D = MII.get(opcode);
+  bool HasCond = false;
+  if (IsX86)
+    for (const MCOperandInfo &OI : D.operands())
+      HasCond |= OI.OperandType == X86CondCode;
+  std::vector<MCInst> Out;
+  if (!HasCond) {
+    Out.push_back(build(opcode, -1));
+    return Out;
+  }
+  for (int CC = 0; CC < NumX86CondCodes; ++CC)
+    Out.push_back(build(opcode, CC));
+  return Out;
+}
+
+std::optional<std::string> InstSynth::print(MCInstPrinter &P, const MCSubtargetInfo &STI,
+                                            const MCInst &MI) const {
+  std::string Text;
+  CrashRecoveryContext CRC;
+  bool OK = CRC.RunSafely([&] {
+    raw_string_ostream OS(Text);
+    P.printInst(&MI, 0, "", STI, OS);
+  });
+  if (!OK || Text.empty())
+    return std::nullopt;
+  return Text;
+}
+
+} // namespace loopperf::gen

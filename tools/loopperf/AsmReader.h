@@ -1,0 +1,131 @@
+// AsmReader.h - parse an assembly file with LLVM's MC layer into a flat list
+// of statements (instructions, labels, data) with their source locations.
+//
+// The reader owns every MC object the parsed MCInsts refer to (the MCContext
+// owns the symbols and expressions in their operands), so it must outlive
+// everything built from its statements.
+#pragma once
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/Support/SMLoc.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MCAsmInfo;
+class MCContext;
+class MCInstPrinter;
+class MCInstrInfo;
+class MCObjectFileInfo;
+class MCRegisterInfo;
+class MCSubtargetInfo;
+class MCSymbol;
+class MCTargetOptions;
+class MemoryBuffer;
+class Target;
+} // namespace llvm
+
+namespace loopperf::cli {
+
+/// One thing the assembler emitted, in input order.
+struct AsmStatement {
+  enum class Kind { Instruction, Label, Data };
+  Kind kind = Kind::Instruction;
+  llvm::SMLoc loc;                  ///< start of the statement (invalid for Data)
+  unsigned line = 0;                ///< 1-based line; 0 for Data
+  llvm::MCInst inst;                ///< Instruction
+  const llvm::MCSymbol *symbol = nullptr; ///< Label
+  /// Data: the constant bytes emitted by consecutive data directives
+  /// (.byte 100,103,144 -> 64 67 90). `opaqueData` when some value was not a
+  /// constant (a relocation), so the bytes are not the whole story.
+  std::vector<uint8_t> bytes;
+  bool opaqueData = false;
+};
+
+/// A comment the lexer saw ('#' in x86 AT&T and Intel syntax), without the
+/// comment marker.
+struct AsmComment {
+  llvm::SMLoc loc;
+  unsigned line = 0;
+  std::string text;
+};
+
+class AsmReader {
+public:
+  /// Set up the MC layer for `triple` and `cpu`. Returns null and sets
+  /// `error` when the target or CPU is not available.
+  static std::unique_ptr<AsmReader> create(llvm::StringRef triple, llvm::StringRef cpu,
+                                           std::string &error);
+  ~AsmReader();
+
+  /// Parse `buffer` (named `bufferName` in diagnostics). Diagnostics go to
+  /// stderr as file:line:col messages. Returns false if any error was
+  /// reported.
+  bool parse(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+  const std::vector<AsmStatement> &statements() const { return Statements; }
+  const std::vector<AsmComment> &comments() const { return Comments; }
+  /// Symbols declared as functions (.type f,@function).
+  bool isFunctionSymbol(const llvm::MCSymbol *S) const;
+
+  /// The source text of a 1-based line of the parsed buffer, without the
+  /// line terminator.
+  llvm::StringRef lineText(unsigned line) const;
+  /// The statement starting at `loc`, up to a comment or statement separator.
+  llvm::StringRef statementText(llvm::SMLoc loc) const;
+  llvm::StringRef bufferName() const;
+
+  /// Print a diagnostic at `loc` (file:line:col: kind: message + source line).
+  void error(llvm::SMLoc loc, const llvm::Twine &msg) const;
+  void note(llvm::SMLoc loc, const llvm::Twine &msg) const;
+
+  const llvm::MCInstrInfo &instrInfo() const { return *MII; }
+  const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
+  const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
+  /// AT&T printer (syntax variant 0): the text form keys are built from.
+  const llvm::MCInstPrinter &attPrinter() const { return *ATTPrinter; }
+  /// Intel printer (variant 1): spells out memory operand sizes ("ymmword ptr").
+  const llvm::MCInstPrinter &intelPrinter() const { return *IntelPrinter; }
+  /// Print `inst` with `printer` exactly as the printer writes it (a tab
+  /// before the mnemonic and between mnemonic and operands).
+  std::string printRaw(const llvm::MCInst &inst, const llvm::MCInstPrinter &printer) const;
+  /// The same on one line: tabs and newlines folded to single spaces.
+  std::string print(const llvm::MCInst &inst, const llvm::MCInstPrinter &printer) const;
+
+  // Called by the recording streamer.
+  void addStatement(AsmStatement S);
+  void addData(llvm::ArrayRef<uint8_t> bytes, bool opaque);
+  void addComment(llvm::SMLoc loc, llvm::StringRef text);
+  void addFunctionSymbol(const llvm::MCSymbol *S) { FunctionSymbols.push_back(S); }
+  unsigned lineOf(llvm::SMLoc loc) const;
+
+private:
+  AsmReader() = default;
+
+  const llvm::Target *TheTarget = nullptr;
+  std::string TripleName;
+  std::unique_ptr<llvm::MCTargetOptions> Options;
+  std::unique_ptr<llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<llvm::MCAsmInfo> MAI;
+  std::unique_ptr<llvm::MCInstrInfo> MII;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI;
+  std::unique_ptr<llvm::MCInstPrinter> ATTPrinter;
+  std::unique_ptr<llvm::MCInstPrinter> IntelPrinter;
+  // Diagnostics are printed through SrcMgr; it is mutable because printing
+  // a message is logically const.
+  mutable llvm::SourceMgr SrcMgr;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<llvm::MCObjectFileInfo> MOFI;
+  unsigned BufferID = 0;
+
+  std::vector<AsmStatement> Statements;
+  std::vector<AsmComment> Comments;
+  std::vector<const llvm::MCSymbol *> FunctionSymbols;
+};
+
+} // namespace loopperf::cli

@@ -1,0 +1,44 @@
+// Regions.h - which parts of an assembly file to analyse.
+//
+// Marked regions (llvm-mca and OSACA comment markers, IACA byte markers) take
+// precedence; a file without markers is searched for innermost loops.
+#pragma once
+
+#include "llvm/Support/SMLoc.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace loopperf::cli {
+
+class AsmReader;
+
+struct CodeRegion {
+  enum class Kind { Loop, LlvmMca, Osaca, Iaca };
+  Kind kind = Kind::Loop;
+  std::string name;      ///< loop label, marker name, or "<kind> <n>"
+  std::string function;  ///< enclosing function symbol, if known
+  /// Statements [begin, end) of AsmReader::statements(); only the
+  /// instructions among them form the kernel.
+  size_t begin = 0, end = 0;
+  llvm::SMLoc loc;       ///< where the region starts, for diagnostics
+};
+
+const char *regionKindName(CodeRegion::Kind K);
+
+/// Regions delimited by markers, in order of their start. Reports unmatched
+/// or empty markers as errors (file:line) and returns false then.
+bool findMarkedRegions(const AsmReader &R, std::vector<CodeRegion> &Out);
+
+/// Innermost loops: a branch back to a label defined earlier in the file
+/// closes a loop from the label to the branch (several back branches to one
+/// label form one loop); a loop is innermost when no other loop lies inside
+/// it.
+std::vector<CodeRegion> findInnermostLoops(const AsmReader &R);
+
+/// The function a statement belongs to: the closest preceding label that is
+/// declared with `.type f,@function` or is not a temporary (.L) label.
+std::string enclosingFunction(const AsmReader &R, size_t statement);
+
+} // namespace loopperf::cli

@@ -1,0 +1,89 @@
+// ReportWriter.cpp - text, JSON and DOT output of the CLI.
+#include "ReportWriter.h"
+
+#include "loopperf/Render.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace llvm;
+
+namespace loopperf::cli {
+namespace {
+
+std::string describeRegion(const AnalyzedLoop &L) {
+  std::string S = std::string(regionKindName(L.region.kind)) + " '" + L.region.name + "'";
+  if (!L.region.function.empty())
+    S += " in " + L.region.function;
+  if (L.firstLine)
+    S += " (lines " + std::to_string(L.firstLine) + "-" + std::to_string(L.lastLine) + ")";
+  return S;
+}
+
+} // namespace
+
+void writeText(raw_ostream &OS, const std::string &File, const MachineModel &M,
+               const std::vector<AnalyzedLoop> &Loops) {
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    const AnalyzedLoop &L = Loops[I];
+    if (I)
+      OS << "\n";
+    OS << "=== " << File << ": " << describeRegion(L) << ", model " << M.name;
+    if (!M.llvmCpu.empty() && M.llvmCpu != M.name)
+      OS << " (LLVM " << M.llvmCpu << ")";
+    OS << " ===\n";
+    OS << renderText(L.kernel, L.report, M);
+  }
+}
+
+bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
+               const std::vector<AnalyzedLoop> &Loops, std::string &Error) {
+  using json = nlohmann::ordered_json;
+  json Doc;
+  Doc["file"] = File;
+  Doc["model"] = M.name;
+  json Array = json::array();
+  for (const AnalyzedLoop &L : Loops) {
+    json Loop = json::parse(renderJson(L.kernel, L.report, M), nullptr, /*allow_exceptions=*/false);
+    if (Loop.is_discarded() || !Loop.is_object()) {
+      Error = "renderJson produced invalid JSON for loop '" + L.region.name + "'";
+      return false;
+    }
+    Loop["region"] = {{"kind", regionKindName(L.region.kind)},
+                      {"name", L.region.name},
+                      {"function", L.region.function},
+                      {"first_line", L.firstLine},
+                      {"last_line", L.lastLine}};
+    Array.push_back(std::move(Loop));
+  }
+  Doc["loops"] = std::move(Array);
+  OS << Doc.dump(2) << "\n";
+  return true;
+}
+
+std::string dotPathFor(const std::string &Path, size_t Index, size_t Count) {
+  if (Count <= 1)
+    return Path;
+  StringRef Ext = sys::path::extension(Path);
+  std::string Stem = Path.substr(0, Path.size() - Ext.size());
+  return Stem + "." + std::to_string(Index + 1) + Ext.str();
+}
+
+bool writeDot(const std::string &Path, const MachineModel &M,
+              const std::vector<AnalyzedLoop> &Loops, std::string &Error) {
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    std::string Name = dotPathFor(Path, I, Loops.size());
+    std::error_code EC;
+    raw_fd_ostream OS(Name, EC, sys::fs::OF_Text);
+    if (EC) {
+      Error = "cannot write '" + Name + "': " + EC.message();
+      return false;
+    }
+    OS << renderDot(Loops[I].kernel, Loops[I].report, M);
+  }
+  return true;
+}
+
+} // namespace loopperf::cli

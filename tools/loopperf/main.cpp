@@ -1,0 +1,201 @@
+// main.cpp - loopperf: predict the speed of the innermost loops of an x86-64
+// assembly file on a given CPU.
+//
+//   loopperf [--mcpu=CPU] [--json] [--dot=FILE] [--model-file=FILE] FILE.s|-
+//   loopperf --list-models
+#include "AsmReader.h"
+#include "KernelBuilder.h"
+#include "Regions.h"
+#include "ReportWriter.h"
+
+#include "loopperf/Analysis.h"
+#include "loopperf/MachineModel.h"
+#include "loopperf/ModelIO.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <memory>
+
+using namespace llvm;
+using namespace loopperf;
+using namespace loopperf::cli;
+
+namespace {
+
+constexpr const char *DefaultCpu = "znver5";
+constexpr const char *TargetTriple = "x86_64-unknown-linux-gnu";
+
+cl::OptionCategory LoopperfCat("loopperf options");
+
+cl::opt<std::string> InputFile(cl::Positional, cl::desc("<input .s file, or - for stdin>"),
+                               cl::init("-"), cl::cat(LoopperfCat));
+cl::opt<std::string> Cpu("mcpu",
+                         cl::desc("CPU to predict for (default: znver5); 'native' is the "
+                                  "host CPU. See --list-models"),
+                         cl::value_desc("cpu"), cl::init(DefaultCpu), cl::cat(LoopperfCat));
+cl::opt<bool> Json("json", cl::desc("Print one JSON document instead of the text report"),
+                   cl::cat(LoopperfCat));
+cl::opt<std::string> DotFile("dot",
+                             cl::desc("Write the dependency graph in Graphviz DOT; with several "
+                                      "loops, loop N goes to FILE with .N before the extension "
+                                      "(out.dot -> out.1.dot, out.2.dot)"),
+                             cl::value_desc("file"), cl::cat(LoopperfCat));
+cl::opt<std::string> ModelFile("model-file",
+                               cl::desc("Use the machine model (or override of a built-in "
+                                        "model) in this JSON file instead of --mcpu's"),
+                               cl::value_desc("file"), cl::cat(LoopperfCat));
+cl::opt<bool> ListModels("list-models", cl::desc("List the built-in machine models and exit"),
+                         cl::cat(LoopperfCat));
+
+cl::extrahelp MoreHelp(R"(
+Regions analysed:
+  If the file has markers, only the marked regions are analysed:
+    # LLVM-MCA-BEGIN [name] ... # LLVM-MCA-END [name]
+    # OSACA-BEGIN ... # OSACA-END
+    movl $111, %ebx; .byte 100,103,144 ... movl $222, %ebx; .byte 100,103,144  (IACA)
+  Otherwise every innermost loop is analysed: a branch back to a label earlier
+  in the file closes a loop, named by that label.
+
+Input syntax: AT&T unless the file says .intel_syntax (or --x86-asm-syntax=intel).
+Exit status: 0 on success, 1 on any error.
+)");
+
+int fail(const Twine &Msg) {
+  WithColor::error(errs(), "loopperf") << Msg << "\n";
+  return 1;
+}
+
+/// The LLVM library's own -x86-asm-syntax option sets the dialect the X86
+/// MCAsmInfo (and so the parser) starts in. Show it under our options
+/// rather than defining a second option of the same name.
+void exposeAsmSyntaxOption() {
+  auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find("x86-asm-syntax");
+  if (It == Opts.end())
+    return;
+  cl::Option *O = It->second;
+  O->addCategory(LoopperfCat);
+  O->setHiddenFlag(cl::NotHidden);
+  O->setDescription("Syntax of the input until a .intel_syntax/.att_syntax directive "
+                    "(default: att)");
+}
+
+std::string knownModels() {
+  std::vector<std::string> Names = builtinModelNames();
+  std::string S;
+  for (size_t I = 0; I < Names.size(); ++I)
+    S += (I ? ", " : "") + Names[I];
+  return S.empty() ? std::string("(none built in)") : S;
+}
+
+int listModels() {
+  for (const std::string &Name : builtinModelNames()) {
+    const MachineModel *M = findBuiltinModel(Name);
+    outs() << Name;
+    if (M && !M->description.empty())
+      outs() << "\t" << M->description;
+    outs() << "\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  InitializeAllTargetInfos();
+  InitializeAllTargetMCs();
+  InitializeAllAsmParsers();
+  exposeAsmSyntaxOption();
+  cl::HideUnrelatedOptions(LoopperfCat);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "loopperf: predicted cycles per iteration of innermost loops\n");
+
+  if (ListModels)
+    return listModels();
+
+  // The machine model: a file, or a built-in model named by --mcpu.
+  std::string CpuName = Cpu == "native" ? sys::getHostCPUName().str() : std::string(Cpu);
+  std::unique_ptr<MachineModel> OwnedModel;
+  const MachineModel *Model = nullptr;
+  if (!ModelFile.empty()) {
+    ModelLoadResult Loaded = loadModelFile(ModelFile, [](std::string_view Name) {
+      return findBuiltinModel(Name);
+    });
+    if (!Loaded)
+      return fail(Loaded.error);
+    OwnedModel = std::move(Loaded.model);
+    Model = OwnedModel.get();
+  } else {
+    Model = findBuiltinModel(CpuName);
+    if (!Model)
+      return fail("unknown CPU '" + CpuName + "'" +
+                  (Cpu == "native" ? " (the host CPU)" : "") +
+                  "; built-in models: " + knownModels());
+  }
+  if (Model->isa != "x86-64")
+    return fail("model '" + Model->name + "' is for " + Model->isa +
+                "; loopperf reads x86-64 assembly only");
+
+  // Parse with the model's CPU, so that instructions it lacks are rejected
+  // as the assembler would.
+  std::string Error;
+  std::string ParseCpu = Model->llvmCpu.empty() ? Model->name : Model->llvmCpu;
+  std::unique_ptr<AsmReader> Reader = AsmReader::create(TargetTriple, ParseCpu, Error);
+  if (!Reader)
+    return fail(Error);
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFileOrSTDIN(InputFile);
+  if (std::error_code EC = Buffer.getError())
+    return fail("cannot read '" + InputFile + "': " + EC.message());
+  std::string FileName = (*Buffer)->getBufferIdentifier().str();
+  if (!Reader->parse(std::move(*Buffer)))
+    return 1; // the parser printed file:line diagnostics
+
+  const auto &Stmts = Reader->statements();
+  if (std::none_of(Stmts.begin(), Stmts.end(), [](const AsmStatement &S) {
+        return S.kind == AsmStatement::Kind::Instruction;
+      }))
+    return fail(FileName + ": no instructions in the input");
+
+  std::vector<CodeRegion> Regions;
+  if (!findMarkedRegions(*Reader, Regions))
+    return 1;
+  if (Regions.empty())
+    Regions = findInnermostLoops(*Reader);
+  if (Regions.empty())
+    return fail(FileName + ": no loops found: no LLVM-MCA/OSACA/IACA markers and no branch back "
+                           "to an earlier label");
+
+  KernelBuilder Builder(*Reader);
+  std::vector<AnalyzedLoop> Loops;
+  for (const CodeRegion &Region : Regions) {
+    AnalyzedLoop L;
+    L.region = Region;
+    L.kernel = Builder.build(Region);
+    for (const Instruction &I : L.kernel.insts)
+      if (I.asmLine) {
+        L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
+        L.lastLine = std::max(L.lastLine, I.asmLine);
+      }
+    L.report = analyzeLoop(L.kernel, *Model);
+    Loops.push_back(std::move(L));
+  }
+
+  if (Json) {
+    if (!writeJson(outs(), FileName, *Model, Loops, Error))
+      return fail(Error);
+  } else {
+    writeText(outs(), FileName, *Model, Loops);
+  }
+  if (!DotFile.empty() && !writeDot(DotFile, *Model, Loops, Error))
+    return fail(Error);
+  return 0;
+}
