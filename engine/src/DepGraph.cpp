@@ -41,25 +41,42 @@ double loadPartLatency(const Instruction &in, const ResolvedInst &r, const Laten
 
 /// Collects edges keyed by (from, to, distance, memory) so that a value
 /// carried in several units becomes one edge labelled with its registers.
+/// Labels are built once per edge at the end, not once per unit read.
 class EdgeSet {
 public:
-  void add(unsigned from, unsigned to, double w, unsigned dist, bool memory, std::string label) {
+  static constexpr int NoUnit = -1, MemoryLabel = -2;
+
+  void add(unsigned from, unsigned to, double w, unsigned dist, bool memory, int unit) {
     auto key = std::make_tuple(from, to, dist, memory);
     auto [it, inserted] = index_.emplace(key, edges_.size());
     if (inserted) {
-      edges_.push_back({from, to, w, dist, memory, std::move(label)});
-      return;
+      edges_.push_back({from, to, w, dist, memory, {}});
+      units_.emplace_back();
     }
-    GraphEdge &e = edges_[it->second];
-    e.weight = std::max(e.weight, w);
-    if (!label.empty() && ("," + e.label + ",").find("," + label + ",") == std::string::npos)
-      e.label += (e.label.empty() ? "" : ",") + label;
+    size_t e = it->second;
+    edges_[e].weight = std::max(edges_[e].weight, w);
+    if (unit != NoUnit)
+      units_[e].push_back(unit);
   }
-  std::vector<GraphEdge> take() { return std::move(edges_); }
+
+  std::vector<GraphEdge> take() {
+    for (size_t e = 0; e < edges_.size(); ++e) {
+      std::vector<std::string> names;
+      for (int u : units_[e]) {
+        std::string n = u == MemoryLabel ? "mem" : x86::registerOfUnit(static_cast<RegUnit>(u));
+        if (std::find(names.begin(), names.end(), n) == names.end())
+          names.push_back(std::move(n));
+      }
+      for (const std::string &n : names)
+        edges_[e].label += (edges_[e].label.empty() ? "" : ",") + n;
+    }
+    return std::move(edges_);
+  }
 
 private:
   std::map<std::tuple<unsigned, unsigned, unsigned, bool>, size_t> index_;
   std::vector<GraphEdge> edges_;
+  std::vector<std::vector<int>> units_;
 };
 
 } // namespace
@@ -91,7 +108,7 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
       g.loadNode[i] = static_cast<unsigned>(g.nodes.size());
       g.nodes.push_back({i, true, l});
       opLatency = std::max(0.0, r.unknown ? UnknownLatency : r.latency - l);
-      edges.add(*g.loadNode[i], static_cast<unsigned>(g.nodes.size()), l, 0, false, "");
+      edges.add(*g.loadNode[i], static_cast<unsigned>(g.nodes.size()), l, 0, false, EdgeSet::NoUnit);
     } else if (r.stores) {
       opLatency = 0; // a store's own latency is not on any register path
     }
@@ -117,8 +134,7 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
     bool sameIteration = before != ws.begin();
     unsigned w = sameIteration ? *std::prev(before) : ws.back();
     unsigned from = g.opNode[w];
-    edges.add(from, consumerNode, g.nodes[from].latency, sameIteration ? 0 : 1, false,
-              x86::registerOfUnit(u));
+    edges.add(from, consumerNode, g.nodes[from].latency, sameIteration ? 0 : 1, false, u);
   };
   for (unsigned i = 0; i < n; ++i) {
     const Instruction &in = k.insts[i];
@@ -137,7 +153,7 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
       // loading instruction's own operation.
       unsigned from = g.opNode[p.store];
       edges.add(from, g.opNode[p.load], g.nodes[from].latency + lat.storeForward, p.distance,
-                true, "mem");
+                true, EdgeSet::MemoryLabel);
     }
   g.edges = edges.take();
   return g;

@@ -128,10 +128,11 @@ public:
   void step(const Instruction &in, unsigned i) {
     std::vector<std::string> written;
     for (RegUnit u : in.writes) {
-      x86::RegInfo r = x86::lookupRegister(x86::registerOfUnit(u));
-      if (r.valid && r.isGpr &&
-          std::find(written.begin(), written.end(), r.canonical) == written.end())
-        written.push_back(r.canonical);
+      if (!x86::isGprUnit(u))
+        continue;
+      std::string reg = x86::registerOfUnit(u);
+      if (std::find(written.begin(), written.end(), reg) == written.end())
+        written.push_back(std::move(reg));
     }
     std::optional<std::pair<std::string, SymValue>> known = constantEffect(in);
     for (const std::string &reg : written) {

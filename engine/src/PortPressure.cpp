@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <numeric>
+#include <unordered_set>
 
 namespace loopperf::detail {
 namespace {
@@ -85,18 +87,32 @@ double totalCycles(std::span<const PortDemand> demands) {
 } // namespace
 
 DensestSet densestPortSetByUnions(std::span<const PortDemand> demands) {
+  // Demands with the same mask are interchangeable: sum them once so each
+  // candidate set costs O(distinct masks), not O(demands).
+  std::vector<PortMask> masks = distinctMasks(demands);
+  std::vector<PortDemand> byMask;
+  byMask.reserve(masks.size());
+  for (PortMask m : masks)
+    byMask.push_back({m, 0, 0});
+  for (const PortDemand &d : demands)
+    if (d.mask)
+      std::lower_bound(byMask.begin(), byMask.end(), d.mask,
+                       [](const PortDemand &a, PortMask m) { return a.mask < m; })
+          ->cycles += d.cycles;
+  // Every union of distinct masks: the densest set is one of them.
   std::vector<PortMask> unions;
-  for (PortMask m : distinctMasks(demands)) {
+  std::unordered_set<PortMask> seen;
+  for (PortMask m : masks) {
     size_t n = unions.size();
-    for (size_t i = 0; i < n; ++i)
-      unions.push_back(unions[i] | m);
-    unions.push_back(m);
-    std::sort(unions.begin(), unions.end());
-    unions.erase(std::unique(unions.begin(), unions.end()), unions.end());
+    for (size_t i = 0; i <= n; ++i) {
+      PortMask u = i < n ? unions[i] | m : m;
+      if (seen.insert(u).second)
+        unions.push_back(u);
+    }
   }
   DensestSet best;
   for (PortMask s : unions)
-    consider(best, loadWithin(demands, s) / std::popcount(s), s);
+    consider(best, loadWithin(byMask, s) / std::popcount(s), s);
   return best;
 }
 
@@ -125,10 +141,50 @@ DensestSet densestPortSetByFlow(std::span<const PortDemand> demands) {
   }
 }
 
-DensestSet densestPortSet(std::span<const PortDemand> demands) {
+namespace {
+
+/// Demands whose masks share no port are independent: the densest set of the
+/// whole is the union of the densest sets of the components that reach the
+/// highest density. Integer, FP and load/store pipes usually form separate
+/// components, which keeps the enumeration small.
+std::vector<std::vector<PortDemand>> splitIntoComponents(std::span<const PortDemand> demands) {
+  std::vector<PortMask> comps; // port sets of the components found so far
+  for (const PortDemand &d : demands) {
+    PortMask merged = d.mask;
+    std::vector<PortMask> keep;
+    for (PortMask c : comps)
+      (c & merged) ? void(merged |= c) : keep.push_back(c);
+    keep.push_back(merged);
+    comps = std::move(keep);
+  }
+  std::vector<std::vector<PortDemand>> out(comps.size());
+  for (const PortDemand &d : demands)
+    for (size_t c = 0; c < comps.size(); ++c)
+      if (d.mask & comps[c]) {
+        out[c].push_back(d);
+        break;
+      }
+  return out;
+}
+
+DensestSet densestInComponent(std::span<const PortDemand> demands) {
   if (distinctMasks(demands).size() <= MaxMasksForEnumeration)
     return densestPortSetByUnions(demands);
   return densestPortSetByFlow(demands);
+}
+
+} // namespace
+
+DensestSet densestPortSet(std::span<const PortDemand> demands) {
+  DensestSet best;
+  for (const std::vector<PortDemand> &comp : splitIntoComponents(demands)) {
+    DensestSet d = densestInComponent(comp);
+    if (greater(d.density, best.density))
+      best = d;
+    else if (nearlyEqual(d.density, best.density))
+      best.ports |= d.ports; // disjoint tight sets of equal density: their union is tight
+  }
+  return best;
 }
 
 PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned numPorts) {
@@ -136,14 +192,29 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
   sol.portLoad.assign(numPorts, 0);
   sol.perDemand.assign(demands.size(), std::vector<double>(numPorts, 0));
 
-  // Working copy: masks shrink as layers are peeled off.
+  // Demands with the same mask are interchangeable: solve for one aggregate
+  // per distinct mask, then share its per-port flow among the members in
+  // proportion to their cycles. Masks shrink as layers are peeled off.
   std::vector<PortDemand> rest;
-  std::vector<size_t> origin;
-  for (size_t i = 0; i < demands.size(); ++i)
-    if (demands[i].mask && demands[i].cycles > 0) {
-      rest.push_back(demands[i]);
-      origin.push_back(i);
+  std::vector<std::vector<size_t>> members;
+  for (size_t i = 0; i < demands.size(); ++i) {
+    if (!demands[i].mask || demands[i].cycles <= 0)
+      continue;
+    size_t a = 0;
+    while (a < rest.size() && rest[a].mask != demands[i].mask)
+      ++a;
+    if (a == rest.size()) {
+      rest.push_back({demands[i].mask, 0, 0});
+      members.emplace_back();
     }
+    rest[a].cycles += demands[i].cycles;
+    members[a].push_back(i);
+  }
+  std::vector<size_t> origin(rest.size());
+  std::iota(origin.begin(), origin.end(), size_t(0));
+  std::vector<double> aggregateCycles;
+  for (const PortDemand &d : rest)
+    aggregateCycles.push_back(d.cycles);
 
   bool first = true;
   while (!rest.empty()) {
@@ -176,7 +247,9 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
       for (auto [port, edge] : r.portEdges[d])
         if (port < numPorts) {
           double f = std::max(0.0, r.flow.flowOn(edge));
-          sol.perDemand[insideOrigin[d]][port] += f;
+          size_t agg = insideOrigin[d];
+          for (size_t member : members[agg])
+            sol.perDemand[member][port] += f * demands[member].cycles / aggregateCycles[agg];
           sol.portLoad[port] += f;
         }
     rest = std::move(outside);

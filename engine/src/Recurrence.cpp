@@ -178,22 +178,27 @@ std::vector<CriticalCycle> maxCycleRatioPerComponent(unsigned nodes,
   std::vector<std::vector<unsigned>> members(comps);
   for (unsigned v = 0; v < nodes; ++v)
     members[comp[v]].push_back(v);
-  std::vector<CriticalCycle> result;
-  for (unsigned c = 0; c < comps; ++c) {
-    std::vector<unsigned> local(nodes, 0);
+  // Local node numbers within each component, and the edges inside each
+  // component, in one pass (linear in nodes + edges).
+  std::vector<unsigned> local(nodes, 0);
+  for (unsigned c = 0; c < comps; ++c)
     for (unsigned i = 0; i < members[c].size(); ++i)
       local[members[c][i]] = i;
-    std::vector<RatioEdge> inside;
-    std::vector<unsigned> ids;
-    for (unsigned e = 0; e < edges.size(); ++e)
-      if (comp[edges[e].from] == c && comp[edges[e].to] == c) {
-        inside.push_back({local[edges[e].from], local[edges[e].to], edges[e].weight,
-                          edges[e].distance});
-        ids.push_back(e);
-      }
-    if (inside.empty())
+  std::vector<std::vector<RatioEdge>> inside(comps);
+  std::vector<std::vector<unsigned>> ids(comps);
+  for (unsigned e = 0; e < edges.size(); ++e) {
+    unsigned c = comp[edges[e].from];
+    if (c != comp[edges[e].to])
+      continue;
+    inside[c].push_back({local[edges[e].from], local[edges[e].to], edges[e].weight,
+                         edges[e].distance});
+    ids[c].push_back(e);
+  }
+  std::vector<CriticalCycle> result;
+  for (unsigned c = 0; c < comps; ++c) {
+    if (inside[c].empty())
       continue; // a single node without a self-loop carries nothing
-    result.push_back(howard(static_cast<unsigned>(members[c].size()), inside, ids));
+    result.push_back(howard(static_cast<unsigned>(members[c].size()), inside[c], ids[c]));
   }
   std::stable_sort(result.begin(), result.end(), [](const CriticalCycle &a, const CriticalCycle &b) {
     return gt(a.ratio(), b.ratio());

@@ -392,4 +392,6 @@ std::string registerOfUnit(RegUnit u) {
 
 bool isVectorUnit(RegUnit u) { return u >= VecBase && u < MaskBase; }
 
+bool isGprUnit(RegUnit u) { return u < VecBase; }
+
 } // namespace loopperf::x86

@@ -58,6 +58,8 @@ std::string unitName(RegUnit u);
 std::string registerOfUnit(RegUnit u);
 /// True for the lanes of xmm/ymm/zmm registers (vector load latency applies).
 bool isVectorUnit(RegUnit u);
+/// True for the units of the general-purpose registers.
+bool isGprUnit(RegUnit u);
 
 /// Operand class of one AT&T or Intel operand text: "r64", "r32", "r16",
 /// "r8", "xmm", "ymm", "zmm", "k", "imm", "mem", "label". Used to build
