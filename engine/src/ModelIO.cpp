@@ -117,6 +117,8 @@ public:
       fail("forms", "missing field 'forms'");
     if (auto it = doc.find("formRules"); it != doc.end())
       applyFormRules(*it);
+    if (auto it = doc.find("resourceRules"); it != doc.end())
+      applyResourceRules(*it);
   }
 
   std::unique_ptr<MachineModel> finish() {
@@ -429,6 +431,52 @@ private:
           total = static_cast<uint16_t>(lat + ld.value);
         }
         f.latency = total;
+        f.source = src;
+        f.flags |= FormOverlaid;
+        ++hits;
+      }
+      if (hits == 0)
+        fail(where, "matches no form");
+    }
+  }
+
+  /// "resourceRules": [{"operandClass": "zmm", "ports": "P0+P1",
+  /// "fromCycles": 2, "toCycles": 1, "src": ...}]: in every supported form
+  /// with an operand of that class, each demand confined to `ports` that
+  /// occupies its pipe `fromCycles` cycles occupies it `toCycles` instead
+  /// (e.g. a core with native 512-bit pipes where LLVM's model double-pumps).
+  /// The form's reciprocal throughput is scaled alike. Forms get their own
+  /// copy of the demand list, so shared lists are never changed behind
+  /// another form's back.
+  void applyResourceRules(const json &v) {
+    asArray(v, "resourceRules");
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string where = "resourceRules[" + std::to_string(i) + "]";
+      const json &r = asObject(v[i], where);
+      std::string cls = asString(member(r, "operandClass", where), where + ".operandClass");
+      PortMask ports = portMask(asString(member(r, "ports", where), where + ".ports"), where + ".ports");
+      double from = asNumber(member(r, "fromCycles", where), where + ".fromCycles");
+      double to = asNumber(member(r, "toCycles", where), where + ".toCycles");
+      if (from <= 0 || to <= 0)
+        fail(where, "fromCycles and toCycles must be positive");
+      uint16_t src = sourceOf(r, where);
+      unsigned hits = 0;
+      for (InstrForm &f : S->forms) {
+        if (f.asmKey.empty() || (f.flags & FormUnsupported) || !hasOperandClass(f.asmKey, cls))
+          continue;
+        std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
+                                      S->resources.begin() + f.resBegin + f.resCount);
+        bool changed = false;
+        for (ResourceUse &u : uses)
+          if ((u.ports & ~ports) == 0 && u.cycles == from) {
+            u.cycles = static_cast<float>(to);
+            changed = true;
+          }
+        if (!changed)
+          continue;
+        f.resBegin = static_cast<uint32_t>(S->resources.size());
+        S->resources.insert(S->resources.end(), uses.begin(), uses.end());
+        f.rthroughput = static_cast<float>(f.rthroughput * to / from);
         f.source = src;
         f.flags |= FormOverlaid;
         ++hits;

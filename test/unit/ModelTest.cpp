@@ -88,6 +88,28 @@ TEST(ModelBuiltin, Znver5Overlay) {
   EXPECT_EQ(findBuiltinModel("znver4")->pipeline.dispatchWidth.value, 6);
 }
 
+TEST(ModelBuiltin, Znver5NativeZmmPipes) {
+  // models/znver4.json: VADDPDZrr is "Zn4FP2+Zn4FP3" x 2, rtp 1 (LLVM's
+  // double-pumped Zen 4). overlays/znver5.json's resourceRules turn 2-cycle
+  // zmm demands on FP0-3 into 1 cycle (native 512-bit pipes): x 1, rtp 0.5.
+  const MachineModel *z4 = findBuiltinModel("znver4");
+  const MachineModel *z5 = findBuiltinModel("znver5");
+  ASSERT_TRUE(z4 && z5);
+  const InstrForm *a4 = z4->findOpcode("VADDPDZrr");
+  const InstrForm *a5 = z5->findOpcode("VADDPDZrr");
+  ASSERT_TRUE(a4 && a5);
+  ASSERT_EQ(z5->resourcesOf(*a5).size(), 1u);
+  EXPECT_EQ(z4->resourcesOf(*a4)[0].cycles, 2.0f);
+  EXPECT_EQ(z5->resourcesOf(*a5)[0].cycles, 1.0f);
+  EXPECT_EQ(z5->resourcesOf(*a5)[0].ports, portsNamed(*z5, {"Zn4FP2", "Zn4FP3"}));
+  EXPECT_FLOAT_EQ(a5->rthroughput, 0.5f);
+  EXPECT_EQ(z5->sourceName(a5->source), "amd-zen5-512b");
+  // The ymm form and the non-pipelined divider are untouched:
+  // VADDPDYrr x 1 and VDIVPDZrr "Zn4FP1" x 10 in models/znver4.json.
+  EXPECT_EQ(z5->resourcesOf(*z5->findOpcode("VADDPDYrr"))[0].cycles, 1.0f);
+  EXPECT_EQ(z5->resourcesOf(*z5->findOpcode("VDIVPDZrr"))[0].cycles, 10.0f);
+}
+
 TEST(ModelBuiltin, SkylakeForms) {
   const MachineModel *m = findBuiltinModel("skylake");
   ASSERT_NE(m, nullptr);
