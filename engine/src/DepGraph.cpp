@@ -85,9 +85,7 @@ LatencyParams latencyParams(const MachineModel &m) {
   LatencyParams p;
   p.loadLatency = m.pipeline.loadLatency.value;
   p.vecLoadLatency = m.pipeline.vecLoadLatency.value;
-  p.storeForward = m.pipeline.storeForwardLatency.value;
-  if (p.storeForward <= 0) // unknown: a forwarded load is no faster than a load
-    p.storeForward = std::max(p.loadLatency, p.vecLoadLatency);
+  p.storeForward = m.pipeline.storeForwardLatency.value; // 0: unknown, see below
   return p;
 }
 
@@ -152,7 +150,13 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
       // Store data ready -> load result: the forwarding latency, then the
       // loading instruction's own operation.
       unsigned from = g.opNode[p.store];
-      edges.add(from, g.opNode[p.load], g.nodes[from].latency + lat.storeForward, p.distance,
+      // Unknown forwarding latency: a forwarded load is taken to be no
+      // faster than an L1 hit of the same register class.
+      double forward = lat.storeForward;
+      if (forward <= 0)
+        forward = touchesVector(k.insts[p.load]) && lat.vecLoadLatency > 0 ? lat.vecLoadLatency
+                                                                           : lat.loadLatency;
+      edges.add(from, g.opNode[p.load], g.nodes[from].latency + forward, p.distance,
                 true, EdgeSet::MemoryLabel);
     }
   g.edges = edges.take();

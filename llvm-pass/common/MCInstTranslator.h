@@ -1,0 +1,69 @@
+// MCInstTranslator.h - one MCInst -> loopperf::Instruction.
+//
+// Shared by every LLVM-based front end: the loopperf CLI (MCInsts parsed from
+// assembly text) and the clang/llc plugin (MachineInstrs lowered to MCInsts,
+// see llvm-pass/MachineLowering.h). Form keys are built from the AT&T
+// printing of the MCInst with x86::formKeyFromAtt / aarch64::formKeyFromAsm,
+// exactly as tools/gen-models builds the model's keys, so keys match by
+// construction; register effects come from the MCInstrDesc (explicit
+// operands, implicit defs and uses) translated to the engine's register
+// units.
+#pragma once
+
+#include "loopperf/Kernel.h"
+
+#include <string>
+
+namespace llvm {
+class MCInst;
+class MCInstPrinter;
+class MCInstrInfo;
+class MCRegisterInfo;
+class MCSubtargetInfo;
+} // namespace llvm
+
+namespace loopperf::llvmmc {
+
+/// Print `Inst` exactly as `Printer` writes it (a tab before the mnemonic
+/// and between mnemonic and operands). Printers cache state, hence non-const.
+std::string printRaw(const llvm::MCInst &Inst, llvm::MCInstPrinter &Printer,
+                     const llvm::MCSubtargetInfo &STI);
+/// `Text` on one line: tabs, newlines and runs of spaces folded to one space,
+/// no leading or trailing space.
+std::string foldSpaces(const std::string &Text);
+
+class MCInstTranslator {
+public:
+  /// `Intel` (syntax variant 1) is used on x86 only, to read memory access
+  /// widths ("ymmword ptr"); it may be null elsewhere.
+  MCInstTranslator(const llvm::MCInstrInfo &MII, const llvm::MCRegisterInfo &MRI,
+                   const llvm::MCSubtargetInfo &STI, llvm::MCInstPrinter &Att,
+                   llvm::MCInstPrinter *Intel);
+
+  /// The instruction with its form key, LLVM opcode name, branch/call flags,
+  /// memory references and (x86) register units. `text` is the AT&T
+  /// printing; `loc` and `asmLine` are left for the caller.
+  ///
+  /// x86: complete register effects (sub-registers as units, EFLAGS narrowed
+  /// per flag with x86::flagEffects, merges of partial writes, zero idioms,
+  /// eliminable moves). AArch64: form key, opcode and memory direction only;
+  /// the engine has no AArch64 register units yet, so no register
+  /// dependencies are recorded.
+  Instruction translate(const llvm::MCInst &Inst) const;
+
+  bool isX86() const { return X86; }
+  bool isAArch64() const { return AArch64; }
+
+private:
+  Instruction translateX86(const llvm::MCInst &Inst) const;
+  Instruction translateAArch64(const llvm::MCInst &Inst) const;
+
+  const llvm::MCInstrInfo &MII;
+  const llvm::MCRegisterInfo &MRI;
+  const llvm::MCSubtargetInfo &STI;
+  llvm::MCInstPrinter &Att;
+  llvm::MCInstPrinter *Intel;
+  bool X86 = false, AArch64 = false;
+};
+
+} // namespace loopperf::llvmmc
