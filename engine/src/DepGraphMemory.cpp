@@ -170,7 +170,7 @@ private:
     std::string m = in.mnemonic;
     if (m.size() > 3 && m.back() == 'q')
       m.pop_back();
-    std::vector<std::string_view> ops = attOperands(in.text);
+    std::vector<std::string_view> ops = attOperands(in.attText.empty() ? in.text : in.attText);
     if ((m == "add" || m == "sub") && ops.size() == 2) {
       auto c = immediate(ops[0]);
       std::string r = gpr64(ops[1]);

@@ -39,6 +39,10 @@ struct MemRef {
 
 struct Instruction {
   std::string text;       ///< assembler text as written / printed
+  /// The instruction in AT&T syntax when `text` is in another syntax (Intel
+  /// input); empty when `text` is AT&T already. The engine reads operand
+  /// values (immediates of address arithmetic) from the AT&T form.
+  std::string attText;
   std::string mnemonic;   ///< AT&T mnemonic as printed, e.g. "addq", "vfmadd231pd"
   std::string formKey;    ///< mnemonic + operand classes, e.g. "vfmadd231pd mem,zmm,zmm"
   std::string llvmOpcode; ///< LLVM opcode name ("VFMADD231PDZm") when known
