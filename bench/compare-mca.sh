@@ -3,7 +3,9 @@
 #
 #   bench/compare-mca.sh [CPU] [KERNEL.s ...]
 #
-# CPU defaults to znver5, kernels to bench/kernels/*.s. For every loop
+# CPU defaults to znver5; kernels to the hand-written kernels of the lit
+# suite (test/lit/cli/*.s: lit RUN/CHECK lines are assembler comments), the
+# compiler output in bench/kernels/*.s and examples/triad.s. For every loop
 # loopperf reports (marked region or auto-detected innermost loop), the same
 # instruction lines are cut out of the file and given to llvm-mca, so both
 # tools see exactly the same instructions. Written to
@@ -17,7 +19,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 cpu=${1:-znver5}
 shift || true
-if [ $# -gt 0 ]; then kernels=("$@"); else kernels=("$here"/kernels/*.s); fi
+if [ $# -gt 0 ]; then
+  kernels=("$@")
+else
+  kernels=("$root"/test/lit/cli/{osaca-sum,sum-4acc,triad-port-bound,gauss-seidel,adc-chain,swap-recurrence,store-forward,divider,front-end}.s
+           "$here"/kernels/*.s "$root"/examples/triad.s)
+fi
 
 loopperf=${LOOPPERF:-}
 if [ -z "$loopperf" ]; then

@@ -1,6 +1,8 @@
 // AArch64FormKey.cpp - assembler form keys for AArch64 (see AArch64.h).
 #include "loopperf/AArch64.h"
 
+#include "AsmText.h"
+
 #include <array>
 #include <cctype>
 #include <vector>
@@ -8,51 +10,10 @@
 namespace loopperf::aarch64 {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char &c : r)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
-
-bool allDigits(std::string_view s) {
-  if (s.empty())
-    return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      return false;
-  return true;
-}
-
-/// Split at top-level commas (not inside [] or {}).
-std::vector<std::string_view> splitOperands(std::string_view s) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '[' || c == '{')
-      ++depth;
-    else if (c == ']' || c == '}')
-      --depth;
-    else if (c == ',' && depth == 0) {
-      out.push_back(trim(s.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  std::string_view last = trim(s.substr(start));
-  if (!last.empty() || !out.empty())
-    out.push_back(last);
-  return out;
-}
+using detail::allDigits;
+using detail::lower;
+using detail::splitOperands;
+using detail::trim;
 
 bool isCondCode(std::string_view s) {
   static constexpr std::array<std::string_view, 18> cc = {

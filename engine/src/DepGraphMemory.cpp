@@ -14,6 +14,8 @@
 // only lose edges, never invent them.
 #include "DepGraph.h"
 
+#include "AsmText.h"
+
 #include "loopperf/X86.h"
 
 #include <algorithm>
@@ -36,38 +38,6 @@ struct Address {
 };
 
 constexpr unsigned MaxForwardDistance = 1024;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
-
-/// Operands of an AT&T line: the text after the mnemonic split at commas
-/// outside parentheses.
-std::vector<std::string_view> attOperands(std::string_view text) {
-  text = trim(text);
-  size_t sp = text.find_first_of(" \t");
-  std::vector<std::string_view> ops;
-  if (sp == std::string_view::npos)
-    return ops;
-  std::string_view rest = text.substr(sp + 1);
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i <= rest.size(); ++i) {
-    if (i == rest.size() || (rest[i] == ',' && depth == 0)) {
-      ops.push_back(trim(rest.substr(start, i - start)));
-      start = i + 1;
-    } else if (rest[i] == '(') {
-      ++depth;
-    } else if (rest[i] == ')') {
-      --depth;
-    }
-  }
-  return ops;
-}
 
 std::optional<int64_t> parseInt(std::string_view s) {
   bool neg = !s.empty() && s.front() == '-';
@@ -170,7 +140,7 @@ private:
     std::string m = in.mnemonic;
     if (m.size() > 3 && m.back() == 'q')
       m.pop_back();
-    std::vector<std::string_view> ops = attOperands(in.attText.empty() ? in.text : in.attText);
+    std::vector<std::string_view> ops = instructionOperands(in.attText.empty() ? in.text : in.attText);
     if ((m == "add" || m == "sub") && ops.size() == 2) {
       auto c = immediate(ops[0]);
       std::string r = gpr64(ops[1]);

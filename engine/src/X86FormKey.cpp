@@ -12,37 +12,20 @@
 // suppress-all-exceptions "{sae}" -> operand "sae".
 #include "loopperf/X86.h"
 
+#include "AsmText.h"
+
 #include <array>
 #include <cctype>
 
 namespace loopperf::x86 {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char &c : r)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
+using detail::allDigits;
+using detail::lower;
+using detail::splitOperands;
+using detail::trim;
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
-bool allDigits(std::string_view s) {
-  if (s.empty())
-    return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c)))
-      return false;
-  return true;
-}
 
 /// "r64".."r8" for a general-purpose register name (lower case), else "".
 std::string gprClass(std::string_view n) {
@@ -120,28 +103,6 @@ std::string registerClass(std::string_view r) {
     if (n == s)
       return "sreg";
   return gprClass(n);
-}
-
-/// Split operands at top-level commas (not inside parentheses or braces).
-std::vector<std::string_view> splitOperands(std::string_view s) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '(' || c == '{' || c == '[')
-      ++depth;
-    else if (c == ')' || c == '}' || c == ']')
-      --depth;
-    else if (c == ',' && depth == 0) {
-      out.push_back(trim(s.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  std::string_view last = trim(s.substr(start));
-  if (!last.empty() || !out.empty())
-    out.push_back(last);
-  return out;
 }
 
 /// Class of the core of an operand (decorations already removed).
