@@ -65,4 +65,26 @@ void MachineModel::finalizeStorage() {
   resources = storage->resources;
 }
 
+void MachineModel::adoptPackedForms(const char *strings, std::span<const PackedForm> rows) {
+  if (!storage)
+    storage = std::make_shared<Storage>();
+  auto &fs = storage->forms;
+  fs.clear();
+  fs.reserve(rows.size());
+  for (const PackedForm &r : rows) {
+    InstrForm f;
+    f.opcode = std::string_view(strings + r.opcodeOffset, r.opcodeLength);
+    f.asmKey = std::string_view(strings + r.asmKeyOffset, r.asmKeyLength);
+    f.uops = r.uops;
+    f.latency = r.latency;
+    f.rthroughput = r.rthroughput;
+    f.resBegin = r.resBegin;
+    f.resCount = r.resCount;
+    f.flags = r.flags;
+    f.source = r.source;
+    fs.push_back(f);
+  }
+  forms = fs;
+}
+
 } // namespace loopperf

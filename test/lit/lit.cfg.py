@@ -15,3 +15,20 @@ config.substitutions.append(("%loopperf", os.path.join(config.loopperf_bin_dir, 
 config.substitutions.append(("%FileCheck", os.path.join(config.llvm_tools_dir, "FileCheck")))
 config.substitutions.append(("%not", os.path.join(config.llvm_tools_dir, "not")))
 config.substitutions.append(("%models", os.path.join(config.loopperf_src_root, "models")))
+
+# GCC plugin suites (test/lit/gcc-plugin): the plugin and the GCC it was
+# built for (gcc-12 on Debian 12; override with LOOPPERF_GCC).
+import shutil
+loopperf_gcc_plugin = os.path.join(config.loopperf_lib_dir, "gcc", "loopperf.so")
+loopperf_gcc = os.environ.get("LOOPPERF_GCC") or shutil.which("gcc-12") or shutil.which("gcc")
+if loopperf_gcc and os.path.exists(loopperf_gcc_plugin):
+    config.available_features.add("gcc-plugin")
+config.substitutions.append(("%gccplugin", loopperf_gcc_plugin))
+config.substitutions.append(("%gcc", loopperf_gcc or "gcc"))
+
+# The clang/llc plugin (llvm-pass/) and the LLVM 19 tools its tests drive.
+config.substitutions.append(("%plugin", os.path.join(config.loopperf_lib_dir, "loopperf.so")))
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%llc", os.path.join(config.llvm_tools_dir, "llc")))
+# Remarks and reports must not depend on the environment of the test run.
+config.environment.pop("LOOPPERF_OPTIONS", None)

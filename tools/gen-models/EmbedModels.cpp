@@ -133,7 +133,7 @@ std::string emitModel(const MachineModel &m, const std::string &fn, const std::s
         res.push_back({p, c});
     auto [oo, ol] = pool.add(f->opcode);
     auto [ko, kl] = pool.add(f->asmKey);
-    formRows << "    {{S + " << oo << ", " << ol << "}, {S + " << ko << ", " << kl << "}, "
+    formRows << "    {" << oo << ", " << ol << ", " << ko << ", " << kl << ", "
              << f->uops << ", " << f->latency << ", " << num(f->rthroughput) << ", "
              << it->second << ", " << f->resCount << ", " << f->flags << ", " << f->source
              << "},\n";
@@ -148,7 +148,8 @@ std::string emitModel(const MachineModel &m, const std::string &fn, const std::s
      << "namespace loopperf::builtin {\nnamespace {\n\n"
      << "constexpr char S[] =\n"
      << pool.literal() << "    ;\n\n"
-     << "constexpr InstrForm Forms[] = {\n"
+     << "// Strings are offsets into S: the tables need no load-time relocations.\n"
+     << "constexpr PackedForm Forms[] = {\n"
      << formRows.str() << "};\n\n"
      << "constexpr uint32_t ByAsmKey[] = {\n";
   for (size_t i = 0; i < byKey.size(); ++i)
@@ -204,7 +205,7 @@ std::string emitModel(const MachineModel &m, const std::string &fn, const std::s
      << "    m.dividerPort = " << m.dividerPort << ";\n"
      << "    m.loadPorts = 0x" << std::hex << m.loadPorts << "ull;\n"
      << "    m.storePorts = 0x" << m.storePorts << std::dec << "ull;\n"
-     << "    m.forms = Forms;\n"
+     << "    m.adoptPackedForms(S, Forms);\n"
      << "    m.byAsmKey = ByAsmKey;\n"
      << "    m.resources = Resources;\n"
      << "    return m;\n"

@@ -6,6 +6,8 @@
 // lexer's AsmCommentConsumer, which is how llvm-mca finds its region markers.
 #include "AsmReader.h"
 
+#include "MCInstTranslator.h"
+
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCExpr.h"
@@ -222,31 +224,14 @@ void AsmReader::note(SMLoc Loc, const Twine &Msg) const {
 }
 
 std::string AsmReader::printRaw(const MCInst &Inst, const MCInstPrinter &Printer) const {
-  std::string Out;
-  raw_string_ostream OS(Out);
   // printInst is non-const only because printers cache state; the printers
   // are owned here and used from one thread.
-  const_cast<MCInstPrinter &>(Printer).printInst(&Inst, /*Address=*/0, /*Annot=*/"", *STI, OS);
-  OS.flush();
-  return Out;
+  return llvmmc::printRaw(Inst, const_cast<MCInstPrinter &>(Printer), *STI);
 }
 
 std::string AsmReader::print(const MCInst &Inst, const MCInstPrinter &Printer) const {
-  std::string Out = printRaw(Inst, Printer);
-  // Fold tabs and newlines (prefixes print on their own line) to single spaces.
-  std::string Folded;
-  for (char C : Out) {
-    bool Space = C == '\t' || C == '\n' || C == ' ';
-    if (Space) {
-      if (!Folded.empty() && Folded.back() != ' ')
-        Folded += ' ';
-    } else {
-      Folded += C;
-    }
-  }
-  while (!Folded.empty() && Folded.back() == ' ')
-    Folded.pop_back();
-  return Folded;
+  // Tabs and newlines (prefixes print on their own line) fold to single spaces.
+  return llvmmc::foldSpaces(printRaw(Inst, Printer));
 }
 
 void AsmReader::addStatement(AsmStatement S) { Statements.push_back(std::move(S)); }

@@ -1,247 +1,31 @@
-// KernelBuilder.cpp - translate parsed x86 MCInsts into the engine's kernel.
-//
-// Operand roles come from the MCInstrDesc: the first NumDefs operands are
-// written, the others read; a tied source (the first operand of a two-operand
-// `add`) appears as its own read operand, so read-modify-write registers are
-// both read and written. An x86 memory operand is five consecutive operands
-// typed MCOI::OPERAND_MEMORY (base, scale, index, displacement, segment);
-// their registers feed the address (addrReads), except for `lea`, where the
-// "memory" operand is plain arithmetic. Implicit EFLAGS operands are narrowed
-// to the flags the mnemonic really reads or writes (x86::flagEffects): `inc`
-// leaves CF alone and `jne` reads only ZF, which decides whether an
-// add-with-carry chain is loop-carried.
+// KernelBuilder.cpp - translate parsed assembly statements into the engine's
+// kernel. The instruction itself is translated by the shared
+// llvmmc::MCInstTranslator (llvm-pass/common), which the clang/llc plugin
+// uses too; this adds the source text and line of each statement.
 #include "KernelBuilder.h"
 
 #include "AsmReader.h"
 #include "Regions.h"
 
-#include "loopperf/X86.h"
-
-#include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/MC/MCAsmInfo.h"
-#include "llvm/MC/MCExpr.h"
-#include "llvm/MC/MCInstrDesc.h"
-#include "llvm/MC/MCInstrInfo.h"
-#include "llvm/MC/MCRegisterInfo.h"
-#include "llvm/Support/raw_ostream.h"
-
-#include <algorithm>
-#include <optional>
+#include "llvm/MC/MCInstPrinter.h"
 
 using namespace llvm;
 
 namespace loopperf::cli {
-namespace {
 
-/// Operands of one x86 memory reference (X86::AddrNumOperands).
-constexpr unsigned MemOperands = 5;
-enum MemOperand { MemBase = 0, MemScale = 1, MemIndex = 2, MemDisp = 3, MemSegment = 4 };
-
-/// Index of the first operand of the memory reference, if any.
-std::optional<unsigned> memoryOperandIndex(const MCInstrDesc &D, const MCInst &MI) {
-  ArrayRef<MCOperandInfo> Ops = D.operands();
-  for (unsigned I = 0; I < Ops.size(); ++I)
-    if (Ops[I].OperandType == MCOI::OPERAND_MEMORY) {
-      if (I + MemOperands > MI.getNumOperands())
-        return std::nullopt;
-      return I;
-    }
-  return std::nullopt;
-}
-
-/// The mnemonic of a printed AT&T instruction, skipping prefixes that the
-/// printer puts in front ("lock addl ...", "rep stosq ...").
-std::string mnemonicOf(StringRef Att) {
-  static const StringRef Prefixes[] = {"lock", "rep",  "repe",    "repz",
-                                       "repne", "repnz", "notrack", "data16"};
-  SmallVector<StringRef, 4> Words;
-  Att.split(Words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (StringRef W : Words)
-    if (!llvm::is_contained(Prefixes, W))
-      return W.str();
-  return Words.empty() ? std::string() : Words.back().str();
-}
-
-/// Access width of the memory operand as the Intel printer spells it
-/// ("ymmword ptr [rdi]"): it comes from the operand's type in the
-/// instruction definition, not from guessing at the mnemonic. 0 if absent
-/// (e.g. `lea`, whose operand has no size).
-unsigned memoryWidthBytes(StringRef Intel) {
-  size_t Ptr = Intel.find(" ptr ");
-  if (Ptr == StringRef::npos)
-    return 0;
-  StringRef Before = Intel.take_front(Ptr).rtrim();
-  StringRef Word = Before.substr(Before.find_last_of(" ,") + 1);
-  return StringSwitch<unsigned>(Word)
-      .Case("byte", 1)
-      .Case("word", 2)
-      .Case("dword", 4)
-      .Case("fword", 6)
-      .Case("qword", 8)
-      .Case("tbyte", 10)
-      .Case("xmmword", 16)
-      .Case("ymmword", 32)
-      .Case("zmmword", 64)
-      .Default(0);
-}
-
-void appendUnits(std::vector<RegUnit> &To, const std::vector<RegUnit> &From) {
-  To.insert(To.end(), From.begin(), From.end());
-}
-
-void appendFlags(std::vector<RegUnit> &To, x86::FlagMask Mask) {
-  for (unsigned F = 0; F < x86::NumFlags; ++F)
-    if (Mask >> F & 1)
-      To.push_back(x86::flagUnit(static_cast<x86::Flag>(F)));
-}
-
-void sortUnique(std::vector<RegUnit> &V) {
-  std::sort(V.begin(), V.end());
-  V.erase(std::unique(V.begin(), V.end()), V.end());
-}
-
-} // namespace
+// The printers are owned by the reader and used from this thread only;
+// printing is logically const (AsmReader::printRaw does the same).
+KernelBuilder::KernelBuilder(const AsmReader &R)
+    : R(R), Translator(R.instrInfo(), R.registerInfo(), R.subtargetInfo(),
+                       const_cast<MCInstPrinter &>(R.attPrinter()),
+                       &const_cast<MCInstPrinter &>(R.intelPrinter())) {}
 
 Instruction KernelBuilder::buildInstruction(const AsmStatement &S) const {
-  const MCInst &MI = S.inst;
-  const MCInstrDesc &D = R.instrInfo().get(MI.getOpcode());
-  const MCRegisterInfo &MRI = R.registerInfo();
-
-  Instruction I;
-  I.llvmOpcode = R.instrInfo().getName(MI.getOpcode()).str();
-  std::string Att = R.print(MI, R.attPrinter());
-  I.text = R.statementText(S.loc).str();
-  if (I.text.empty())
-    I.text = Att;
-  I.mnemonic = mnemonicOf(Att);
-  // The raw printing, as tools/gen-models passes it: keys match by construction.
-  I.formKey = x86::formKeyFromAtt(R.printRaw(MI, R.attPrinter()));
+  Instruction I = Translator.translate(S.inst);
+  std::string Written = R.statementText(S.loc).str();
+  if (!Written.empty())
+    I.text = std::move(Written);
   I.asmLine = S.line;
-  I.isBranch = D.isBranch();
-  I.isConditional = D.isConditionalBranch();
-  I.isCall = D.isCall();
-  I.isReturn = D.isReturn();
-
-  // Every VEX and EVEX encoded vector instruction has an AT&T mnemonic
-  // starting with 'v' and no legacy SSE one does; the remaining VEX
-  // instructions (BMI's andn/shlx, kmov...) write GPRs or mask registers,
-  // whose units do not depend on the encoding. So the mnemonic is a safe
-  // proxy for the encoding, which the public MC headers do not expose.
-  const bool VexOrEvex = !I.mnemonic.empty() && I.mnemonic[0] == 'v';
-  const StringRef Mnemonic(I.mnemonic);
-
-  std::vector<MCRegister> Defs, Uses, AddrRegs;
-  std::optional<unsigned> Mem = memoryOperandIndex(D, MI);
-  for (unsigned K = 0; K < MI.getNumOperands(); ++K) {
-    const MCOperand &Op = MI.getOperand(K);
-    if (!Op.isReg() || !Op.getReg())
-      continue;
-    if (Mem && K >= *Mem && K < *Mem + MemOperands)
-      continue; // the memory reference, below
-    (K < D.getNumDefs() ? Defs : Uses).push_back(Op.getReg());
-  }
-  const size_t ExplicitDefs = Defs.size();
-  std::vector<MCRegister> ExplicitUses = Uses;
-
-  if (Mem) {
-    const MCOperand &Base = MI.getOperand(*Mem + MemBase);
-    const MCOperand &Scale = MI.getOperand(*Mem + MemScale);
-    const MCOperand &Index = MI.getOperand(*Mem + MemIndex);
-    const MCOperand &Disp = MI.getOperand(*Mem + MemDisp);
-    MemRef M;
-    // RIP-relative addresses depend on no register.
-    auto AddressReg = [&](const MCOperand &Op, std::string &Name) {
-      if (!Op.isReg() || !Op.getReg())
-        return;
-      StringRef RegName = MRI.getName(Op.getReg());
-      if (RegName == "RIP" || RegName == "EIP")
-        return;
-      x86::RegInfo Info = x86::lookupRegister(RegName);
-      if (!Info.valid)
-        return;
-      Name = Info.canonical;
-      AddrRegs.push_back(Op.getReg());
-    };
-    AddressReg(Base, M.base);
-    AddressReg(Index, M.index);
-    if (Scale.isImm())
-      M.scale = static_cast<int>(Scale.getImm());
-    if (Disp.isImm()) {
-      M.disp = Disp.getImm();
-    } else if (Disp.isExpr()) {
-      int64_t C;
-      if (Disp.getExpr()->evaluateAsAbsolute(C)) {
-        M.disp = C;
-      } else {
-        raw_string_ostream OS(M.symbol);
-        Disp.getExpr()->print(OS, /*MAI=*/nullptr);
-      }
-    }
-    M.widthBytes = memoryWidthBytes(R.print(MI, R.intelPrinter()));
-    M.isLoad = D.mayLoad();
-    M.isStore = D.mayStore();
-    if (Mnemonic.starts_with("lea")) {
-      // Address arithmetic: the registers are ordinary data inputs.
-      Uses.insert(Uses.end(), AddrRegs.begin(), AddrRegs.end());
-      AddrRegs.clear();
-    } else if (!M.isLoad && !M.isStore) {
-      // nopw 0(%rax,%rax) and hints: the address is never formed or read.
-      AddrRegs.clear();
-    } else {
-      I.mem.push_back(std::move(M));
-    }
-  }
-
-  Defs.insert(Defs.end(), D.implicit_defs().begin(), D.implicit_defs().end());
-  Uses.insert(Uses.end(), D.implicit_uses().begin(), D.implicit_uses().end());
-
-  // EFLAGS is one LLVM register; the engine tracks each flag. If the flag
-  // table does not know the mnemonic, assume every arithmetic flag.
-  const x86::FlagEffect Flags = x86::flagEffects(Mnemonic);
-  auto IsFlags = [&](MCRegister Reg) { return MRI.getName(Reg) == StringRef("EFLAGS"); };
-
-  std::vector<RegUnit> MergeReads;
-  for (MCRegister Reg : Defs) {
-    if (IsFlags(Reg)) {
-      appendFlags(I.writes, Flags.writes ? Flags.writes : x86::AllArithFlags);
-      continue;
-    }
-    // Registers the engine does not model (MXCSR, segment and x87 control
-    // registers, SSP) carry no dependencies it tracks.
-    x86::RegInfo Info = x86::lookupRegister(MRI.getName(Reg));
-    if (Info.valid)
-      x86::writeUnits(Info, VexOrEvex, I.writes, MergeReads);
-  }
-  for (MCRegister Reg : Uses) {
-    if (IsFlags(Reg)) {
-      appendFlags(I.reads, Flags.reads ? Flags.reads : x86::AllArithFlags);
-      continue;
-    }
-    x86::RegInfo Info = x86::lookupRegister(MRI.getName(Reg));
-    if (Info.valid)
-      appendUnits(I.reads, Info.units);
-  }
-  appendUnits(I.reads, MergeReads);
-  for (MCRegister Reg : AddrRegs)
-    appendUnits(I.addrReads, x86::lookupRegister(MRI.getName(Reg)).units);
-
-  // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
-  // the (identical) sources.
-  if (!Mem && ExplicitUses.size() >= 2 && x86::isZeroIdiomMnemonic(Mnemonic) &&
-      std::all_of(ExplicitUses.begin(), ExplicitUses.end(),
-                  [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
-    I.isZeroIdiom = true;
-    I.reads.clear();
-  }
-  // mov %rax,%rbx / vmovaps %ymm1,%ymm2: the renamer may eliminate it.
-  if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1 &&
-      x86::isEliminableMoveMnemonic(Mnemonic))
-    I.isRegMove = true;
-
-  sortUnique(I.reads);
-  sortUnique(I.addrReads);
-  sortUnique(I.writes);
   return I;
 }
 

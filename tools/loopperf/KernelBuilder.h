@@ -1,11 +1,13 @@
-// KernelBuilder.h - MCInst -> loopperf::Instruction, region -> LoopKernel.
+// KernelBuilder.h - assembly statement -> loopperf::Instruction, region ->
+// LoopKernel.
 //
-// This is where the CLI's view of an x86 instruction meets the engine's:
-// form keys are built from the AT&T printing of the MCInst with
-// x86::formKeyFromAtt (as the model generator does, so keys match), register
-// effects come from the MCInstrDesc (explicit defs/uses, implicit operands)
-// translated to register units with the engine's X86 helpers.
+// The MC-level translation (form key from the AT&T printing, register
+// effects from the MCInstrDesc) is shared with the clang/llc plugin:
+// llvm-pass/common/MCInstTranslator.h. This file adds what only assembly
+// text has: the statement as written and its line number.
 #pragma once
+
+#include "MCInstTranslator.h"
 
 #include "loopperf/Kernel.h"
 
@@ -17,7 +19,7 @@ struct CodeRegion;
 
 class KernelBuilder {
 public:
-  explicit KernelBuilder(const AsmReader &R) : R(R) {}
+  explicit KernelBuilder(const AsmReader &R);
 
   /// The instructions of `Region` as a kernel. elementsPerIteration stays 0:
   /// assembly does not say how many source elements an iteration handles.
@@ -28,6 +30,7 @@ public:
 
 private:
   const AsmReader &R;
+  llvmmc::MCInstTranslator Translator;
 };
 
 } // namespace loopperf::cli

@@ -48,6 +48,23 @@ struct InstrForm {
   uint16_t source = 0;       ///< index into MachineModel::sources
 };
 
+/// An InstrForm as compiled into the binary: strings are offsets into the
+/// model's string table, so built-in tables are position-independent
+/// constants that need no relocation when a plugin is loaded.
+struct PackedForm {
+  uint32_t opcodeOffset = 0;
+  uint32_t opcodeLength = 0;
+  uint32_t asmKeyOffset = 0;
+  uint32_t asmKeyLength = 0;
+  uint16_t uops = 1;
+  uint16_t latency = 1;
+  float rthroughput = 1;
+  uint32_t resBegin = 0;
+  uint16_t resCount = 0;
+  uint16_t flags = 0;
+  uint16_t source = 0;
+};
+
 /// A number and where it came from.
 struct Sourced {
   double value = 0;
@@ -137,6 +154,10 @@ public:
   std::shared_ptr<Storage> storage;
   /// Re-sort owned storage and point the spans at it.
   void finalizeStorage();
+  /// Unpack built-in rows (already sorted by opcode) into owned storage whose
+  /// strings point into `strings`, and point `forms` at it. Done once per
+  /// model, on its first use.
+  void adoptPackedForms(const char *strings, std::span<const PackedForm> rows);
 };
 
 /// Built-in models compiled into the binary. Names are LLVM CPU names

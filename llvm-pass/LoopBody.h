@@ -1,0 +1,51 @@
+// LoopBody.h - one innermost MachineLoop -> LoopKernel, or the reason it
+// cannot be analysed honestly.
+//
+// A body of one block is taken as is. A body of several blocks is taken
+// when it is a straight line in layout order: every block but the last has
+// exactly one successor inside the loop, the next block, and the last one
+// branches back to the header; the other successors leave the loop (early
+// exits). Every iteration then executes every block, so the concatenation
+// is what one iteration runs. Anything else (if/else inside the loop) gets a
+// missed remark, as do calls, inline assembly, operands without a machine
+// code form and bodies above the size limit. Meta instructions (DBG_VALUE,
+// CFI_INSTRUCTION, KILL, IMPLICIT_DEF, labels...) emit no code and are
+// skipped; another pseudo that reaches this point has no known encoding and
+// enters the kernel as an unknown instruction, which the engine charges and
+// reports.
+#pragma once
+
+#include "loopperf/Kernel.h"
+
+#include "llvm/IR/DebugLoc.h"
+
+#include <string>
+
+namespace llvm {
+class MachineBasicBlock;
+class MachineLoop;
+} // namespace llvm
+
+namespace loopperf::llvmmc {
+class MCInstTranslator;
+}
+
+namespace loopperf::llvmpass {
+
+class MachineLowering;
+
+struct LoopBody {
+  LoopKernel kernel;
+  std::string missed;                    ///< non-empty: why it was not analysed
+  std::string missedName = "NotAnalysed"; ///< remark name for the missed remark
+  const llvm::MachineBasicBlock *header = nullptr;
+  llvm::DebugLoc loc;                    ///< where remarks go (may be empty)
+};
+
+LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,
+                       const llvmmc::MCInstTranslator &Translator, unsigned MaxInstructions);
+
+/// "file:line" of a debug location, "" without one.
+std::string describeLoc(const llvm::DebugLoc &DL);
+
+} // namespace loopperf::llvmpass

@@ -1,0 +1,209 @@
+// LoopPerfPass.cpp - see LoopPerfPass.h.
+#include "LoopPerfPass.h"
+
+#include "LoopBody.h"
+#include "MCInstTranslator.h"
+#include "MachineLowering.h"
+#include "Remarks.h"
+
+#include "loopperf/Analysis.h"
+#include "loopperf/Render.h"
+
+#include "llvm/CodeGen/MachineDominators.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
+#include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace loopperf::llvmpass {
+namespace {
+
+/// runOnMachineFunction is protected; a pointer to it formed through a
+/// derived class may be called on any MachineFunctionPass. This is how the
+/// displaced pass runs without a pass manager slot of its own.
+struct DisplacedRunner : MachineFunctionPass {
+  static bool run(MachineFunctionPass &P, MachineFunction &MF) {
+    bool (MachineFunctionPass::*Run)(MachineFunction &) = &DisplacedRunner::runOnMachineFunction;
+    return (P.*Run)(MF);
+  }
+};
+
+/// A warning about the plugin's own settings (bad LOOPPERF_OPTIONS, an
+/// unwritable JSON file). LLVM 19 has no generic diagnostic class.
+class SettingsWarning : public DiagnosticInfo {
+public:
+  explicit SettingsWarning(const std::string &Msg) : DiagnosticInfo(kind(), DS_Warning), Msg(Msg) {}
+  void print(DiagnosticPrinter &DP) const override { DP << "loopperf: " << Msg; }
+
+private:
+  static int kind() {
+    static const int Kind = getNextAvailablePluginDiagnosticKind();
+    return Kind;
+  }
+  std::string Msg;
+};
+
+/// Innermost loops in layout order of their headers (deterministic).
+void collectInnermost(MachineLoop *L, std::vector<MachineLoop *> &Out) {
+  if (L->isInnermost()) {
+    Out.push_back(L);
+    return;
+  }
+  for (MachineLoop *Sub : *L)
+    collectInnermost(Sub, Out);
+}
+
+} // namespace
+
+char LoopPerfPass::ID = 0;
+
+LoopPerfPass::LoopPerfPass() : MachineFunctionPass(ID) {}
+
+LoopPerfPass::LoopPerfPass(std::unique_ptr<MachineFunctionPass> Displaced)
+    : MachineFunctionPass(ID), Displaced(std::move(Displaced)) {}
+
+LoopPerfPass::~LoopPerfPass() = default;
+
+void LoopPerfPass::getAnalysisUsage(AnalysisUsage &AU) const {
+  // Loops are found on demand (only when a remark or JSON is wanted), so a
+  // build without them pays nothing for dominators and loop info.
+  if (Displaced)
+    static_cast<const Pass &>(*Displaced).getAnalysisUsage(AU);
+  AU.setPreservesAll();
+  MachineFunctionPass::getAnalysisUsage(AU);
+}
+
+bool LoopPerfPass::doInitialization(Module &M) {
+  bool Changed = Displaced && Displaced->doInitialization(M);
+  std::vector<std::string> Problems;
+  Opts = readOptions(Problems);
+  for (const std::string &P : Problems)
+    M.getContext().diagnose(SettingsWarning(P));
+  Models = std::make_unique<ModelChooser>(Opts);
+  JsonLoops.clear();
+  return Changed;
+}
+
+bool LoopPerfPass::doFinalization(Module &M) {
+  bool Changed = Displaced && Displaced->doFinalization(M);
+  if (!Opts.Off && !Opts.JsonFile.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(Opts.JsonFile, EC, sys::fs::OF_Text);
+    if (EC) {
+      M.getContext().diagnose(
+          SettingsWarning("cannot write '" + Opts.JsonFile + "': " + EC.message()));
+    } else {
+      OS << "{\"module\": \"" << M.getModuleIdentifier() << "\", \"loops\": [";
+      for (size_t I = 0; I < JsonLoops.size(); ++I)
+        OS << (I ? ",\n" : "\n") << JsonLoops[I];
+      OS << "\n]}\n";
+    }
+  }
+  return Changed;
+}
+
+bool LoopPerfPass::wanted(const MachineFunction &MF) const {
+  if (Opts.Off)
+    return false;
+  if (!Opts.JsonFile.empty())
+    return true;
+  const LLVMContext &Ctx = MF.getFunction().getContext();
+  return Ctx.getLLVMRemarkStreamer() || Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(PassName);
+}
+
+bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
+  bool Changed = false;
+  if (Displaced && MF.getFunction().hasMetadata(LLVMContext::MD_pcsections))
+    Changed = DisplacedRunner::run(*Displaced, MF);
+  if (wanted(MF))
+    analyseFunction(MF);
+  return Changed;
+}
+
+void LoopPerfPass::analyseFunction(MachineFunction &MF) {
+  MachineDominatorTree DT(MF);
+  MachineLoopInfo LI(DT);
+  std::vector<MachineLoop *> Loops;
+  for (MachineLoop *L : LI)
+    collectInnermost(L, Loops);
+  if (Loops.empty())
+    return;
+  std::sort(Loops.begin(), Loops.end(), [](const MachineLoop *A, const MachineLoop *B) {
+    return A->getHeader()->getNumber() < B->getHeader()->getNumber();
+  });
+
+  MachineOptimizationRemarkEmitter ORE(MF, /*MBFI=*/nullptr);
+  auto MissedAll = [&](const char *Name, const std::string &Why) {
+    for (MachineLoop *L : Loops) {
+      LoopBody Body;
+      Body.header = L->getHeader();
+      Body.loc = L->getStartLoc();
+      Body.missed = Why;
+      Body.missedName = Name;
+      emitMissed(ORE, Body);
+    }
+  };
+
+  const TargetMachine &TM = MF.getTarget();
+  const Triple &TT = TM.getTargetTriple();
+  if (!TT.isX86() && !TT.isAArch64())
+    return MissedAll("UnsupportedTarget",
+                     "loopperf does not support the target " + TT.getArchName().str());
+  ModelChoice Choice = Models->choose(MF);
+  if (!Choice.model)
+    return MissedAll("NoModel", Choice.error);
+  const bool ModelIsX86 = Choice.model->isa == "x86-64";
+  if (ModelIsX86 != TT.isX86())
+    return MissedAll("ModelMismatch", "model '" + Choice.model->name + "' is for " +
+                                          Choice.model->isa + ", the target is " +
+                                          TT.getArchName().str());
+
+  // The MC objects to print and describe instructions. The printers keep
+  // state while printing, so they belong to this function's analysis.
+  const Target &T = TM.getTarget();
+  std::unique_ptr<MCInstPrinter> Att(T.createMCInstPrinter(
+      TT, 0, *TM.getMCAsmInfo(), *TM.getMCInstrInfo(), *TM.getMCRegisterInfo()));
+  std::unique_ptr<MCInstPrinter> Intel;
+  if (TT.isX86())
+    Intel.reset(T.createMCInstPrinter(TT, 1, *TM.getMCAsmInfo(), *TM.getMCInstrInfo(),
+                                      *TM.getMCRegisterInfo()));
+  if (!Att || (TT.isX86() && !Intel))
+    return MissedAll("UnsupportedTarget", "no instruction printer for " + TT.str());
+  llvmmc::MCInstTranslator Translator(*TM.getMCInstrInfo(), *TM.getMCRegisterInfo(),
+                                      MF.getSubtarget(), *Att, Intel.get());
+  MachineLowering Lowering(MF);
+
+  for (MachineLoop *L : Loops) {
+    LoopBody Body = buildLoopBody(*L, Lowering, Translator, Opts.MaxInstructions);
+    if (!Body.missed.empty()) {
+      emitMissed(ORE, Body);
+      continue;
+    }
+    LoopReport Report = analyzeLoop(Body.kernel, *Choice.model);
+    if (TT.isAArch64()) {
+      Report.notes.push_back("AArch64: ports and front end only, register dependencies are "
+                             "not tracked yet (the loop-carried bound is 0)");
+      Report.confidence = "low";
+    }
+    emitSummary(ORE, Body, Report, Choice);
+    emitDetail(ORE, Body, Report, *Choice.model, Opts.Detail);
+    if (!Opts.JsonFile.empty())
+      JsonLoops.push_back(renderJson(Body.kernel, Report, *Choice.model));
+  }
+}
+
+} // namespace loopperf::llvmpass

@@ -1,0 +1,48 @@
+// LoopPerfPass.h - the machine function pass: every innermost loop of the
+// final machine code -> LoopKernel -> analyzeLoop -> remarks (and JSON).
+//
+// It runs after all scheduling and every late machine pass (see
+// Registration.cpp for how it gets there). One instance serves one codegen
+// pipeline and keeps all its state in members, so ThinLTO backends running
+// in threads share nothing.
+#pragma once
+
+#include "ModelChoice.h"
+#include "Options.h"
+
+#include "llvm/CodeGen/MachineFunctionPass.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loopperf::llvmpass {
+
+class LoopPerfPass : public llvm::MachineFunctionPass {
+public:
+  static char ID;
+
+  /// As registered under -run-pass=loopperf.
+  LoopPerfPass();
+  /// In the slot of a displaced pass, which still runs (first) on every
+  /// function that carries its trigger.
+  explicit LoopPerfPass(std::unique_ptr<llvm::MachineFunctionPass> Displaced);
+  ~LoopPerfPass() override;
+
+  llvm::StringRef getPassName() const override { return "loopperf loop throughput remarks"; }
+  void getAnalysisUsage(llvm::AnalysisUsage &AU) const override;
+  bool doInitialization(llvm::Module &M) override;
+  bool runOnMachineFunction(llvm::MachineFunction &MF) override;
+  bool doFinalization(llvm::Module &M) override;
+
+private:
+  bool wanted(const llvm::MachineFunction &MF) const;
+  void analyseFunction(llvm::MachineFunction &MF);
+
+  std::unique_ptr<llvm::MachineFunctionPass> Displaced;
+  PassOptions Opts;
+  std::unique_ptr<ModelChooser> Models;
+  std::vector<std::string> JsonLoops; ///< one JSON object per analysed loop
+};
+
+} // namespace loopperf::llvmpass

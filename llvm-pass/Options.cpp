@@ -1,0 +1,112 @@
+// Options.cpp - see Options.h.
+#include "Options.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace loopperf::llvmpass {
+namespace {
+
+// Registered once when the library is loaded; only read afterwards.
+cl::opt<bool> OptOff("loopperf-off", cl::desc("loopperf: do not analyse any loop"));
+cl::opt<std::string> OptCpu("loopperf-mcpu",
+                            cl::desc("loopperf: machine model to use instead of the "
+                                     "function's target CPU ('native' = the host)"),
+                            cl::value_desc("cpu"));
+cl::opt<std::string> OptModelFile("loopperf-model-file",
+                                  cl::desc("loopperf: JSON machine model or override file"),
+                                  cl::value_desc("file"));
+cl::opt<unsigned> OptDetail("loopperf-detail",
+                            cl::desc("loopperf: 0 = summary remark only, 1 = also bounds, "
+                                     "ports and chains (-Rpass-analysis), 2 = also every "
+                                     "instruction"),
+                            cl::init(1));
+cl::opt<std::string> OptJson("loopperf-json",
+                             cl::desc("loopperf: write the translation unit's loop reports "
+                                      "as JSON to this file"),
+                             cl::value_desc("file"));
+cl::opt<unsigned> OptMaxInsts("loopperf-max-instructions",
+                              cl::desc("loopperf: loop bodies with more instructions are not "
+                                       "analysed"),
+                              cl::init(2000));
+
+bool parseUnsigned(StringRef S, unsigned &Out) { return !S.getAsInteger(10, Out); }
+
+/// Apply a LOOPPERF_OPTIONS string ("mcpu=znver5 json=out.json detail=2
+/// off") to `O`, except for settings the command line gave (`Given`).
+template <typename GivenFn>
+void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
+                      std::vector<std::string> &Problems) {
+  SmallVector<StringRef, 8> Words;
+  StringRef(Text).split(Words, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef W : Words) {
+    auto [Key, Value] = W.split('=');
+    const bool HasValue = W.contains('=');
+    auto Bad = [&](const char *What) {
+      Problems.push_back("LOOPPERF_OPTIONS: '" + W.str() + "': " + What);
+    };
+    if (!HasValue && (Key == "off" || Key == "on")) {
+      if (!Given("off"))
+        O.Off = Key == "off";
+    } else if (HasValue && (Key == "mcpu" || Key == "cpu")) {
+      if (!Given("mcpu"))
+        O.Cpu = Value.str();
+    } else if (HasValue && Key == "model") {
+      if (!Given("model"))
+        O.ModelFile = Value.str();
+    } else if (HasValue && Key == "json") {
+      if (!Given("json"))
+        O.JsonFile = Value.str();
+    } else if (HasValue && Key == "detail") {
+      unsigned N;
+      if (!parseUnsigned(Value, N) || N > 2)
+        Bad("detail must be 0, 1 or 2");
+      else if (!Given("detail"))
+        O.Detail = N;
+    } else if (HasValue && Key == "max-instructions") {
+      unsigned N;
+      if (!parseUnsigned(Value, N))
+        Bad("expected a number");
+      else if (!Given("max-instructions"))
+        O.MaxInstructions = N;
+    } else {
+      Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, max-instructions=)");
+    }
+  }
+}
+
+} // namespace
+
+PassOptions readOptions(std::vector<std::string> &Problems) {
+  PassOptions O;
+  O.Off = OptOff;
+  O.Cpu = OptCpu;
+  O.ModelFile = OptModelFile;
+  O.Detail = OptDetail;
+  O.JsonFile = OptJson;
+  O.MaxInstructions = OptMaxInsts;
+  if (const char *Env = std::getenv("LOOPPERF_OPTIONS")) {
+    auto Given = [](StringRef Key) {
+      if (Key == "off")
+        return OptOff.getNumOccurrences() > 0;
+      if (Key == "mcpu")
+        return OptCpu.getNumOccurrences() > 0;
+      if (Key == "model")
+        return OptModelFile.getNumOccurrences() > 0;
+      if (Key == "json")
+        return OptJson.getNumOccurrences() > 0;
+      if (Key == "detail")
+        return OptDetail.getNumOccurrences() > 0;
+      return OptMaxInsts.getNumOccurrences() > 0;
+    };
+    applyEnvironment(std::string(Env), O, Given, Problems);
+  }
+  return O;
+}
+
+} // namespace loopperf::llvmpass

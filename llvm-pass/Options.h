@@ -1,0 +1,28 @@
+// Options.h - the plugin's settings: -mllvm -loopperf-* options and the
+// LOOPPERF_OPTIONS environment variable.
+//
+// clang 19 parses -mllvm before it loads -fpass-plugin libraries, so the
+// cl::opts below only work there when the same library is also given with
+// -fplugin=; the environment variable works everywhere. An option given on
+// the command line wins over the same setting in the environment.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace loopperf::llvmpass {
+
+struct PassOptions {
+  bool Off = false;           ///< do nothing at all
+  std::string Cpu;            ///< model to use instead of the function's target CPU
+  std::string ModelFile;      ///< JSON model or override file (models/README.md)
+  unsigned Detail = 1;        ///< 0: summary; 1: + bounds, ports, chains; 2: + every instruction
+  std::string JsonFile;       ///< per-translation-unit JSON report ("" = none)
+  unsigned MaxInstructions = 2000; ///< larger loop bodies get a missed remark
+};
+
+/// The settings for one pass instance. Problems with LOOPPERF_OPTIONS
+/// (unknown keys, bad numbers) are appended to `Problems`.
+PassOptions readOptions(std::vector<std::string> &Problems);
+
+} // namespace loopperf::llvmpass
