@@ -1,0 +1,130 @@
+// CpuModel.cpp - GCC CPU names and the host CPU -> built-in machine models.
+#include "CpuModel.h"
+
+#include "loopperf/MachineModel.h"
+
+#include <cpuid.h>
+
+#include <string_view>
+
+namespace loopperf::gccplugin {
+namespace {
+
+/// GCC 12 -march/-mtune names for which no built-in model (or LLVM alias of
+/// one) exists, and the model of the nearest core that has one: the same
+/// vendor and the closest later generation, whose port layout it shares.
+struct Nearest {
+  std::string_view gcc, model;
+};
+constexpr Nearest NearestModels[] = {
+    // Haswell and Broadwell have Skylake's eight-port layout (P0-P7).
+    {"haswell", "skylake"},
+    {"core-avx2", "skylake"},
+    {"broadwell", "skylake"},
+    // Zen 1/2 are the predecessors of Zen 3 (four ALU, four FP pipes).
+    {"znver1", "znver3"},
+    {"znver2", "znver3"},
+};
+
+/// Names that describe an ISA level or a blend, not a core.
+bool isGeneric(std::string_view name) {
+  return name.empty() || name == "generic" || name == "intel" || name.substr(0, 6) == "x86-64" ||
+         name == "i386" || name == "i486" || name == "i586" || name == "i686";
+}
+
+ModelChoice byName(std::string_view name, const std::string &basis) {
+  ModelChoice c;
+  if (const MachineModel *m = findBuiltinModel(name)) {
+    c.model = m;
+    c.name = m->name;
+    c.basis = basis;
+    return c;
+  }
+  for (const Nearest &n : NearestModels)
+    if (n.gcc == name) {
+      c.model = findBuiltinModel(n.model);
+      c.name = c.model ? c.model->name : std::string(n.model);
+      c.basis = "nearest model to " + basis;
+      return c;
+    }
+  return c;
+}
+
+} // namespace
+
+std::string hostCpuName() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
+    return "";
+  const bool amd = ebx == 0x68747541;   // "Auth"enticAMD
+  const bool intel = ebx == 0x756e6547; // "Genu"ineIntel
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+    return "";
+  unsigned family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
+  if (family == 0xf)
+    family += (eax >> 20) & 0xff;
+  if (family == 0x6 || family >= 0xf)
+    model += ((eax >> 16) & 0xf) << 4;
+  if (amd) {
+    if (family == 0x1a)
+      return "znver5";
+    if (family == 0x19) // Zen 4: models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf
+      return (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) ||
+                     (model >= 0xa0 && model <= 0xaf)
+                 ? "znver4"
+                 : "znver3";
+    if (family == 0x17)
+      return "znver2";
+  }
+  if (intel && family == 6) {
+    switch (model) {
+    case 0x8f: case 0xcf: return "sapphirerapids";
+    case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf: return "alderlake";
+    case 0x6a: case 0x6c: return "icelake-server";
+    case 0x7d: case 0x7e: return "icelake-client";
+    case 0x8c: case 0x8d: return "tigerlake";
+    case 0xa7: return "rocketlake";
+    case 0x55: return "skylake-avx512";
+    case 0x4e: case 0x5e: case 0x8e: case 0x9e: case 0xa5: case 0xa6: return "skylake";
+    case 0x3c: case 0x3f: case 0x45: case 0x46: return "haswell";
+    case 0x3d: case 0x47: case 0x4f: case 0x56: return "broadwell";
+    default: break;
+    }
+  }
+  return "";
+}
+
+ModelChoice chooseModel(const std::string &requested, const char *arch, const char *tune) {
+  if (!requested.empty()) {
+    std::string name = requested;
+    std::string basis = "-fplugin-arg-loopperf-mcpu=" + requested;
+    if (requested == "native") {
+      name = hostCpuName();
+      basis += " (" + (name.empty() ? std::string("unknown host") : name) + ")";
+    }
+    ModelChoice c = byName(name, basis);
+    if (!c.model)
+      c.error = "no machine model for CPU '" + requested + "'" +
+                (requested == "native" ? " (host detected as '" + name + "')" : "");
+    return c;
+  }
+  const std::string_view a = arch ? arch : "", t = tune ? tune : "";
+  if (!isGeneric(t)) {
+    ModelChoice c = byName(t, "-mtune=" + std::string(t));
+    if (c.model)
+      return c;
+  }
+  if (!isGeneric(a)) {
+    ModelChoice c = byName(a, "-march=" + std::string(a));
+    if (c.model)
+      return c;
+  }
+  ModelChoice c = byName(DefaultModel, "");
+  c.basis = "default model for -march=" + std::string(a.empty() ? "x86-64" : a) +
+            " -mtune=" + std::string(t.empty() ? "generic" : t);
+  if (!c.model)
+    c.error = std::string("the default model ") + DefaultModel + " is not built in";
+  return c;
+}
+
+} // namespace loopperf::gccplugin

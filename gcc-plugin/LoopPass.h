@@ -1,0 +1,33 @@
+// LoopPass.h - the loopperf RTL pass and the state it shares with the plugin.
+#pragma once
+
+#include "TuJson.h"
+
+#include <string>
+
+class opt_pass;
+namespace gcc {
+class context;
+}
+
+namespace loopperf::gccplugin {
+
+/// Plugin arguments (docs/gcc-plugin.md).
+struct PluginOptions {
+  std::string cpu;      ///< -fplugin-arg-loopperf-mcpu: model name or "native"
+  unsigned detail = 1;  ///< -fplugin-arg-loopperf-detail: 0, 1 or 2
+  std::string jsonPath; ///< -fplugin-arg-loopperf-json: "" = no record
+};
+
+/// One per compilation (cc1 compiles one translation unit).
+struct PluginState {
+  PluginOptions options;
+  TuJson json;
+};
+
+/// The pass: "loopperf", an RTL pass in the loop optimisation group, so that
+/// -fopt-info-loop*, -fsave-optimization-record and -fdump-rtl-loopperf see
+/// its remarks.
+opt_pass *makeLoopPerfPass(gcc::context *ctxt, PluginState &state);
+
+} // namespace loopperf::gccplugin

@@ -1,0 +1,39 @@
+// LoopRemarks.h - analyse one kernel and phrase the result as remarks.
+//
+// GCC-free and C++17-clean (the engine's C++20 headers stay in the .cpp), so
+// the GCC-facing pass can include it.
+#pragma once
+
+#include "loopperf/Kernel.h"
+
+#include <string>
+#include <vector>
+
+namespace loopperf::gccplugin {
+
+struct ModelChoice;
+
+struct LoopRemarks {
+  /// "loop runs 1.50 cycles/iteration (0.38 cycles/element, 4
+  /// elements/iteration) on znver3; bottleneck: ports FP0+FP1 (vfmadd231pd)"
+  std::string summary;
+  /// Detail lines: level 1 the model and why, the bounds, the longest
+  /// loop-carried chain, what the model does not know; level 2 adds one line
+  /// per instruction (uops, latency, ports).
+  std::vector<std::string> notes;
+  std::string textReport; ///< renderText, for the pass's dump file
+  std::string json;       ///< renderJson object of the loop
+};
+
+struct RemarkRequest {
+  unsigned detail = 1;       ///< which notes (see LoopRemarks::notes)
+  bool textReport = false;   ///< fill textReport
+  bool json = false;         ///< fill json
+  unsigned takenBranches = 1; ///< > 1 adds a note: the front-end bound counts one
+};
+
+/// Analyses `k` on the chosen model and phrases what `request` asks for.
+LoopRemarks analyzeLoopRemarks(const LoopKernel &k, const ModelChoice &model,
+                               const RemarkRequest &request);
+
+} // namespace loopperf::gccplugin

@@ -1,0 +1,28 @@
+// RtlKernel.h - one innermost RTL loop -> the engine's LoopKernel.
+#pragma once
+
+#include "loopperf/Kernel.h"
+
+#include <string>
+
+class loop;
+class rtx_insn;
+
+namespace loopperf::gccplugin {
+
+struct RtlLoop {
+  LoopKernel kernel;
+  /// Taken branches per iteration when the body spans several blocks laid
+  /// out as a chain (each jump to the next block is taken); 1 otherwise.
+  unsigned takenBranches = 1;
+  /// The insn whose location the remarks use (also kernel.loc): the body's
+  /// first source position in the function's file.
+  rtx_insn *locationInsn = nullptr;
+};
+
+/// Builds the kernel of `l`. False, with `why` set, when the loop cannot be
+/// analysed honestly: a call, inline asm, an insn recog does not know, or a
+/// body whose blocks do not form a single path per iteration.
+bool buildRtlLoop(loop *l, const std::string &function, RtlLoop &out, std::string &why);
+
+} // namespace loopperf::gccplugin
