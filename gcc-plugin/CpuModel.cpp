@@ -10,43 +10,13 @@
 namespace loopperf::gccplugin {
 namespace {
 
-/// GCC 12 -march/-mtune names for which no built-in model (or LLVM alias of
-/// one) exists, and the model of the nearest core that has one: the same
-/// vendor and the closest later generation, whose port layout it shares.
-struct Nearest {
-  std::string_view gcc, model;
-};
-constexpr Nearest NearestModels[] = {
-    // Haswell and Broadwell have Skylake's eight-port layout (P0-P7).
-    {"haswell", "skylake"},
-    {"core-avx2", "skylake"},
-    {"broadwell", "skylake"},
-    // Zen 1/2 are the predecessors of Zen 3 (four ALU, four FP pipes).
-    {"znver1", "znver3"},
-    {"znver2", "znver3"},
-};
-
-/// Names that describe an ISA level or a blend, not a core.
-bool isGeneric(std::string_view name) {
-  return name.empty() || name == "generic" || name == "intel" || name.substr(0, 6) == "x86-64" ||
-         name == "i386" || name == "i486" || name == "i586" || name == "i686";
-}
-
 ModelChoice byName(std::string_view name, const std::string &basis) {
   ModelChoice c;
   if (const MachineModel *m = findBuiltinModel(name)) {
     c.model = m;
     c.name = m->name;
     c.basis = basis;
-    return c;
   }
-  for (const Nearest &n : NearestModels)
-    if (n.gcc == name) {
-      c.model = findBuiltinModel(n.model);
-      c.name = c.model ? c.model->name : std::string(n.model);
-      c.basis = "nearest model to " + basis;
-      return c;
-    }
   return c;
 }
 
@@ -73,8 +43,8 @@ std::string hostCpuName() {
                      (model >= 0xa0 && model <= 0xaf)
                  ? "znver4"
                  : "znver3";
-    if (family == 0x17)
-      return "znver2";
+    if (family == 0x17) // Zen 2: models 0x30 and up; Zen 1/Zen+ below
+      return model >= 0x30 ? "znver2" : "znver1";
   }
   if (intel && family == 6) {
     switch (model) {
@@ -109,21 +79,21 @@ ModelChoice chooseModel(const std::string &requested, const char *arch, const ch
     return c;
   }
   const std::string_view a = arch ? arch : "", t = tune ? tune : "";
-  if (!isGeneric(t)) {
+  if (!isGenericX86Cpu(t)) {
     ModelChoice c = byName(t, "-mtune=" + std::string(t));
     if (c.model)
       return c;
   }
-  if (!isGeneric(a)) {
+  if (!isGenericX86Cpu(a)) {
     ModelChoice c = byName(a, "-march=" + std::string(a));
     if (c.model)
       return c;
   }
-  ModelChoice c = byName(DefaultModel, "");
+  ModelChoice c = byName(DefaultX86Model, "");
   c.basis = "default model for -march=" + std::string(a.empty() ? "x86-64" : a) +
             " -mtune=" + std::string(t.empty() ? "generic" : t);
   if (!c.model)
-    c.error = std::string("the default model ") + DefaultModel + " is not built in";
+    c.error = std::string("the default model ") + DefaultX86Model + " is not built in";
   return c;
 }
 

@@ -11,15 +11,11 @@ class MachineModel;
 
 namespace loopperf::gccplugin {
 
-/// The project-wide default (the `loopperf` CLI's default too), used when
-/// the code is compiled for no particular CPU (-march=x86-64, -mtune=generic).
-inline constexpr const char *DefaultModel = "znver5";
-
 struct ModelChoice {
   const MachineModel *model = nullptr; ///< null: `error` says why
   std::string name;                    ///< the model's name, e.g. "skylake-avx512"
-  /// Why this model, for notes: "-mtune=cascadelake", "default for
-  /// -march=x86-64 -mtune=generic", "nearest model to -mtune=haswell", ...
+  /// Why this model, for notes: "-mtune=cascadelake", "default model for
+  /// -march=x86-64 -mtune=generic", ...
   std::string basis;
   std::string error;
 };
@@ -30,8 +26,7 @@ struct ModelChoice {
 ///
 /// -mtune wins when it names a CPU (it says which core the code is tuned to
 /// run on; GCC sets it from -march when only -march is given), then -march.
-/// GCC names that no built-in model carries map to the nearest one (see
-/// docs/gcc-plugin.md); generic targets get DefaultModel.
+/// Generic targets (isGenericX86Cpu) get DefaultX86Model.
 ModelChoice chooseModel(const std::string &requested, const char *arch, const char *tune);
 
 /// The build host as a model name, from CPUID family/model ("" if unknown).

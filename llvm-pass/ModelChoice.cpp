@@ -39,10 +39,30 @@ ModelChoice ModelChooser::choose(const MachineFunction &MF) {
   }
 
   std::string Cpu = Opts.Cpu;
-  if (Cpu.empty() && F.hasFnAttribute("target-cpu"))
-    Cpu = F.getFnAttribute("target-cpu").getValueAsString().str();
-  if (Cpu.empty())
-    Cpu = MF.getTarget().getTargetCPU().str();
+  std::string Why; // how Cpu was chosen, when not named outright
+  if (Cpu.empty()) {
+    auto Attr = [&F](StringRef Name) {
+      return F.hasFnAttribute(Name) ? F.getFnAttribute(Name).getValueAsString().str()
+                                    : std::string();
+    };
+    std::string Target = Attr("target-cpu");
+    if (Target.empty())
+      Target = MF.getTarget().getTargetCPU().str();
+    // LLVM schedules for the tuning CPU (-mtune) when there is one, and so
+    // does the prediction; a generic x86 target says nothing about the core
+    // the code will run on, so it gets the project default.
+    std::string Tune = Attr("tune-cpu");
+    const bool X86 = MF.getTarget().getTargetTriple().isX86();
+    if (X86 && !isGenericX86Cpu(Tune) && findBuiltinModel(Tune)) {
+      Cpu = Tune;
+      Why = "-mtune=" + Tune;
+    } else if (X86 && isGenericX86Cpu(Target)) {
+      Cpu = DefaultX86Model;
+      Why = "default model for the generic target " + (Target.empty() ? "x86-64" : Target);
+    } else {
+      Cpu = Target;
+    }
+  }
   if (Cpu == "native")
     Cpu = sys::getHostCPUName().str();
   C.requestedCpu = Cpu;
@@ -61,7 +81,9 @@ ModelChoice ModelChooser::choose(const MachineFunction &MF) {
   if (New)
     It->second = std::any_of(C.model->sources.begin(), C.model->sources.end(),
                              [](const ProvenanceEntry &P) { return P.id != "llvm19"; });
-  if (C.model->name != Cpu)
+  if (!Why.empty())
+    C.note = Why;
+  else if (C.model->name != Cpu)
     C.note = "the " + C.model->name + " model, for " + Cpu;
   if (!It->second)
     C.note += std::string(C.note.empty() ? "" : "; ") + "LLVM-generated, no curated overlay: " +

@@ -87,4 +87,9 @@ void MachineModel::adoptPackedForms(const char *strings, std::span<const PackedF
   forms = fs;
 }
 
+bool isGenericX86Cpu(std::string_view cpu) {
+  return cpu.empty() || cpu == "generic" || cpu == "intel" || cpu.substr(0, 6) == "x86-64" ||
+         cpu == "i386" || cpu == "i486" || cpu == "i586" || cpu == "i686";
+}
+
 } // namespace loopperf

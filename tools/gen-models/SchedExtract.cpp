@@ -68,9 +68,13 @@ SchedData readSchedClass(const MCSchedModel &SM, const MCSubtargetInfo &STI,
   const MCSchedClassDesc *D = SM.getSchedClassDesc(schedClass);
   if (!D->isValid() || D->isVariant())
     return S;
-  S.valid = true;
   S.uops = D->NumMicroOps;
   S.latency = MCSchedModel::computeInstrLatency(STI, *D);
+  // A negative latency (Cyclone's model marks some system instructions so)
+  // is no number at all: the form stays unsupported.
+  S.valid = S.latency >= 0;
+  if (!S.valid)
+    return S;
   S.rthroughput = MCSchedModel::getReciprocalThroughput(STI, *D);
 
   // Collect (mask, cycles) per resource, then remove from each resource the

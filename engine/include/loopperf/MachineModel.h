@@ -166,4 +166,15 @@ public:
 const MachineModel *findBuiltinModel(std::string_view cpu);
 std::vector<std::string> builtinModelNames();
 
+/// The model used when code is built for no particular x86-64 core (the
+/// CLI's default too): the development hosts are Zen 5.
+inline constexpr const char *DefaultX86Model = "znver5";
+
+/// Names that describe an x86 ISA level or a blend of cores, not a core:
+/// "x86-64", "x86-64-v2".."v4", "generic", "intel", "i386".."i686", "".
+/// LLVM maps some of them to a scheduling model (x86-64 -> Sandy Bridge,
+/// x86-64-v3 -> Haswell), but they say nothing about the CPU the code will
+/// run on, so the plugins fall back to DefaultX86Model (or -mtune) for them.
+bool isGenericX86Cpu(std::string_view cpu);
+
 } // namespace loopperf
