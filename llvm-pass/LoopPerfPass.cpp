@@ -194,11 +194,6 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
       continue;
     }
     LoopReport Report = analyzeLoop(Body.kernel, *Choice.model);
-    if (TT.isAArch64()) {
-      Report.notes.push_back("AArch64: ports and front end only, register dependencies are "
-                             "not tracked yet (the loop-carried bound is 0)");
-      Report.confidence = "low";
-    }
     emitSummary(ORE, Body, Report, Choice);
     emitDetail(ORE, Body, Report, *Choice.model, Opts.Detail);
     if (!Opts.JsonFile.empty())

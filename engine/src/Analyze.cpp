@@ -93,7 +93,8 @@ void reportEdges(const DepGraph &g, LoopReport &r) {
     const DepNode &from = g.nodes[e.from], &to = g.nodes[e.to];
     if (from.inst == to.inst && from.isLoad && e.distance == 0)
       continue; // load part -> operation of the same instruction
-    r.edges.push_back({from.inst, to.inst, e.weight, e.distance, e.memory, to.isLoad, e.label});
+    r.edges.push_back({from.inst, to.inst, e.weight, e.distance, e.memory,
+                       to.isLoad || to.isWriteback, e.label});
   }
 }
 
@@ -253,7 +254,8 @@ LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
   }
   analyzePorts(kernel, res, model, r);
 
-  DepGraph g = buildDepGraph(kernel, res, latencyParams(model), opts.memoryDependencies);
+  DepGraph g = buildDepGraph(kernel, res, latencyParams(model), isaRegisters(model.isa),
+                             opts.memoryDependencies);
   reportEdges(g, r);
   std::vector<RatioEdge> re = ratioEdges(g);
   for (const CriticalCycle &c : maxCycleRatioPerComponent(static_cast<unsigned>(g.nodes.size()), re))

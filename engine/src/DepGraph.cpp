@@ -7,7 +7,7 @@
 // idiom reads nothing. Flags are one unit each, so a jne waits for ZF only.
 #include "DepGraph.h"
 
-#include "loopperf/X86.h"
+#include "IsaRegisters.h"
 
 #include <algorithm>
 #include <map>
@@ -16,9 +16,9 @@
 namespace loopperf::detail {
 namespace {
 
-bool touchesVector(const Instruction &in) {
-  auto vec = [](const std::vector<RegUnit> &us) {
-    return std::any_of(us.begin(), us.end(), x86::isVectorUnit);
+bool touchesVector(const Instruction &in, const IsaRegisters &isa) {
+  auto vec = [&](const std::vector<RegUnit> &us) {
+    return std::any_of(us.begin(), us.end(), isa.isVectorUnit);
   };
   return vec(in.writes) || vec(in.reads);
 }
@@ -27,13 +27,14 @@ bool touchesVector(const Instruction &in) {
 /// latency for a pure load; for a load+op, the form latency minus that of
 /// the register form when the model has one, else the model's load-to-use
 /// latency.
-double loadPartLatency(const Instruction &in, const ResolvedInst &r, const LatencyParams &lat) {
+double loadPartLatency(const Instruction &in, const ResolvedInst &r, const LatencyParams &lat,
+                       const IsaRegisters &isa) {
   bool pureLoad = !r.stores && in.reads.empty();
   if (pureLoad && !r.unknown)
     return r.latency;
   if (r.registerFormLatency >= 0) // OSACA: load+op = load part + register form
     return r.latency - r.registerFormLatency;
-  double l = touchesVector(in) ? lat.vecLoadLatency : lat.loadLatency;
+  double l = touchesVector(in, isa) ? lat.vecLoadLatency : lat.loadLatency;
   if (l <= 0)
     l = std::max(lat.vecLoadLatency, lat.loadLatency);
   return r.unknown ? l : std::min(l, r.latency);
@@ -59,11 +60,11 @@ public:
       units_[e].push_back(unit);
   }
 
-  std::vector<GraphEdge> take() {
+  std::vector<GraphEdge> take(const IsaRegisters &isa) {
     for (size_t e = 0; e < edges_.size(); ++e) {
       std::vector<std::string> names;
       for (int u : units_[e]) {
-        std::string n = u == MemoryLabel ? "mem" : x86::registerOfUnit(static_cast<RegUnit>(u));
+        std::string n = u == MemoryLabel ? "mem" : isa.registerOfUnit(static_cast<RegUnit>(u));
         if (std::find(names.begin(), names.end(), n) == names.end())
           names.push_back(std::move(n));
       }
@@ -90,21 +91,27 @@ LatencyParams latencyParams(const MachineModel &m) {
 }
 
 DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res,
-                       const LatencyParams &lat, bool memoryDependencies) {
+                       const LatencyParams &lat, const IsaRegisters &isa,
+                       bool memoryDependencies) {
   DepGraph g;
   size_t n = k.insts.size();
   g.opNode.resize(n);
   g.loadNode.resize(n);
+  g.writebackNode.resize(n);
   EdgeSet edges;
-  // Nodes in program order, a load node before its operation node.
+  // Nodes in program order: writeback, load, then the operation.
   for (unsigned i = 0; i < n; ++i) {
     const Instruction &in = k.insts[i];
     const ResolvedInst &r = res[i];
+    if (!in.writebackWrites.empty()) {
+      g.writebackNode[i] = static_cast<unsigned>(g.nodes.size());
+      g.nodes.push_back({i, false, true, WritebackLatency});
+    }
     double opLatency = r.latency;
     if (r.loads) {
-      double l = loadPartLatency(in, r, lat);
+      double l = loadPartLatency(in, r, lat, isa);
       g.loadNode[i] = static_cast<unsigned>(g.nodes.size());
-      g.nodes.push_back({i, true, l});
+      g.nodes.push_back({i, true, false, l});
       opLatency = std::max(0.0, r.unknown ? UnknownLatency : r.latency - l);
       edges.add(*g.loadNode[i], static_cast<unsigned>(g.nodes.size()), l, 0, false, EdgeSet::NoUnit);
     } else if (r.stores) {
@@ -113,7 +120,7 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
     if (in.isBranch)
       opLatency = 0;
     g.opNode[i] = static_cast<unsigned>(g.nodes.size());
-    g.nodes.push_back({i, false, opLatency});
+    g.nodes.push_back({i, false, false, opLatency});
   }
 
   // Writers of each unit, in program order.
@@ -131,7 +138,9 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
     auto before = std::lower_bound(ws.begin(), ws.end(), c);
     bool sameIteration = before != ws.begin();
     unsigned w = sameIteration ? *std::prev(before) : ws.back();
-    unsigned from = g.opNode[w];
+    const std::vector<RegUnit> &wb = k.insts[w].writebackWrites;
+    unsigned from = std::find(wb.begin(), wb.end(), u) != wb.end() ? *g.writebackNode[w]
+                                                                   : g.opNode[w];
     edges.add(from, consumerNode, g.nodes[from].latency, sameIteration ? 0 : 1, false, u);
   };
   for (unsigned i = 0; i < n; ++i) {
@@ -141,12 +150,15 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
     for (RegUnit u : in.reads)
       addRead(g.opNode[i], i, u);
     unsigned addrTarget = g.loadNode[i] ? *g.loadNode[i] : g.opNode[i];
-    for (RegUnit u : in.addrReads)
+    for (RegUnit u : in.addrReads) {
       addRead(addrTarget, i, u);
+      if (g.writebackNode[i])
+        addRead(*g.writebackNode[i], i, u);
+    }
   }
 
   if (memoryDependencies)
-    for (const ForwardingPair &p : findStoreForwarding(k)) {
+    for (const ForwardingPair &p : findStoreForwarding(k, isa)) {
       // Store data ready -> load result: the forwarding latency, then the
       // loading instruction's own operation.
       unsigned from = g.opNode[p.store];
@@ -154,12 +166,12 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
       // faster than an L1 hit of the same register class.
       double forward = lat.storeForward;
       if (forward <= 0)
-        forward = touchesVector(k.insts[p.load]) && lat.vecLoadLatency > 0 ? lat.vecLoadLatency
+        forward = touchesVector(k.insts[p.load], isa) && lat.vecLoadLatency > 0 ? lat.vecLoadLatency
                                                                            : lat.loadLatency;
       edges.add(from, g.opNode[p.load], g.nodes[from].latency + forward, p.distance,
                 true, EdgeSet::MemoryLabel);
     }
-  g.edges = edges.take();
+  g.edges = edges.take(isa);
   return g;
 }
 

@@ -1,7 +1,8 @@
 // DepGraph.h - the dependency graph of one loop body.
 //
 // Nodes: one per instruction (its operation) plus one load node per
-// instruction that reads memory. A node's latency is what it adds to a path
+// instruction that reads memory and one writeback node per instruction that
+// updates its base register (fed by the address registers, latency 1). A node's latency is what it adds to a path
 // through it; an edge's weight is the producer's latency (plus the
 // store-forwarding latency on a memory edge), and its distance is the number
 // of iterations between producer and consumer. Distance-0 edges always point
@@ -9,6 +10,7 @@
 #pragma once
 
 #include "AnalyzeResolve.h"
+#include "IsaRegisters.h"
 
 #include <optional>
 #include <string>
@@ -19,8 +21,12 @@ namespace loopperf::detail {
 struct DepNode {
   unsigned inst = 0;
   bool isLoad = false;
+  bool isWriteback = false; ///< address-unit base update (writebackWrites)
   double latency = 0;
 };
+
+/// Latency of a pre/post-index base register update (LLVM's WriteAdr).
+inline constexpr double WritebackLatency = 1;
 
 struct GraphEdge {
   unsigned from = 0, to = 0; ///< node ids
@@ -35,6 +41,7 @@ struct DepGraph {
   std::vector<GraphEdge> edges;
   std::vector<unsigned> opNode;            ///< per instruction
   std::vector<std::optional<unsigned>> loadNode; ///< per instruction
+  std::vector<std::optional<unsigned>> writebackNode; ///< per instruction
 };
 
 struct LatencyParams {
@@ -45,7 +52,8 @@ struct LatencyParams {
 LatencyParams latencyParams(const MachineModel &m);
 
 DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res,
-                       const LatencyParams &lat, bool memoryDependencies);
+                       const LatencyParams &lat, const IsaRegisters &isa,
+                       bool memoryDependencies);
 
 /// A store-to-load forwarding pair found by address arithmetic: the load of
 /// instruction `load`, `distance` iterations after the store of `store`,
@@ -55,8 +63,9 @@ struct ForwardingPair {
   unsigned distance = 0;
 };
 /// Tracks every GPR as (value at iteration start + constant) through the
-/// body (add/sub/inc/dec/lea with constants, register copies) and matches
-/// store and load addresses; for each load the nearest earlier store wins.
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k);
+/// body (x86: add/sub/inc/dec/lea with constants, register copies; other
+/// ISAs: any write makes the register opaque) and matches store and load
+/// addresses; for each load the nearest earlier store wins.
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa);
 
 } // namespace loopperf::detail

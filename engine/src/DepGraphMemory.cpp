@@ -71,6 +71,8 @@ std::string gpr64(std::string_view op) {
 
 class AddressTracker {
 public:
+  explicit AddressTracker(const IsaRegisters &isa) : isa_(isa) {}
+
   SymValue value(const std::string &reg) {
     if (reg.empty() || reg == "rip")
       return {0, 0};
@@ -98,13 +100,15 @@ public:
   void step(const Instruction &in, unsigned i) {
     std::vector<std::string> written;
     for (RegUnit u : in.writes) {
-      if (!x86::isGprUnit(u))
+      if (!isa_.isGprUnit(u))
         continue;
-      std::string reg = x86::registerOfUnit(u);
+      std::string reg = isa_.registerOfUnit(u);
       if (std::find(written.begin(), written.end(), reg) == written.end())
         written.push_back(std::move(reg));
     }
-    std::optional<std::pair<std::string, SymValue>> known = constantEffect(in);
+    std::optional<std::pair<std::string, SymValue>> known;
+    if (isa_.attArithmetic)
+      known = constantEffect(in);
     for (const std::string &reg : written) {
       if (known && known->first == reg)
         current_[reg] = known->second;
@@ -180,6 +184,7 @@ private:
     return std::nullopt;
   }
 
+  const IsaRegisters &isa_;
   std::map<std::string, int> roots_;
   std::map<std::string, SymValue> current_;
 };
@@ -214,8 +219,8 @@ std::optional<unsigned> aliasDistance(const Access &st, const Access &ld, Addres
 
 } // namespace
 
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k) {
-  AddressTracker tracker;
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa) {
+  AddressTracker tracker(isa);
   std::vector<Access> stores, loads;
   for (unsigned i = 0; i < k.insts.size(); ++i) {
     const Instruction &in = k.insts[i];

@@ -299,10 +299,113 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
   I.isConditional = D.isConditionalBranch();
   I.isCall = D.isCall();
   I.isReturn = D.isReturn();
-  // No MemRef: its base/index are x86 register names, and an AArch64
-  // reference without them would look like a fixed address to the engine's
-  // store-forwarding analysis. Loads and stores still count through the
-  // model form (FormMayLoad / FormMayStore).
+
+  // Explicit operands: the first NumDefs registers are written (the base of
+  // a pre/post-indexed access among them), the rest read; tied sources
+  // (fmla's accumulator, ins's vector) are operands of their own.
+  struct RegOp {
+    MCRegister Reg;
+    std::vector<RegUnit> Units;
+  };
+  std::vector<RegOp> Defs, Uses;
+  for (unsigned K = 0; K < MI.getNumOperands(); ++K) {
+    const MCOperand &Op = MI.getOperand(K);
+    if (!Op.isReg() || !Op.getReg())
+      continue;
+    RegOp R{Op.getReg(), aarch64::unitsOfRegister(MRI.getName(Op.getReg()))};
+    (K < D.getNumDefs() ? Defs : Uses).push_back(std::move(R));
+  }
+
+  // The address: "[base{, index{, ext #s}}{, #imm}]" with "!" (pre-index)
+  // or ", #imm" after it (post-index) when the base is written back.
+  const StringRef Text(I.text);
+  const size_t Open = Text.find('['), Close = Text.find(']');
+  std::vector<RegUnit> AddrUnits, WritebackUnits;
+  if (Open != StringRef::npos && Close != StringRef::npos && Close > Open &&
+      (D.mayLoad() || D.mayStore())) {
+    SmallVector<StringRef, 4> Parts;
+    Text.slice(Open + 1, Close).split(Parts, ',');
+    MemRef M;
+    M.isLoad = D.mayLoad();
+    M.isStore = D.mayStore();
+    std::vector<std::vector<RegUnit>> AddrRegs;
+    for (StringRef P : Parts) {
+      P = P.trim();
+      if (P.consume_front("#")) {
+        int64_t V = 0;
+        if (!P.getAsInteger(0, V))
+          M.disp = V;
+      } else if (P.starts_with("lsl") || P.starts_with("uxtw") || P.starts_with("sxtw") ||
+                 P.starts_with("sxtx") || P.starts_with("uxtx")) {
+        size_t Hash = P.find('#');
+        unsigned Shift = 0;
+        if (Hash != StringRef::npos && !P.substr(Hash + 1).getAsInteger(10, Shift) && Shift < 8)
+          M.scale = 1 << Shift;
+      } else if (std::vector<RegUnit> U = aarch64::unitsOfRegister(P); U.size() == 1) {
+        (AddrRegs.empty() ? M.base : M.index) = aarch64::registerOfUnit(U.front());
+        AddrRegs.push_back(std::move(U));
+      }
+    }
+    // The address registers are the last uses that match them; an earlier
+    // use of the same register is data ("str x1, [x1]").
+    for (auto It = Uses.rbegin(); It != Uses.rend() && !AddrRegs.empty(); ++It)
+      if (It->Units == AddrRegs.back()) {
+        appendUnits(AddrUnits, It->Units);
+        It->Units.clear();
+        AddrRegs.pop_back();
+      }
+    const bool Writeback = Text.substr(Close + 1).starts_with("!") ||
+                           Text.substr(Close + 1).trim().starts_with(",");
+    if (Writeback && !M.base.empty())
+      for (RegOp &R : Defs)
+        if (R.Units == aarch64::unitsOfRegister(M.base)) {
+          appendUnits(WritebackUnits, R.Units);
+          R.Units.clear();
+          break;
+        }
+    // Width: the data registers moved (x/d 8, w/s 4, q 16, tuples summed).
+    auto Bytes = [&](MCRegister Reg) {
+      SmallVector<StringRef, 4> Regs;
+      StringRef(MRI.getName(Reg)).split(Regs, '_');
+      unsigned Sum = 0;
+      for (StringRef One : Regs)
+        Sum += StringSwitch<unsigned>(One.take_front(1))
+                   .Cases("X", "D", 8)
+                   .Cases("W", "S", 4)
+                   .Case("Q", 16)
+                   .Case("H", 2)
+                   .Case("B", 1)
+                   .Default(0);
+      return Sum;
+    };
+    for (const RegOp &R : M.isLoad ? Defs : Uses)
+      if (!R.Units.empty())
+        M.widthBytes += Bytes(R.Reg);
+    I.mem.push_back(std::move(M));
+  }
+
+  for (const RegOp &R : Defs)
+    appendUnits(I.writes, R.Units);
+  for (const RegOp &R : Uses)
+    appendUnits(I.reads, R.Units);
+  for (MCPhysReg Reg : D.implicit_defs())
+    appendUnits(I.writes, aarch64::unitsOfRegister(MRI.getName(Reg)));
+  for (MCPhysReg Reg : D.implicit_uses())
+    appendUnits(I.reads, aarch64::unitsOfRegister(MRI.getName(Reg)));
+  I.addrReads = AddrUnits;
+  I.writebackWrites = WritebackUnits;
+  appendUnits(I.writes, WritebackUnits);
+
+  // mov x1, x2 / mov v0.16b, v1.16b: a register copy the renamer may
+  // eliminate where the model says so.
+  if (I.mem.empty() && I.mnemonic == "mov" && Defs.size() == 1 &&
+      std::count_if(Uses.begin(), Uses.end(), [](const RegOp &R) { return !R.Units.empty(); }) == 1)
+    I.isRegMove = true;
+
+  sortUnique(I.reads);
+  sortUnique(I.addrReads);
+  sortUnique(I.writes);
+  sortUnique(I.writebackWrites);
   return I;
 }
 

@@ -46,9 +46,9 @@ public:
   ///
   /// x86: complete register effects (sub-registers as units, EFLAGS narrowed
   /// per flag with x86::flagEffects, merges of partial writes, zero idioms,
-  /// eliminable moves). AArch64: form key, opcode and memory direction only;
-  /// the engine has no AArch64 register units yet, so no register
-  /// dependencies are recorded.
+  /// eliminable moves). AArch64: one unit per register (aarch64::
+  /// unitsOfRegister), NZCV as one unit, address registers from the bracket
+  /// of the printed operand, pre/post-index base updates as writebackWrites.
   Instruction translate(const llvm::MCInst &Inst) const;
 
   bool isX86() const { return X86; }

@@ -54,6 +54,11 @@ struct Instruction {
   std::vector<RegUnit> addrReads;
   /// Register units written.
   std::vector<RegUnit> writes;
+  /// The part of `writes` produced by the address unit, not the operation:
+  /// the base register update of a pre/post-indexed access (AArch64
+  /// "ldr q0, [x1], #16"). Ready one cycle after the address registers, as
+  /// in every LLVM AArch64 model (WriteAdr), independent of the load.
+  std::vector<RegUnit> writebackWrites;
   std::vector<MemRef> mem;
 
   bool isBranch = false;       ///< any branch, conditional or not
