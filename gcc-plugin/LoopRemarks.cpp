@@ -29,11 +29,8 @@ std::string summaryOf(const LoopReport &r) {
   s += ") on " + r.model + "; bottleneck: " + bottleneckName(r.bottleneck);
   if (!r.bottleneckResource.empty())
     s += " " + r.bottleneckResource;
-  std::vector<std::string> ties;
-  for (BottleneckKind t : r.ties)
-    ties.push_back(bottleneckName(t));
-  if (!ties.empty())
-    s += fmt::format(" (tied with {})", fmt::join(ties, ", "));
+  if (const std::string ties = tiedWith(r); !ties.empty())
+    s += " (tied with " + ties + ")";
   if (r.confidence != "high")
     s += "; confidence " + r.confidence;
   return s;

@@ -1,7 +1,7 @@
 // Remarks.cpp - see Remarks.h.
 #include "Remarks.h"
 
-#include "loopperf/X86.h"
+#include "loopperf/Render.h"
 
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -68,6 +68,8 @@ void emitSummary(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
     Rem << " " << Arg("BottleneckResource", R.bottleneckResource);
   else
     Rem << Arg("BottleneckResource", "");
+  if (const std::string Ties = tiedWith(R); !Ties.empty())
+    Rem << " (tied with " << Arg("BottleneckTies", Ties) << ")";
   Rem << "; bounds: front-end " << Arg("FrontEndBound", fixed2(R.bounds.frontEnd))
       << ", ports " << Arg("PortsBound", fixed2(R.bounds.ports)) << ", divider "
       << Arg("DividerBound", fixed2(R.bounds.divider)) << ", loop-carried "

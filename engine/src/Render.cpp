@@ -63,6 +63,13 @@ std::vector<unsigned> lines(const LoopKernel &k, const std::vector<unsigned> &in
 
 } // namespace
 
+std::string tiedWith(const LoopReport &r) {
+  std::vector<std::string> ties;
+  for (BottleneckKind t : r.ties)
+    ties.push_back(bottleneckName(t));
+  return fmt::format("{}", fmt::join(ties, ", "));
+}
+
 std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
   std::string out;
   auto line = [&]<typename... A>(fmt::format_string<A...> f, A &&...args) {
@@ -72,13 +79,11 @@ std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineMo
   line("{} on {}", r.kernel.empty() ? std::string("loop") : r.kernel, r.model);
   std::string perElement =
       r.elementsPerIteration ? fmt::format(", {} cycles/element", cycles(r.cyclesPerElement)) : "";
-  std::vector<std::string> ties;
-  for (BottleneckKind t : r.ties)
-    ties.push_back(bottleneckName(t));
+  const std::string ties = tiedWith(r);
   line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}", cycles(r.cyclesPerIteration),
        perElement, bottleneckName(r.bottleneck),
        r.bottleneckResource.empty() ? "" : " — " + r.bottleneckResource,
-       ties.empty() ? "" : fmt::format(" (tied with {})", fmt::join(ties, ", ")));
+       ties.empty() ? "" : " (tied with " + ties + ")");
   line("Confidence: {}", r.confidence);
   line("");
   line("Bounds (cycles/iteration):");

@@ -9,6 +9,11 @@
 
 namespace loopperf {
 
+/// The bottleneck kinds tied with the primary one, e.g. "memory, front-end";
+/// empty when there is no tie. Every rendering and remark says it the same way:
+/// "(tied with <this>)".
+std::string tiedWith(const LoopReport &r);
+
 /// Human report: summary, bounds, per-instruction port pressure table,
 /// critical path and loop-carried chains with line numbers.
 std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
