@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Compile time with and without a loopperf plugin, side by side.
+
+Builds the generated project (gen_project.py) file by file, alternating the
+configurations round by round so that clock drift and other load on the
+machine hit all of them alike, and reports per-configuration medians of the
+compilers' total CPU time (user + system; steadier than wall time on a shared
+machine) and their ratios. With --instructions N it also counts the
+instructions the compiler executes on the first N files (valgrind's callgrind:
+the same count on every run whatever else the machine is doing), which gives
+the plugin's cost without the noise of a shared 2-core machine. Writes a
+Markdown table (for bench/results/).
+
+  bench/compile-time/run.py --compiler gcc-12 --plugin build/lib/gcc/loopperf.so \
+      --out bench/results/compile-time-gcc.md
+  bench/compile-time/run.py --compiler clang-19 --plugin build/lib/loopperf.so \
+      --out bench/results/compile-time-llvm.md
+"""
+import argparse
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def build(compiler, sources, flags, objdir):
+    """CPU time (user + system) of the compiler processes: on a machine shared
+    with other jobs this varies far less than wall-clock time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for src in sources:
+        obj = os.path.join(objdir, os.path.basename(src) + ".o")
+        subprocess.run([compiler, *flags, "-c", src, "-o", obj], check=True,
+                       stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def instructions(compiler, sources, flags, objdir):
+    """Instructions executed by the compiler and every process it starts
+    (GCC's driver runs cc1 and as; clang runs cc1 in-process), by callgrind."""
+    total = 0
+    for src in sources:
+        obj = os.path.join(objdir, os.path.basename(src) + ".o")
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                              "--callgrind-out-file=/dev/null", compiler, *flags, "-c", src,
+                              "-o", obj], check=True, capture_output=True, text=True).stderr
+        total += sum(int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", out))
+    return total
+
+
+def flavour(compiler, plugin):
+    """(name, -march, flags that load the plugin, flags that ask for remarks)."""
+    plugin = os.path.abspath(plugin)
+    if "clang" in os.path.basename(compiler):
+        # Without the plugin, -Rpass=loopperf matches no pass: the baseline
+        # pays for the remark machinery only.
+        return ("clang", "-march=znver5", ["-fpass-plugin=" + plugin],
+                ["-Rpass=loopperf", "-Rpass-analysis=loopperf"])
+    # -fopt-info-loop makes GCC's own loop passes report too, so remarks
+    # with the plugin are compared with remarks without it.
+    return ("gcc", "-march=znver3", ["-fplugin=" + plugin],
+            ["-fopt-info-loop-optimized=/dev/null"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--compiler", default="gcc-12")
+    ap.add_argument("--opts", default="-O1,-O2,-O3")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--files", type=int, default=30)
+    ap.add_argument("--functions", type=int, default=30)
+    ap.add_argument("--instructions", type=int, default=0, metavar="N",
+                    help="also count instructions (callgrind) on the first N files")
+    ap.add_argument("--out", help="Markdown result file (default: stdout only)")
+    args = ap.parse_args()
+
+    name, march, plugin, remarks = flavour(args.compiler, args.plugin)
+    work = tempfile.mkdtemp(prefix="loopperf-ctime-")
+    src_dir = os.path.join(work, "src")
+    subprocess.run([sys.executable, os.path.join(HERE, "gen_project.py"), "--out", src_dir,
+                    "--files", str(args.files), "--functions", str(args.functions)], check=True)
+    sources = sorted(os.path.join(src_dir, f) for f in os.listdir(src_dir))
+    obj_dir = os.path.join(work, "obj")
+    os.makedirs(obj_dir)
+
+    rows, counts = [], []
+    for opt in args.opts.split(","):
+        base = [opt, march]
+        # (configuration, flags, the configuration it is compared with)
+        variants = [(name, base, name),
+                    (f"{name} + plugin, no remarks requested", base + plugin, name),
+                    (f"{name} + remarks", base + remarks, f"{name} + remarks"),
+                    (f"{name} + plugin + remarks", base + plugin + remarks, f"{name} + remarks")]
+        times = {v: [] for v, _, _ in variants}
+        build(args.compiler, sources, variants[0][1], obj_dir)  # warm the page cache
+        for _ in range(args.rounds):
+            for v, flags, _ in variants:  # interleaved: same conditions for each
+                times[v].append(build(args.compiler, sources, flags, obj_dir))
+        for v, _, reference in variants:
+            ref = statistics.median(times[reference])
+            med = statistics.median(times[v])
+            rows.append((opt, v, med, med / ref, min(times[v]), max(times[v])))
+            print(f"{opt} {v:40s} median {med:7.3f} s  ratio {med / ref:6.3f}", flush=True)
+        if args.instructions:
+            n = {v: instructions(args.compiler, sources[:args.instructions], flags, obj_dir)
+                 for v, flags, _ in variants}
+            for v, _, reference in variants:
+                counts.append((opt, v, n[v], n[v] / n[reference]))
+                print(f"{opt} {v:40s} {n[v]:15,d} instructions  ratio {n[v] / n[reference]:.4f}",
+                      flush=True)
+
+    version = subprocess.run([args.compiler, "--version"], capture_output=True,
+                             text=True).stdout.splitlines()[0]
+    cmd = (f"bench/compile-time/run.py --compiler {args.compiler} --plugin {args.plugin} "
+           f"--opts {args.opts} --rounds {args.rounds} --files {args.files} "
+           f"--functions {args.functions}"
+           + (f" --instructions {args.instructions}" if args.instructions else ""))
+    lines = [
+        f"# {name} compile time with the loopperf plugin",
+        "",
+        f"Command: `{cmd}`.",
+        "",
+        f"{args.files} generated C files x {args.functions} functions "
+        "(`bench/compile-time/gen_project.py`), compiled one `-c` at a time, "
+        f"{args.rounds} interleaved rounds per configuration; medians of the total CPU time "
+        f"(user + system) of the compiler processes. Every configuration uses `{march}`. "
+        "The ratio compares each configuration with the same one without the plugin "
+        f"(`{name} + plugin + remarks` against `{name} + remarks`).",
+        "",
+        f"* compiler: {version}",
+        f"* host: {platform.machine()}, {os.cpu_count()} CPUs (shared with other jobs: "
+        "the ratio is the number to read)",
+        "",
+        "| opt | configuration | median CPU (s) | ratio | min (s) | max (s) |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for opt, v, med, ratio, lo, hi in rows:
+        lines.append(f"| {opt} | {v} | {med:.3f} | {ratio:.3f} | {lo:.3f} | {hi:.3f} |")
+    if counts:
+        lines += ["", f"Instructions executed (callgrind) compiling the first {args.instructions} "
+                  "files: deterministic, so this ratio is the plugin's cost free of machine noise.",
+                  "", "| opt | configuration | instructions | ratio |", "|---|---|---:|---:|"]
+        lines += [f"| {o} | {v} | {n:,d} | {r:.4f} |" for o, v, n, r in counts]
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
