@@ -70,9 +70,11 @@ for loop in doc["loops"]:
 PY
   syntax=""
   grep -qE '^\s*\.intel_syntax' "$k" && syntax=".intel_syntax noprefix"
+  n=0
   while IFS=$'\t' read -r loop first last insts cycles bottleneck lcd; do
-    { [ -n "$syntax" ] && echo "$syntax"; sed -n "${first},${last}p" "$k"; } > "$tmp/region.s"
-    if "$mca" -mcpu="$cpu" -iterations="$iterations" "$tmp/region.s" > "$tmp/mca.txt" 2>&1; then
+    n=$((n + 1))
+    { [ -n "$syntax" ] && echo "$syntax"; sed -n "${first},${last}p" "$k"; } > "$tmp/$name.region$n.s"
+    if "$mca" -mcpu="$cpu" -iterations="$iterations" "$tmp/$name.region$n.s" > "$tmp/mca.txt" 2>&1; then
       rthr=$(awk '/^Block RThroughput:/ {print $3}' "$tmp/mca.txt")
       mcacyc=$(awk '/^Iterations:/ {it=$2} /^Total Cycles:/ {tc=$3} END {if (it) printf "%.2f", tc/it}' "$tmp/mca.txt")
       ratio=$(awk -v a="$cycles" -v b="$mcacyc" 'BEGIN {if (b > 0) printf "%.2f", a/b}')
@@ -83,5 +85,38 @@ PY
       "$name" "$loop" "$insts" "$cycles" "$bottleneck" "$lcd" "$rthr" "$mcacyc" "$ratio" >> "$out"
   done < "$tmp/loops.tsv"
 done
+
+# Speed: the same files, both tools, interleaved so drift hits both alike.
+python3 - "$loopperf" "$mca" "$cpu" "$iterations" "${REPS:-21}" "$tmp" "${kernels[@]}" >> "$out" <<'PY'
+import glob, os, statistics, subprocess, sys, time
+loopperf, mca, cpu, iterations, reps, tmp, *kernels = sys.argv[1:]
+def run(cmd):
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+print()
+print(f"## Tool run time (median of {reps} interleaved runs, ms)")
+print()
+print("loopperf analyses the whole file (finding its loops); llvm-mca runs once per loop")
+print(f"on the cut-out lines with -iterations={iterations}. Wall time on a shared 2-core")
+print("machine: read the ratio.")
+print()
+print("| kernel | loops | loopperf ms | llvm-mca ms | llvm-mca / loopperf |")
+print("|---|---:|---:|---:|---:|")
+lp_all, mca_all = [], []
+for k in kernels:
+    name = os.path.basename(k)[:-2]
+    regions = sorted(glob.glob(os.path.join(tmp, name + ".region*.s")))
+    if not regions:
+        continue
+    a, b = [], []
+    for _ in range(int(reps)):
+        a.append(run([loopperf, f"--mcpu={cpu}", "--json", k]))
+        b.append(sum(run([mca, f"-mcpu={cpu}", f"-iterations={iterations}", r]) for r in regions))
+    ma, mb = statistics.median(a) * 1e3, statistics.median(b) * 1e3
+    lp_all.append(ma); mca_all.append(mb)
+    print(f"| {name} | {len(regions)} | {ma:.1f} | {mb:.1f} | {mb / ma:.2f} |")
+print(f"| **all** | | {sum(lp_all):.1f} | {sum(mca_all):.1f} | {sum(mca_all) / sum(lp_all):.2f} |")
+PY
 
 cat "$out"

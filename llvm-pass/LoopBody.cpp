@@ -139,7 +139,10 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
                       std::to_string(Header->getNumber());
   Body.kernel.name = Body.kernel.function + ": " +
                      (Body.kernel.loc.valid() ? "loop at " + describeLoc(Body.loc) : Label);
-  Body.kernel.elementsPerIteration = elementsPerIteration(Body.kernel);
+  // Element counting reads x86 register units and AT&T text; elsewhere the
+  // count stays unknown (0) rather than guessed.
+  if (Translator.isX86())
+    Body.kernel.elementsPerIteration = elementsPerIteration(Body.kernel);
   return Body;
 }
 

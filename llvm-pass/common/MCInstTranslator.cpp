@@ -150,6 +150,15 @@ Instruction MCInstTranslator::translate(const MCInst &Inst) const {
   return I;
 }
 
+const x86::RegInfo &MCInstTranslator::regInfo(MCRegister Reg) const {
+  if (RegCache.empty())
+    RegCache.resize(MRI.getNumRegs());
+  std::optional<x86::RegInfo> &Slot = RegCache[Reg.id()];
+  if (!Slot)
+    Slot = x86::lookupRegister(MRI.getName(Reg));
+  return *Slot;
+}
+
 Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   const MCInstrDesc &D = MII.get(MI.getOpcode());
 
@@ -199,7 +208,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
       StringRef RegName = MRI.getName(Op.getReg());
       if (RegName == "RIP" || RegName == "EIP")
         return;
-      x86::RegInfo Info = x86::lookupRegister(RegName);
+      const x86::RegInfo &Info = regInfo(Op.getReg());
       if (!Info.valid)
         return;
       Name = Info.canonical;
@@ -242,7 +251,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   // EFLAGS is one LLVM register; the engine tracks each flag. If the flag
   // table does not know the mnemonic, assume every arithmetic flag.
   const x86::FlagEffect Flags = x86::flagEffects(Mnemonic);
-  auto IsFlags = [&](MCRegister Reg) { return MRI.getName(Reg) == StringRef("EFLAGS"); };
+  auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).isFlags; };
 
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
@@ -252,7 +261,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     }
     // Registers the engine does not model (MXCSR, segment and x87 control
     // registers, SSP) carry no dependencies it tracks.
-    x86::RegInfo Info = x86::lookupRegister(MRI.getName(Reg));
+    const x86::RegInfo &Info = regInfo(Reg);
     if (Info.valid)
       x86::writeUnits(Info, VexOrEvex, I.writes, MergeReads);
   }
@@ -261,13 +270,13 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
       appendFlags(I.reads, Flags.reads ? Flags.reads : x86::AllArithFlags);
       continue;
     }
-    x86::RegInfo Info = x86::lookupRegister(MRI.getName(Reg));
+    const x86::RegInfo &Info = regInfo(Reg);
     if (Info.valid)
       appendUnits(I.reads, Info.units);
   }
   appendUnits(I.reads, MergeReads);
   for (MCRegister Reg : AddrRegs)
-    appendUnits(I.addrReads, x86::lookupRegister(MRI.getName(Reg)).units);
+    appendUnits(I.addrReads, regInfo(Reg).units);
 
   // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
   // the (identical) sources.

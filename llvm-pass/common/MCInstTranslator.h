@@ -11,6 +11,12 @@
 #pragma once
 
 #include "loopperf/Kernel.h"
+#include "loopperf/X86.h"
+
+#include "llvm/MC/MCRegister.h"
+
+#include <optional>
+#include <vector>
 
 #include <string>
 
@@ -57,6 +63,8 @@ public:
 private:
   Instruction translateX86(const llvm::MCInst &Inst) const;
   Instruction translateAArch64(const llvm::MCInst &Inst) const;
+  /// x86::lookupRegister of an MC register, computed once per register.
+  const x86::RegInfo &regInfo(llvm::MCRegister Reg) const;
 
   const llvm::MCInstrInfo &MII;
   const llvm::MCRegisterInfo &MRI;
@@ -64,6 +72,9 @@ private:
   llvm::MCInstPrinter &Att;
   llvm::MCInstPrinter *Intel;
   bool X86 = false, AArch64 = false;
+  /// By MCRegister id. A translator belongs to one thread (one pass
+  /// instance or one CLI run), so the cache needs no lock.
+  mutable std::vector<std::optional<x86::RegInfo>> RegCache;
 };
 
 } // namespace loopperf::llvmmc
