@@ -1,0 +1,94 @@
+// Runner.cpp - see Runner.h.
+#include "Runner.h"
+
+#include "Clock.h"
+#include "Protocol.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace loopperf::measure {
+namespace {
+
+volatile uint64_t gSink;
+
+CalibrationSample calibrate(long shortIters, long longIters) {
+  CalibrationSample c;
+  c.shortAdds = double(shortIters) * kAddsPerChainIteration;
+  c.longAdds = double(longIters) * kAddsPerChainIteration;
+  double t0 = nowNs();
+  gSink = addChain(shortIters);
+  double t1 = nowNs();
+  gSink = addChain(longIters);
+  double t2 = nowNs();
+  c.shortTime = t1 - t0;
+  c.longTime = t2 - t1;
+  return c;
+}
+
+} // namespace
+
+RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptions &opt) {
+  RunResult r;
+  CycleCounter counter;
+  bool useCounter = opt.useCounter && counter.available();
+  r.method = useCounter ? "perf-cycles" : "calibrated-clock";
+
+  // Warm up (caches, predictors, clock) and choose reps from a pilot.
+  double pilot = 1e30;
+  for (int i = 0; i < 5; ++i) {
+    double t0 = nowNs();
+    kernel(opt.n2);
+    pilot = std::min(pilot, nowNs() - t0);
+  }
+  r.reps = std::clamp(long(std::ceil(opt.blockNs / std::max(pilot, 1.0))), 1L, 100000L);
+
+  auto block = [&](long n) {
+    if (useCounter) {
+      uint64_t c0 = counter.read();
+      for (long i = 0; i < r.reps; ++i)
+        kernel(n);
+      return double(counter.read() - c0);
+    }
+    double t0 = nowNs();
+    for (long i = 0; i < r.reps; ++i)
+      kernel(n);
+    return nowNs() - t0;
+  };
+
+  std::vector<double> cycles, ghz;
+  for (unsigned round = 0; round < opt.rounds; ++round) {
+    CalibrationSample before = calibrate(opt.calShort, opt.calLong);
+    KernelSample k;
+    k.n1 = double(opt.n1);
+    k.n2 = double(opt.n2);
+    k.reps = double(r.reps);
+    if (round % 2 == 0) {
+      k.time1 = block(opt.n1);
+      k.time2 = block(opt.n2);
+    } else {
+      k.time2 = block(opt.n2);
+      k.time1 = block(opt.n1);
+    }
+    CalibrationSample after = calibrate(opt.calShort, opt.calLong);
+    auto fb = cyclesPerTimeUnit(before), fa = cyclesPerTimeUnit(after);
+    if (!fb || !fa) {
+      ++r.rejected;
+      continue;
+    }
+    double f = (*fb + *fa) / 2;
+    ghz.push_back(f);
+    auto c = cyclesPerUnit(k, useCounter ? 1.0 : f);
+    if (!c) {
+      ++r.rejected;
+      continue;
+    }
+    cycles.push_back(*c);
+  }
+  r.cycles = summarize(cycles);
+  r.ghz = summarize(ghz);
+  return r;
+}
+
+} // namespace loopperf::measure
