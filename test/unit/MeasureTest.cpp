@@ -127,3 +127,21 @@ TEST(MeasureHarness, StatePointsIntoDistinctSlices) {
   std::memcpy(&d, s.vec[3], 8);
   EXPECT_DOUBLE_EQ(d, 1.000000238418579);
 }
+
+TEST(MeasureProtocol, ContentionFromTheThroughputProbe) {
+  // Probe: 2 500 and 15 000 expected cycles; f = 4 cycles/ns.
+  CalibrationSample alone{2500, 15000, 1000, 4125};  // 12 500 cycles in 3 125 ns
+  CalibrationSample shared{2500, 15000, 1000, 7250}; // twice as long
+  ASSERT_TRUE(contention(alone, 4.0));
+  EXPECT_DOUBLE_EQ(*contention(alone, 4.0), 1.0);
+  EXPECT_DOUBLE_EQ(*contention(shared, 4.0), 2.0);
+  EXPECT_FALSE(contention(alone, 0));
+}
+
+TEST(MeasureProtocol, CleanRoundsKeepTheLeastContended) {
+  std::vector<double> c = {1.00, 1.02, 1.60, 1.04, 2.00, 1.06};
+  EXPECT_EQ(cleanRounds(c, 0.05, 2), (std::vector<size_t>{0, 1, 3}));
+  // Too few clean rounds: keep everything.
+  EXPECT_EQ(cleanRounds(c, 0.05, 4), (std::vector<size_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_TRUE(cleanRounds({}, 0.05, 1).empty());
+}

@@ -35,6 +35,22 @@ uint64_t addChain(long iterations) {
   return x;
 }
 
+#define LP_ADD4 "addq $1, %0\n\t" "addq $1, %1\n\t" "addq $1, %2\n\t" "addq $1, %3\n\t"
+#define LP_ADD20 LP_ADD4 LP_ADD4 LP_ADD4 LP_ADD4 LP_ADD4
+
+uint64_t addThroughputProbe(long iterations) {
+  uint64_t a = 0, b = 0, c = 0, d = 0;
+  if (iterations <= 0)
+    return a;
+  __asm__ volatile(".p2align 6\n"
+                   "1:\n\t" LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20 "decq %4\n\t"
+                   "jnz 1b\n"
+                   : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(iterations)
+                   :
+                   : "cc");
+  return a + b + c + d;
+}
+
 CycleCounter::CycleCounter() {
   perf_event_attr a;
   std::memset(&a, 0, sizeof a);

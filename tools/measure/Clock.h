@@ -16,6 +16,13 @@ double nowNs();
 uint64_t addChain(long iterations);
 inline constexpr double kAddsPerChainIteration = 100;
 
+/// Runs `iterations` x 100 adds in 4 independent chains (25 cycles per
+/// iteration on a core with 4 or more integer ALUs to itself). Timed next
+/// to the add chain it shows whether the core's execution ports are shared
+/// at the moment (an SMT sibling busy: on KVM guests vCPUs can be siblings).
+uint64_t addThroughputProbe(long iterations);
+inline constexpr double kProbeCyclesPerIteration = 25;
+
 /// User-mode CPU cycles of this thread via perf_event_open, if available.
 class CycleCounter {
 public:

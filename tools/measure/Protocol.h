@@ -13,7 +13,9 @@
 // With a hardware cycle counter the kernel times are already cycles and f = 1.
 #pragma once
 
+#include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace loopperf::measure {
 
@@ -36,5 +38,17 @@ std::optional<double> cyclesPerTimeUnit(const CalibrationSample &c);
 /// clock rate f (cycles per time unit); nullopt when the difference is not
 /// positive (a disturbed round).
 std::optional<double> cyclesPerUnit(const KernelSample &k, double f);
+
+/// Contention of one round: the clock rate f divided by the rate at which
+/// the throughput probe (4 independent add chains; `shortAdds`/`longAdds`
+/// hold its expected cycles) ran. 1 when the core's ALUs were the
+/// measurement's alone; 2 when an SMT sibling took half of them.
+std::optional<double> contention(const CalibrationSample &probe, double f);
+
+/// Indices of the rounds to keep: contention within `tolerance` (relative)
+/// of the least contended round. When fewer than `minKeep` rounds qualify,
+/// all rounds are kept (and the caller reports the contention).
+std::vector<size_t> cleanRounds(const std::vector<double> &contention, double tolerance,
+                                size_t minKeep);
 
 } // namespace loopperf::measure

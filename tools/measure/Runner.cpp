@@ -27,6 +27,20 @@ CalibrationSample calibrate(long shortIters, long longIters) {
   return c;
 }
 
+CalibrationSample probe(long shortIters, long longIters) {
+  CalibrationSample c;
+  c.shortAdds = double(shortIters) * kProbeCyclesPerIteration;
+  c.longAdds = double(longIters) * kProbeCyclesPerIteration;
+  double t0 = nowNs();
+  gSink = addThroughputProbe(shortIters);
+  double t1 = nowNs();
+  gSink = addThroughputProbe(longIters);
+  double t2 = nowNs();
+  c.shortTime = t1 - t0;
+  c.longTime = t2 - t1;
+  return c;
+}
+
 } // namespace
 
 RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptions &opt) {
@@ -57,9 +71,10 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     return nowNs() - t0;
   };
 
-  std::vector<double> cycles, ghz;
+  std::vector<double> cycles, ghz, busy;
   for (unsigned round = 0; round < opt.rounds; ++round) {
     CalibrationSample before = calibrate(opt.calShort, opt.calLong);
+    CalibrationSample probeBefore = probe(opt.calShort, opt.calLong);
     KernelSample k;
     k.n1 = double(opt.n1);
     k.n2 = double(opt.n2);
@@ -71,6 +86,7 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
       k.time2 = block(opt.n2);
       k.time1 = block(opt.n1);
     }
+    CalibrationSample probeAfter = probe(opt.calShort, opt.calLong);
     CalibrationSample after = calibrate(opt.calShort, opt.calLong);
     auto fb = cyclesPerTimeUnit(before), fa = cyclesPerTimeUnit(after);
     if (!fb || !fa) {
@@ -78,15 +94,22 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
       continue;
     }
     double f = (*fb + *fa) / 2;
-    ghz.push_back(f);
+    auto cb = contention(probeBefore, f), ca = contention(probeAfter, f);
     auto c = cyclesPerUnit(k, useCounter ? 1.0 : f);
-    if (!c) {
+    if (!c || !cb || !ca) {
       ++r.rejected;
       continue;
     }
+    ghz.push_back(f);
+    busy.push_back(std::max(*cb, *ca));
     cycles.push_back(*c);
   }
-  r.cycles = summarize(cycles);
+  r.contention = summarize(busy);
+  std::vector<double> kept;
+  for (size_t i : cleanRounds(busy, opt.contentionTolerance, std::max<size_t>(5, busy.size() / 5)))
+    kept.push_back(cycles[i]);
+  r.contended = unsigned(cycles.size() - kept.size());
+  r.cycles = summarize(kept);
   r.ghz = summarize(ghz);
   return r;
 }

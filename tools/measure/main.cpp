@@ -83,6 +83,9 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
       j["min"] = r.cycles.min;
       j["rounds"] = r.cycles.count;
       j["rejected"] = r.rejected;
+      j["contended"] = r.contended;
+      j["contention_median"] = r.contention.median;
+      j["contention_min"] = r.contention.min;
       j["reps"] = r.reps;
       j["n1"] = e.n1;
       j["n2"] = e.n2;
@@ -96,13 +99,14 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
     std::cout << doc.dump(1) << "\n";
     return;
   }
-  std::printf("%-28s %10s %10s %10s %6s %6s %7s  %s\n", "name", "cycles", "q1", "q3", "IQR%",
-              "rounds", "GHz", "method");
+  std::printf("%-28s %10s %10s %10s %6s %6s %7s %6s  %s\n", "name", "cycles", "q1", "q3", "IQR%",
+              "rounds", "GHz", "shared", "method");
   for (const Entry &e : entries) {
     const RunResult &r = e.result;
-    std::printf("%-28s %10.3f %10.3f %10.3f %6.1f %6u %7.3f  %s, per %s\n", e.name.c_str(),
+    std::printf("%-28s %10.3f %10.3f %10.3f %6.1f %6u %7.3f %6.2f  %s, per %s\n", e.name.c_str(),
                 r.cycles.median, r.cycles.q1, r.cycles.q3, 100 * r.cycles.relativeSpread(),
-                r.cycles.count, r.ghz.median, r.method.c_str(), e.unit.c_str());
+                r.cycles.count, r.ghz.median, r.contention.median, r.method.c_str(),
+                e.unit.c_str());
   }
 }
 
@@ -189,9 +193,11 @@ int runKernels(const std::string &lib, const std::vector<std::string> &symbols, 
     run.n1 = 256;
   if (!o.n2Given)
     run.n2 = 768;
-  // Four buffers of 64 KiB; each argument points 16 KiB into its buffer so
-  // that stencils may read behind it.
-  constexpr size_t kBuf = 64 * 1024, kFront = 16 * 1024;
+  // Four buffers of 64 KiB; each argument points 16 KiB (plus a stagger)
+  // into its buffer so that stencils may read behind it. The stagger of 9
+  // cache lines per buffer keeps the streams' addresses from being equal
+  // modulo 4 KiB (false store-to-load dependencies, "4K aliasing").
+  constexpr size_t kBuf = 64 * 1024, kFront = 16 * 1024, kStagger = 9 * 64;
   std::vector<Entry> entries;
   for (const std::string &sym : symbols) {
     auto fn = reinterpret_cast<KernelFn>(so.symbol(sym));
@@ -206,7 +212,7 @@ int runKernels(const std::string &lib, const std::vector<std::string> &symbols, 
     }
     void *p[4];
     for (int i = 0; i < 4; ++i)
-      p[i] = mem + i * kBuf + kFront;
+      p[i] = mem + i * kBuf + kFront + i * kStagger;
     if (auto init = reinterpret_cast<KernelFn>(so.symbol(sym + "_init")))
       init(run.n2, p[0], p[1], p[2], p[3]);
     Entry e;
