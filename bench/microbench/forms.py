@@ -63,7 +63,9 @@ def instantiate(key, dest_i, fixed_i, chain):
             elif chain is not None and i == chain:
                 out.append(reg(c, dest_i))
             else:
-                out.append(reg(c, fixed_i - (n - 2 - i)))
+                # fixed sources from the top of each class's pool
+                top = len(POOL[c]) - 1 if c != ops[-1] else fixed_i
+                out.append(reg(c, top - (n - 2 - i)))
         else:
             return None
     return mnem + " " + ", ".join(out) if out else mnem
@@ -100,7 +102,7 @@ def bodies(key):
     if mnem in ("divq", "divl", "idivl", "idivq"):
         w = "q" if mnem.endswith("q") else "l"
         a, d, x = ("%rax", "%edx", "%r14") if w == "q" else ("%eax", "%edx", "%r14d")
-        src = "(%rsi)" if ops == ["mem"] else ("%r15" if w == "q" else "%r15d")
+        src = "264(%rsi)" if ops == ["mem"] else ("%r15" if w == "q" else "%r15d")
         sx = "cqto" if (mnem.startswith("idiv") and w == "q") else ("cltd" if mnem.startswith("idiv") else f"xorl {d}, {d}")
         # latency: quotient feeds the next dividend through one `or` (1 cycle)
         lat = [f"or{w} {x}, {a}", sx, f"{mnem} {src}"]
@@ -143,8 +145,27 @@ def bodies(key):
     return lat, tp, ""
 
 
+# (%rsi) keeps the harness's pattern (normal numbers for any FP type);
+# the integer divisor for `div mem` lives at 264(%rsi).
 INIT = ["movq $1000000007, %r14", "movq $13, %r15", "movq $1000000007, %rax",
-        "movq $1000000007, (%rsi)", "movq $13, 8(%rsi)", "vpxor %xmm12, %xmm12, %xmm12"]
+        "movq $13, 264(%rsi)", "vpxor %xmm12, %xmm12, %xmm12"]
+
+
+FP_SUFFIX = re.compile(r"^v?[a-z0-9]*?(ps|pd|ss|sd)$")
+
+
+def fp_init(key):
+    """For FP forms: every vector register and the memory operand hold 1.0
+    of the form's element type, so chains (x/1, sqrt(1), x*1) keep normal,
+    constant values (no denormal or overflow slow paths)."""
+    mnem = key.split(" ")[0]
+    if not FP_SUFFIX.match(mnem) or mnem.startswith("vcvt") or mnem.startswith("cvt"):
+        return []
+    one = "0x3FF0000000000000" if mnem.endswith(("pd", "sd")) else "0x3F8000003F800000"
+    return [f"movabsq ${one}, %rax", "vmovq %rax, %xmm14", "vpbroadcastq %xmm14, %ymm14",
+            "vmovdqu %ymm14, (%rsi)", "vmovdqu %ymm14, (%rdi)"] + \
+           [f"vmovdqa %ymm14, %ymm{i}" for i in list(range(0, 12)) + [13, 15]] + \
+           ["movq $1000000007, %rax"]
 
 
 def write_body(path, lines, init=INIT):
@@ -188,10 +209,12 @@ def main():
     tmp = tempfile.mkdtemp()
     results = {}
     # Probes write ymm9-11 only (form instances use 0-8 and read 12-15).
-    probes = {"vaddpd": ["vaddpd %ymm15, %ymm9, %ymm9", "vaddpd %ymm15, %ymm10, %ymm10",
-                         "vaddpd %ymm15, %ymm11, %ymm11"],
-              "vmulpd": ["vmulpd %ymm15, %ymm9, %ymm9", "vmulpd %ymm15, %ymm10, %ymm10",
-                         "vmulpd %ymm15, %ymm11, %ymm11"]}
+    # Probe destinations are not read, so probes form no chains: their time
+    # is their pipes' throughput alone.
+    probes = {"vaddpd": ["vaddpd %ymm15, %ymm14, %ymm9", "vaddpd %ymm15, %ymm14, %ymm10",
+                         "vaddpd %ymm15, %ymm14, %ymm11"],
+              "vmulpd": ["vmulpd %ymm15, %ymm14, %ymm9", "vmulpd %ymm15, %ymm14, %ymm10",
+                         "vmulpd %ymm15, %ymm14, %ymm11"]}
     # probe timings alone
     files = []
     for p, lines in probes.items():
@@ -203,15 +226,16 @@ def main():
         lat, tp, note = bodies(key)
         entry = {"key": key, "note": note}
         files = []
+        init = INIT + fp_init(key)
         if lat:
-            fn = os.path.join(tmp, f"lat{n}.s"); write_body(fn, lat); files.append(fn)
+            fn = os.path.join(tmp, f"lat{n}.s"); write_body(fn, lat, init); files.append(fn)
         if tp:
-            fn = os.path.join(tmp, f"tp{n}.s"); write_body(fn, tp); files.append(fn)
+            fn = os.path.join(tmp, f"tp{n}.s"); write_body(fn, tp, init); files.append(fn)
             dest = key.split(",")[-1]
             if dest in ("xmm", "ymm") and probe_t:
                 for p, lines in probes.items():
                     fn = os.path.join(tmp, f"mix{n}_{p}.s")
-                    write_body(fn, tp + lines * 3)
+                    write_body(fn, tp + lines * 3, init)
                     files.append(fn)
         if not files:
             results[key] = entry
@@ -236,6 +260,7 @@ def main():
                 share = (tm - max(tf, tpb)) / min(tf, tpb) if min(tf, tpb) > 0 else 0
                 entry[f"shares_{p}"] = round(max(0.0, min(1.0, share)), 2)
         entry["instance"] = (lat or tp or [""])[-1]
+        entry["shared"] = max(r.get("contention_median", 1.0) for r in got.values())
         results[key] = entry
         print(f"{key:36s} lat={entry.get('lat', '-')!s:6} rtp={entry.get('rtp', '-')!s:6} "
               f"add={entry.get('shares_vaddpd', '-')} mul={entry.get('shares_vmulpd', '-')} {entry['note']}",

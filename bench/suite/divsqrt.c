@@ -6,6 +6,8 @@ KERNEL(div_f64) {
   double *restrict a = pa; const double *restrict b = pb, *restrict c = pc;
   for (long i = 0; i < n; ++i) a[i] = b[i] / c[i];
 }
+static void fill_f32(long n, float *x, float v) { for (long i = 0; i < n; ++i) x[i] = v; }
+INIT(div_f32) { (void)pa; (void)pd; fill_f32(n, pb, 3.0f); fill_f32(n, pc, 1.5f); }
 KERNEL(div_f32) {
   float *restrict a = pa; const float *restrict b = pb, *restrict c = pc;
   for (long i = 0; i < n; ++i) a[i] = b[i] / c[i];
@@ -14,6 +16,7 @@ KERNEL(sqrt_f64) {
   double *restrict a = pa; const double *restrict b = pb;
   for (long i = 0; i < n; ++i) a[i] = __builtin_sqrt(b[i]);
 }
+INIT(sqrt_f32) { (void)pa; (void)pc; (void)pd; fill_f32(n, pb, 3.0f); }
 KERNEL(sqrt_f32) {
   float *restrict a = pa; const float *restrict b = pb;
   for (long i = 0; i < n; ++i) a[i] = __builtin_sqrtf(b[i]);

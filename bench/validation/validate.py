@@ -167,8 +167,11 @@ def summary(rows, key):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--mcpu", default=os.environ.get("LOOPPERF_MCPU", "native"),
-                    help="loopperf model (default: native = the host's model)")
+    ap.add_argument("--mcpu", default=os.environ.get("LOOPPERF_MCPU", "epyc-kvm-host"),
+                    help="loopperf model (default: the measured host overlay)")
+    ap.add_argument("--baseline-mcpu", default="native",
+                    help="a second loopperf model reported beside it (default: native, "
+                         "LLVM's model for the host CPUID)")
     ap.add_argument("--mca-mcpu", default=os.environ.get("MCA_MCPU", "native"),
                     help="llvm-mca -mcpu (default: native)")
     ap.add_argument("--rounds", type=int, default=61)
@@ -219,6 +222,7 @@ def main():
                         failures.append(f"{src} ({label}): loopperf-measure exit {e.returncode}")
                         continue
                     loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf)
+                    base_loops, _ = main_loops(base + ".s", syms, args.baseline_mcpu, loopperf)
                     for m in meas["results"]:
                         s = m["name"]
                         calib.append(m["ghz"])
@@ -240,6 +244,8 @@ def main():
                             row["mca_cpi"] = cpi
                             if e:
                                 row["loopperf"] = loop["cycles_per_iteration"] / e
+                                if s in base_loops:
+                                    row["loopperf_base"] = base_loops[s][0]["cycles_per_iteration"] / e
                                 row["mca"] = cpi / e if cpi else None
                         rows.append(row)
                     print(f"{label:40s} {src:14s} {len(syms)} kernels", file=sys.stderr)
@@ -254,7 +260,7 @@ def fmt(v, d=2):
 def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     os.makedirs(args.out, exist_ok=True)
     fields = ["config", "compiler", "kernel", "measured", "iqr", "rounds", "ghz", "shared", "loops",
-              "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "mca", "asm",
+              "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "loopperf_base", "mca", "asm",
               "lines"]
     with open(os.path.join(args.out, "validation.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
@@ -287,7 +293,9 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     L.append("| set | loops | tool | MAPE % | median abs. error % | median signed error % | within 10 % | Kendall τ |")
     L.append("|---|---:|---|---:|---:|---:|---:|---:|")
     for name, rs in groups:
-        for key, tool in (("loopperf", "loopperf"), ("mca", "llvm-mca-19")):
+        for key, tool in (("loopperf", f"loopperf `{args.mcpu}`"),
+                          ("loopperf_base", f"loopperf `{args.baseline_mcpu}` (LLVM model)"),
+                          ("mca", "llvm-mca-19")):
             s = summary(rs, key)
             if s:
                 L.append(f"| {name} | {s['n']} | {tool} | {s['mape']:.1f} | {s['median_abs']:.1f} | "
@@ -316,7 +324,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         f.write("\n".join(L) + "\n")
     plot(comparable, os.path.join(args.out, "validation.png"), lp_model, mca_cpu)
     for name, rs in groups:
-        for key in ("loopperf", "mca"):
+        for key in ("loopperf", "loopperf_base", "mca"):
             s = summary(rs, key)
             if s:
                 print(f"{name:9s} {key:9s} n={s['n']} MAPE={s['mape']:.1f}% "

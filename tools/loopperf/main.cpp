@@ -185,8 +185,23 @@ int main(int argc, char **argv) {
     AnalyzedLoop L;
     L.region = Region;
     L.kernel = Builder.build(Region);
-    if (PerElement)
-      L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(L.kernel);
+    if (PerElement) {
+      // The counter reads AT&T operand text with single spaces (as the
+      // translator prints it); the CLI keeps the line as written.
+      LoopKernel Folded = L.kernel;
+      for (Instruction &I : Folded.insts) {
+        std::string T;
+        for (char C : I.text)
+          if (C == ' ' || C == '\t') {
+            if (!T.empty() && T.back() != ' ')
+              T += ' ';
+          } else {
+            T += C;
+          }
+        I.text = T;
+      }
+      L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(Folded);
+    }
     for (const Instruction &I : L.kernel.insts)
       if (I.asmLine) {
         L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
