@@ -94,12 +94,15 @@ def main_loops(asm_path, symbols, mcpu, loopperf):
     starts = sorted((ln, s) for s, ln in function_lines(lines, set(symbols)).items())
     per_fn = {}
     for loop in doc["loops"]:
-        first = loop["region"]["first_line"]
-        owner = None
-        for ln, s in starts:
-            if ln <= first:
-                owner = s
-        if owner:
+        # The function loopperf names (set-up functions such as NAME_init
+        # and static helpers have loops of their own).
+        owner = loop["region"].get("function")
+        if owner is None:
+            first = loop["region"]["first_line"]
+            for ln, s in starts:
+                if ln <= first:
+                    owner = s
+        if owner in symbols:
             if not loop.get("elements_per_iteration"):
                 loop["elements_per_iteration"] = strided_elements(loop, element_bytes_hint(owner))
                 loop["elements_source"] = "validate.py"

@@ -13,32 +13,29 @@ namespace {
 
 volatile uint64_t gSink;
 
-CalibrationSample calibrate(long shortIters, long longIters) {
+/// Times `chain` at two lengths; `cyclesPerIteration` is what one iteration
+/// costs by construction.
+CalibrationSample timeChain(uint64_t (*chain)(long), double cyclesPerIteration, long shortIters,
+                            long longIters) {
   CalibrationSample c;
-  c.shortAdds = double(shortIters) * kAddsPerChainIteration;
-  c.longAdds = double(longIters) * kAddsPerChainIteration;
+  c.shortAdds = double(shortIters) * cyclesPerIteration;
+  c.longAdds = double(longIters) * cyclesPerIteration;
   double t0 = nowNs();
-  gSink = addChain(shortIters);
+  gSink = chain(shortIters);
   double t1 = nowNs();
-  gSink = addChain(longIters);
+  gSink = chain(longIters);
   double t2 = nowNs();
   c.shortTime = t1 - t0;
   c.longTime = t2 - t1;
   return c;
 }
 
+CalibrationSample calibrate(long shortIters, long longIters) {
+  return timeChain(addChain, kAddsPerChainIteration, shortIters, longIters);
+}
+
 CalibrationSample probe(long shortIters, long longIters) {
-  CalibrationSample c;
-  c.shortAdds = double(shortIters) * kProbeCyclesPerIteration;
-  c.longAdds = double(longIters) * kProbeCyclesPerIteration;
-  double t0 = nowNs();
-  gSink = addThroughputProbe(shortIters);
-  double t1 = nowNs();
-  gSink = addThroughputProbe(longIters);
-  double t2 = nowNs();
-  c.shortTime = t1 - t0;
-  c.longTime = t2 - t1;
-  return c;
+  return timeChain(addThroughputProbe, kProbeCyclesPerIteration, shortIters, longIters);
 }
 
 } // namespace
