@@ -135,6 +135,15 @@ unsigned elementBytes(const Instruction &I) {
   }
   if (M.find("cvt") != std::string_view::npos)
     return 0; // two element types
+  {
+    // Full-register moves are type-agnostic: compilers use (v)movups,
+    // (v)movaps and (v)movdqu/a for data of any element type (clang copies
+    // doubles with vmovups), so their suffix says nothing.
+    std::string_view P = startsWith(M, "v") ? M.substr(1) : M;
+    if (P == "movups" || P == "movaps" || P == "movdqu" || P == "movdqa" || P == "movntps" ||
+        P == "movntdq" || P == "lddqu")
+      return 0;
+  }
   if (endsWith(M, "pd") || endsWith(M, "sd"))
     return 8;
   if (endsWith(M, "ps") || endsWith(M, "ss"))

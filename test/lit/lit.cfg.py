@@ -32,3 +32,7 @@ config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clan
 config.substitutions.append(("%llc", os.path.join(config.llvm_tools_dir, "llc")))
 # Remarks and reports must not depend on the environment of the test run.
 config.environment.pop("LOOPPERF_OPTIONS", None)
+
+# loopperf-measure (tools/measure): only its pure parts run in tests; real
+# measurements live in bench/.
+config.substitutions.append(("%loopperf-measure", os.path.join(config.loopperf_bin_dir, "loopperf-measure")))

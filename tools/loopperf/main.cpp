@@ -7,6 +7,7 @@
 #include "KernelBuilder.h"
 #include "Regions.h"
 #include "ReportWriter.h"
+#include "ElementCount.h"
 
 #include "loopperf/Analysis.h"
 #include "loopperf/MachineModel.h"
@@ -42,6 +43,10 @@ cl::opt<std::string> Cpu("mcpu",
                          cl::value_desc("cpu"), cl::init(DefaultCpu), cl::cat(LoopperfCat));
 cl::opt<bool> Json("json", cl::desc("Print one JSON document instead of the text report"),
                    cl::cat(LoopperfCat));
+cl::opt<bool> PerElement("per-element",
+                         cl::desc("Derive elements per iteration from address strides and element "
+                                  "types, as the compiler plugins do, and report cycles/element"),
+                         cl::cat(LoopperfCat));
 cl::opt<std::string> DotFile("dot",
                              cl::desc("Write the dependency graph in Graphviz DOT; with several "
                                       "loops, loop N goes to FILE with .N before the extension "
@@ -180,6 +185,23 @@ int main(int argc, char **argv) {
     AnalyzedLoop L;
     L.region = Region;
     L.kernel = Builder.build(Region);
+    if (PerElement) {
+      // The counter reads AT&T operand text with single spaces (as the
+      // translator prints it); the CLI keeps the line as written.
+      LoopKernel Folded = L.kernel;
+      for (Instruction &I : Folded.insts) {
+        std::string T;
+        for (char C : I.text)
+          if (C == ' ' || C == '\t') {
+            if (!T.empty() && T.back() != ' ')
+              T += ' ';
+          } else {
+            T += C;
+          }
+        I.text = T;
+      }
+      L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(Folded);
+    }
     for (const Instruction &I : L.kernel.insts)
       if (I.asmLine) {
         L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Turns bench/results/microbench.json into the host overlay
+models/overlays/epyc-kvm-host.json (model `epyc-kvm-host`, base: LLVM 19's
+znver3 model, which is what LLVM picks for this host's CPUID).
+
+Rules (hardware facts only, never fitted to the kernel suite):
+* pipeline parameters and rules: the znver3 overlay's (AMD family 19h guide);
+* latency: every register form whose chain latency was measured within 0.15
+  of an integer gets that integer (formRules by key; load+op forms take the
+  register form's latency for their operation in the dependency graph);
+* throughput: only forms with a measured reciprocal throughput of 2 cycles
+  or more (dividers, square roots, gathers, masked stores) that differ from
+  LLVM's by more than 15 %: their most loaded port demand is rescaled so
+  that it takes the measured time. Short forms keep LLVM's throughput: on
+  this shared KVM host their throughput is disturbed by SMT siblings.
+
+  /usr/bin/python3 bench/microbench/overlay.py [--build build]
+"""
+import argparse, json, os, subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+NAME = "epyc-kvm-host"
+
+
+def model_form(models_bin, key):
+    out = subprocess.run([models_bin, "show", "znver3", key], capture_output=True, text=True).stdout
+    lines = out.strip().splitlines()
+    if not lines or "latency" not in lines[0]:
+        return None
+    head = lines[0].split()
+    lat = int(head[head.index("latency") + 1])
+    rtp = float(head[head.index("rthroughput") + 1])
+    res = []
+    for l in lines[1:]:
+        l = l.strip()
+        if " x " in l:
+            ports, cyc = l.rsplit(" x ", 1)
+            res.append([ports, float(cyc)])
+    return {"lat": lat, "rtp": rtp, "res": res}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    args = ap.parse_args()
+    models_bin = os.path.join(args.build, "bin", "loopperf-models")
+    mb = json.load(open(os.path.join(ROOT, "bench", "results", "microbench.json")))
+    meta = mb["meta"]
+    src = f"measured-host-{meta['date']}"
+    base = json.load(open(os.path.join(ROOT, "models", "overlays", "znver3.json")))
+    overlay = {
+        "schema": 1, "name": NAME, "base": "znver3", "cpus": [NAME],
+        "description": ("The loopperf development host as measured: a KVM guest reporting "
+                        f"'{meta['cpu']}' (CPUID family 25 model 1, QEMU's EPYC-Milan CPU model, "
+                        "no AVX-512 state). Its timings (FP add 3, FMA 4, imul 3 cycles) are "
+                        "Zen 3/Zen 4's, not Zen 5's (FP add 2). LLVM 19 znver3 model, Zen 3 "
+                        "guide facts, and latencies/throughputs measured with loopperf-measure"),
+        "sources": base["sources"] + [{
+            "id": src,
+            "description": (f"measured on {meta['cpu']} (KVM guest, family 25 model 1), "
+                            f"{meta['date']}: bench/microbench/forms.py with loopperf-measure, "
+                            "clock calibrated against a dependent add chain, medians of "
+                            f"{meta['rounds']} rounds; bench/results/microbench.md")}],
+        "pipeline": base["pipeline"], "rules": base["rules"],
+        "formRules": [], "forms": []}
+    lat_keys = {}
+    for key, e in sorted(mb["forms"].items()):
+        if "mem" in key.split(" ", 1)[-1].split(",") or key.startswith(("div", "idiv")):
+            pass
+        else:
+            lat = e.get("lat")
+            if lat is not None and abs(lat - round(lat)) <= 0.15 and round(lat) >= 1:
+                m = model_form(models_bin, key)
+                if m is not None:
+                    lat_keys.setdefault(int(round(lat)), []).append(key)
+        rtp = e.get("rtp")
+        if rtp is None or rtp < 2:
+            continue
+        m = model_form(models_bin, key)
+        if m is None or not m["res"]:
+            continue
+        if abs(rtp - m["rtp"]) <= 0.15 * m["rtp"]:
+            continue
+        # Rescale the densest demand (cycles per port of its set) to rtp.
+        dens = [(c / len(p.split("+")), i) for i, (p, c) in enumerate(m["res"])]
+        _, i = max(dens)
+        res = [list(r) for r in m["res"]]
+        res[i][1] = round(rtp * len(res[i][0].split("+")), 2)
+        form = {"key": key, "rtp": round(rtp, 2), "res": res, "src": src}
+        if key.startswith(("div", "idiv")) and e.get("lat") is not None:
+            form["lat"] = int(round(e["lat"]))
+        overlay["forms"].append(form)
+    for lat, keys in sorted(lat_keys.items()):
+        overlay["formRules"].append({"keys": keys, "lat": lat, "src": src})
+    path = os.path.join(ROOT, "models", "overlays", NAME + ".json")
+    with open(path, "w") as f:
+        json.dump(overlay, f, indent=1)
+        f.write("\n")
+    print(f"{path}: {sum(len(r['keys']) for r in overlay['formRules'])} latencies, "
+          f"{len(overlay['forms'])} throughput forms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,371 @@
+#!/usr/bin/env python3
+"""Validation of loopperf and llvm-mca against measured cycles on the host.
+
+Compiles every kernel of bench/suite/*.c with each configuration below,
+measures it with loopperf-measure (cycles per element, L1-resident data,
+n = 256 and 768 elements, difference of the two), predicts the main
+innermost loop of each kernel with loopperf and llvm-mca-19 on the same
+assembly lines, and writes bench/results/validation.{md,csv,png}.
+
+Run through bench/validation/run.sh (see bench/README.md).
+"""
+import argparse, csv, datetime, json, math, os, platform, re, shutil, statistics
+import subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SUITE = os.path.join(ROOT, "bench", "suite")
+RESULTS = os.path.join(ROOT, "bench", "results")
+
+COMMON = ["-fno-math-errno", "-fno-asynchronous-unwind-tables", "-fPIC"]
+# Idiom recognition would turn copy loops into memcpy calls.
+NO_IDIOM = {"clang-19": ["-fno-builtin"], "gcc-12": ["-fno-tree-loop-distribute-patterns"]}
+# -march values that run here (the KVM guest has no AVX-512 state enabled).
+MARCH = {
+    "clang-19": [["-march=x86-64-v3"], ["-march=znver3"], ["-march=znver3", "-mtune=znver5"],
+                 ["-march=native"]],
+    "gcc-12": [["-march=x86-64-v3"], ["-march=znver3"], ["-march=native"]],
+}
+OPTS = ["-O2", "-O3"]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw).stdout
+
+
+def kernels_of(path):
+    return re.findall(r"^(?:KERNEL|RED)\((\w+)[,)]", open(path).read(), re.M)
+
+
+def function_lines(asm_lines, names):
+    """Line number (1-based) of each function label in the .s file."""
+    out = {}
+    for i, l in enumerate(asm_lines, 1):
+        m = re.match(r"^([A-Za-z_]\w*):", l)
+        if m and m.group(1) in names:
+            out[m.group(1)] = i
+    return out
+
+
+def element_bytes_hint(kernel):
+    """Element size of the kernel's streams, from the suite's naming (only
+    used when loopperf cannot tell, e.g. a copy made of type-agnostic moves)."""
+    if kernel in ("count_char", "to_upper", "strnlen_loop", "byte_sum_u8"):
+        return 1
+    return 4 if re.search(r"(f32|i32|u32)", kernel) else 8
+
+
+def strided_elements(loop, elem):
+    """Elements per iteration from the loop's address strides and a known
+    element size: the largest advance of any memory reference, in elements."""
+    step = {}
+    opaque = set()
+    for ins in loop["instructions"]:
+        t = " ".join(ins["text"].split())
+        m = re.match(r"(add|sub)[bwlq]? \$(-?\d+), %(\w+)$", t)
+        mi = re.match(r"(inc|dec)[bwlq]? %(\w+)$", t)
+        ml = re.match(r"lea[lq]? (-?\d*)\(%(\w+)\), %(\w+)$", t)
+        if m:
+            step[m.group(3)] = step.get(m.group(3), 0) + int(m.group(2)) * (1 if m.group(1) == "add" else -1)
+        elif mi:
+            step[mi.group(2)] = step.get(mi.group(2), 0) + (1 if mi.group(1) == "inc" else -1)
+        elif ml and ml.group(2) == ml.group(3):
+            step[ml.group(3)] = step.get(ml.group(3), 0) + int(ml.group(1) or 0)
+        else:
+            d = re.search(r"%(\w+)$", t)
+            if d and not re.match(r"(cmp|test|mov[a-z]*\s.*\)$|j)", t):
+                opaque.add(d.group(1))
+    best = 0
+    for ins in loop["instructions"]:
+        for mm in re.finditer(r"-?\d*\(%(\w+)(?:,%(\w+)(?:,(\d))?)?\)", ins["text"].replace(" ", "")):
+            base, idx, sc = mm.group(1), mm.group(2), int(mm.group(3) or 1)
+            if base in opaque or (idx and idx in opaque):
+                continue
+            adv = abs(step.get(base, 0) + (sc * step.get(idx, 0) if idx else 0))
+            best = max(best, adv)
+    return best // elem if best and best % elem == 0 else 0
+
+
+def main_loops(asm_path, symbols, mcpu, loopperf):
+    """{symbol: loop dict} - the innermost loop with the most elements per
+    iteration in each function (the vector body), from loopperf --json."""
+    doc = json.loads(run([loopperf, f"--mcpu={mcpu}", "--json", "--per-element", asm_path]))
+    lines = open(asm_path).read().split("\n")
+    starts = sorted((ln, s) for s, ln in function_lines(lines, set(symbols)).items())
+    per_fn = {}
+    for loop in doc["loops"]:
+        # The function loopperf names (set-up functions such as NAME_init
+        # and static helpers have loops of their own).
+        owner = loop["region"].get("function")
+        if owner is None:
+            first = loop["region"]["first_line"]
+            for ln, s in starts:
+                if ln <= first:
+                    owner = s
+        if owner in symbols:
+            if not loop.get("elements_per_iteration"):
+                loop["elements_per_iteration"] = strided_elements(loop, element_bytes_hint(owner))
+                loop["elements_source"] = "validate.py"
+            per_fn.setdefault(owner, []).append(loop)
+    chosen = {}
+    for s, loops in per_fn.items():
+        # The main loop: most elements per iteration; ties -> the first.
+        best = max(loops, key=lambda l: (l.get("elements_per_iteration") or 0,
+                                         -loops.index(l)))
+        chosen[s] = (best, len(loops))
+    return chosen, lines
+
+
+def mca_cycles(lines, first, last, mcpu, mca, tmp):
+    path = os.path.join(tmp, "region.s")
+    with open(path, "w") as f:
+        f.write("\n".join(lines[first - 1:last]) + "\n")
+    try:
+        out = run([mca, f"-mcpu={mcpu}", "-iterations=1000", path])
+    except subprocess.CalledProcessError:
+        return None
+    it = re.search(r"^Iterations:\s+(\d+)", out, re.M)
+    tc = re.search(r"^Total Cycles:\s+(\d+)", out, re.M)
+    return int(tc.group(1)) / int(it.group(1)) if it and tc else None
+
+
+def kendall_tau(x, y):
+    """Kendall's tau-b."""
+    n = len(x)
+    conc = disc = tx = ty = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = x[i] - x[j]
+            dy = y[i] - y[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                tx += 1
+            elif dy == 0:
+                ty += 1
+            elif (dx > 0) == (dy > 0):
+                conc += 1
+            else:
+                disc += 1
+    denom = math.sqrt((conc + disc + tx) * (conc + disc + ty))
+    return (conc - disc) / denom if denom else float("nan")
+
+
+def summary(rows, key):
+    errs = [(r[key] - r["measured"]) / r["measured"] for r in rows if r.get(key)]
+    if not errs:
+        return None
+    ab = [abs(e) for e in errs]
+    pairs = [(r[key], r["measured"]) for r in rows if r.get(key)]
+    return {
+        "n": len(errs),
+        "mape": 100 * statistics.mean(ab),
+        "median_abs": 100 * statistics.median(ab),
+        "median_signed": 100 * statistics.median(errs),
+        "within10": 100 * sum(a <= 0.10 for a in ab) / len(ab),
+        "tau": kendall_tau([p for p, _ in pairs], [m for _, m in pairs]),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--mcpu", default=os.environ.get("LOOPPERF_MCPU", "epyc-kvm-host"),
+                    help="loopperf model (default: the measured host overlay)")
+    ap.add_argument("--baseline-mcpu", default="native",
+                    help="a second loopperf model reported beside it (default: native, "
+                         "LLVM's model for the host CPUID)")
+    ap.add_argument("--mca-mcpu", default=os.environ.get("MCA_MCPU", "native"),
+                    help="llvm-mca -mcpu (default: native)")
+    ap.add_argument("--rounds", type=int, default=61)
+    ap.add_argument("--quick", action="store_true", help="one configuration per compiler")
+    ap.add_argument("--only", default="", help="comma-separated kernel names")
+    ap.add_argument("--out", default=RESULTS)
+    args = ap.parse_args()
+
+    loopperf = os.path.join(args.build, "bin", "loopperf")
+    measure = os.path.join(args.build, "bin", "loopperf-measure")
+    mca = os.environ.get("LLVM_MCA", "llvm-mca-19")
+    host_cpu = run(["llc-19", "--version"]).split("Host CPU:")[1].split()[0]
+    lp_model = json.loads(run([loopperf, f"--mcpu={args.mcpu}", "--json",
+                               os.path.join(ROOT, "bench", "measure", "known", "add1.s")]))
+    lp_model_name = lp_model.get("model", args.mcpu)
+    mca_cpu = host_cpu if args.mca_mcpu == "native" else args.mca_mcpu
+
+    work = os.path.join(args.build, "validation")
+    os.makedirs(work, exist_ok=True)
+    only = set(filter(None, args.only.split(",")))
+    rows = []
+    calib = []
+    failures = []
+    tmp = tempfile.mkdtemp()
+    for cc in ("clang-19", "gcc-12"):
+        marches = MARCH[cc][:1] if args.quick else MARCH[cc]
+        opts = OPTS[-1:] if args.quick else OPTS
+        for opt in opts:
+            for march in marches:
+                label = f"{cc} {opt} {' '.join(march)}"
+                tag = re.sub(r"[^\w.-]+", "_", label)
+                for src in sorted(os.listdir(SUITE)):
+                    if not src.endswith(".c"):
+                        continue
+                    syms = [s for s in kernels_of(os.path.join(SUITE, src)) if not only or s in only]
+                    if not syms:
+                        continue
+                    base = os.path.join(work, f"{tag}-{src[:-2]}")
+                    run([cc, opt, *march, *COMMON, *NO_IDIOM[cc], "-I", SUITE, "-S",
+                         os.path.join(SUITE, src), "-o", base + ".s"])
+                    run([cc, "-shared", "-o", base + ".so", base + ".s"])
+                    try:
+                        meas = json.loads(run([measure, "--json", f"--rounds={args.rounds}",
+                                               "kernel", base + ".so", *syms]))
+                    except subprocess.CalledProcessError as e:
+                        print(f"{label}: {src}: loopperf-measure failed ({e.returncode}); skipped",
+                              file=sys.stderr)
+                        failures.append(f"{src} ({label}): loopperf-measure exit {e.returncode}")
+                        continue
+                    loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf)
+                    base_loops, _ = main_loops(base + ".s", syms, args.baseline_mcpu, loopperf)
+                    for m in meas["results"]:
+                        s = m["name"]
+                        calib.append(m["ghz"])
+                        row = {"config": label, "compiler": cc, "kernel": s, "file": src,
+                               "measured": m["cycles"], "iqr": m["iqr"],
+                               "rounds": m["rounds"], "ghz": m["ghz"],
+                               "shared": m.get("contention_median", 1.0)}
+                        if s in loops:
+                            loop, nloops = loops[s]
+                            e = loop.get("elements_per_iteration") or 0
+                            first = loop["region"]["first_line"]
+                            last = loop["region"]["last_line"]
+                            row.update(loops=nloops, elements=e, insts=len(loop["instructions"]),
+                                       bottleneck=loop["bottleneck"],
+                                       lp_cpi=loop["cycles_per_iteration"],
+                                       asm=os.path.relpath(base + ".s", ROOT),
+                                       lines=f"{first}-{last}")
+                            cpi = mca_cycles(lines, first, last, mca_cpu, mca, tmp)
+                            row["mca_cpi"] = cpi
+                            if e:
+                                row["loopperf"] = loop["cycles_per_iteration"] / e
+                                if s in base_loops:
+                                    row["loopperf_base"] = base_loops[s][0]["cycles_per_iteration"] / e
+                                row["mca"] = cpi / e if cpi else None
+                        rows.append(row)
+                    print(f"{label:40s} {src:14s} {len(syms)} kernels", file=sys.stderr)
+    shutil.rmtree(tmp, ignore_errors=True)
+    write_outputs(args, rows, calib, host_cpu, lp_model_name, mca_cpu, failures)
+
+
+def fmt(v, d=2):
+    return "" if v is None else f"{v:.{d}f}"
+
+
+def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
+    os.makedirs(args.out, exist_ok=True)
+    fields = ["config", "compiler", "kernel", "measured", "iqr", "rounds", "ghz", "shared", "loops",
+              "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "loopperf_base", "mca", "asm",
+              "lines"]
+    with open(os.path.join(args.out, "validation.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow(r)
+    comparable = [r for r in rows if r.get("loopperf") and r.get("mca")]
+    stable = [r for r in comparable if r["iqr"] <= 0.10 * r["measured"]]
+    groups = [("overall", comparable)] + [
+        (cc, [r for r in comparable if r["compiler"] == cc]) for cc in ("clang-19", "gcc-12")] + [
+        ("stable (IQR ≤ 10 %)", stable)]
+    cpuinfo = open("/proc/cpuinfo").read()
+    model_name = re.search(r"model name\s*:\s*(.*)", cpuinfo).group(1)
+    fam = re.search(r"cpu family\s*:\s*(\d+)", cpuinfo).group(1)
+    mod = re.search(r"^model\s*:\s*(\d+)", cpuinfo, re.M).group(1)
+    L = []
+    L.append(f"# Validation: loopperf and llvm-mca against measured cycles\n")
+    L.append(f"Generated by `bench/validation/run.sh` on {datetime.date.today()} on "
+             f"{model_name} (CPUID family {fam} model {mod}, LLVM host CPU `{host_cpu}`, "
+             f"KVM guest; see docs/measure.md for what the hardware really is).")
+    L.append(f"Measured with `loopperf-measure kernel` ({rows[0]['rounds'] if rows else 0} rounds, "
+             f"clock calibrated against a dependent add chain, median clock "
+             f"{statistics.median(calib) if calib else 0:.2f} GHz); predicted by "
+             f"`loopperf --mcpu={args.mcpu}` (model `{lp_model}`) and "
+             f"`llvm-mca-19 -mcpu={mca_cpu}` on the same lines of the main innermost loop.")
+    L.append("All numbers are cycles per element (predicted cycles/iteration of the loop with the "
+             "most elements per iteration in the kernel's function, divided by that count). "
+             "Error = (predicted − measured) / measured.\n")
+    L.append("## Summary\n")
+    L.append("| set | loops | tool | MAPE % | median abs. error % | median signed error % | within 10 % | Kendall τ |")
+    L.append("|---|---:|---|---:|---:|---:|---:|---:|")
+    for name, rs in groups:
+        for key, tool in (("loopperf", f"loopperf `{args.mcpu}`"),
+                          ("loopperf_base", f"loopperf `{args.baseline_mcpu}` (LLVM model)"),
+                          ("mca", "llvm-mca-19")):
+            s = summary(rs, key)
+            if s:
+                L.append(f"| {name} | {s['n']} | {tool} | {s['mape']:.1f} | {s['median_abs']:.1f} | "
+                         f"{s['median_signed']:+.1f} | {s['within10']:.0f} % | {s['tau']:.3f} |")
+    excluded = [r for r in rows if not (r.get("loopperf") and r.get("mca"))]
+    if excluded:
+        L.append(f"\n{len(excluded)} measured kernels are not in the statistics (no innermost loop "
+                 "found, or elements per iteration unknown, or llvm-mca failed): " +
+                 ", ".join(sorted({f"{r['kernel']} ({r['config']})" for r in excluded})) + ".")
+    if failures:
+        L.append("\nNot measured (the program failed): " + "; ".join(failures) + ".")
+    L.append("\n![predicted vs measured](validation.png)\n")
+    L.append("## Per loop\n")
+    L.append("| config | kernel | elem/iter | measured | IQR | loopperf | err % | llvm-mca | err % | loopperf bottleneck |")
+    L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for r in rows:
+        def err(k):
+            return fmt(100 * (r[k] - r["measured"]) / r["measured"], 0) if r.get(k) else ""
+        L.append(f"| {r['config']} | {r['kernel']} | {r.get('elements', '')} | {fmt(r['measured'], 3)} | "
+                 f"{fmt(r['iqr'], 3)} | {fmt(r.get('loopperf'), 3)} | {err('loopperf')} | "
+                 f"{fmt(r.get('mca'), 3)} | {err('mca')} | {r.get('bottleneck', '')} |")
+    notes = os.path.join(HERE, "notes.md")
+    if os.path.exists(notes):
+        L.append("\n" + open(notes).read())
+    with open(os.path.join(args.out, "validation.md"), "w") as f:
+        f.write("\n".join(L) + "\n")
+    plot(comparable, os.path.join(args.out, "validation.png"), lp_model, mca_cpu)
+    for name, rs in groups:
+        for key in ("loopperf", "loopperf_base", "mca"):
+            s = summary(rs, key)
+            if s:
+                print(f"{name:9s} {key:9s} n={s['n']} MAPE={s['mape']:.1f}% "
+                      f"median={s['median_abs']:.1f}% within10={s['within10']:.0f}% tau={s['tau']:.3f}")
+
+
+def plot(rows, path, lp_model, mca_cpu):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib missing (bench/validation/run.sh installs python3-matplotlib); no PNG",
+              file=sys.stderr)
+        return
+    fig, ax = plt.subplots(figsize=(7, 7), dpi=110)
+    meas = [r["measured"] for r in rows]
+    ax.scatter(meas, [r["mca"] for r in rows], s=14, marker="x", c="tab:orange",
+               label=f"llvm-mca-19 -mcpu={mca_cpu}")
+    ax.scatter(meas, [r["loopperf"] for r in rows], s=14, marker="o", facecolors="none",
+               edgecolors="tab:blue", label=f"loopperf ({lp_model})")
+    lo = min(meas + [r["loopperf"] for r in rows] + [r["mca"] for r in rows]) * 0.8
+    hi = max(meas + [r["loopperf"] for r in rows] + [r["mca"] for r in rows]) * 1.25
+    ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
+    ax.plot([lo, hi], [lo * 1.1, hi * 1.1], "k:", lw=0.6)
+    ax.plot([lo, hi], [lo * 0.9, hi * 0.9], "k:", lw=0.6)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_xlabel("measured cycles per element")
+    ax.set_ylabel("predicted cycles per element")
+    ax.set_title("bench/suite kernels (clang-19, gcc-12; -O2/-O3; several -march)")
+    ax.legend(loc="upper left")
+    ax.grid(True, which="both", lw=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+if __name__ == "__main__":
+    main()

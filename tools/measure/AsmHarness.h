@@ -1,0 +1,68 @@
+// AsmHarness.h - turns an assembly loop body into a callable function.
+//
+// Input is the CLI's input format: a .s file whose loop body lies between
+// `# LLVM-MCA-BEGIN`/`# LLVM-MCA-END` or `# OSACA-BEGIN`/`# OSACA-END`
+// (without markers the whole file is the body). Optional set-up code runs
+// once before the loop, between `# LOOPPERF-INIT-BEGIN`/`# LOOPPERF-INIT-END`.
+// AT&T or Intel syntax (`.intel_syntax noprefix` anywhere in the file).
+// The body must not branch or define labels: the harness supplies the loop.
+//
+// The generated function `<name>(long iterations, const HarnessState *s)`
+// (SysV ABI) saves the callee-saved registers, loads every GPR and xmm/ymm
+// register from `s` (see HarnessState), runs the set-up code, then executes
+// `unroll` copies of the body per iteration of a `decq %rbp; jnz` loop, and
+// returns. The body may use every register except %rsp and %rbp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loopperf::measure {
+
+/// Initial register values, in the layout the generated code reads.
+struct alignas(64) HarnessState {
+  /// GPRs in hardware order rax rcx rdx rbx rsp(unused) rbp(unused) rsi rdi r8..r15.
+  uint64_t gpr[16] = {};
+  /// ymm0..ymm15 (xmm = low 16 bytes).
+  uint8_t vec[16][32] = {};
+};
+
+/// Registers that point into the data buffer (distinct 2 KiB slices, at the
+/// middle of each slice, so displacements of +-1 KiB stay inside it).
+inline constexpr int kPointerRegs[] = {7 /*rdi*/, 6 /*rsi*/, 2 /*rdx*/, 1 /*rcx*/,
+                                       8, 9, 10, 11};
+inline constexpr unsigned kSliceBytes = 2048;
+
+struct AsmBody {
+  std::string name;          ///< e.g. the file's stem
+  std::vector<std::string> body;  ///< instruction lines of one iteration
+  std::vector<std::string> init;  ///< set-up lines, run once
+  bool intelSyntax = false;
+  bool usesYmm = false;      ///< body or init mentions ymm registers
+  unsigned instructions = 0; ///< instruction lines in the body
+};
+
+/// Extracts the body from the text of a .s file; on error returns false and
+/// sets `error` ("file:line: message").
+bool parseAsmBody(const std::string &text, const std::string &fileName, AsmBody &out,
+                  std::string &error);
+
+/// Default unroll: enough copies for about 48 instructions per loop
+/// iteration, between 1 and 32.
+unsigned defaultUnroll(unsigned bodyInstructions);
+
+/// The assembler text of one harness function (AT&T outside the body).
+std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, unsigned unroll);
+
+/// A complete .s file with one function per body (`lp_body_<i>`).
+std::string emitHarnessFile(const std::vector<AsmBody> &bodies,
+                            const std::vector<unsigned> &unrolls);
+
+/// The state the measurement runs with: pointer registers into `buffer`
+/// (which must hold 8 * kSliceBytes), the other GPRs 1, every vector
+/// element the bit pattern 0x3FF0000040000000 (double 1.00000024, floats
+/// 2.0 and 1.875: normal numbers for any interpretation).
+HarnessState makeHarnessState(void *buffer);
+
+} // namespace loopperf::measure

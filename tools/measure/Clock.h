@@ -1,0 +1,45 @@
+// Clock.h - what a measurement reads: the monotonic clock, the calibration
+// chain of dependent one-cycle adds, and the hardware cycle counter when the
+// machine has one (perf_event_open; KVM guests usually do not).
+#pragma once
+
+#include <cstdint>
+
+namespace loopperf::measure {
+
+/// CLOCK_MONOTONIC_RAW in nanoseconds.
+double nowNs();
+
+/// Runs `iterations` x 100 dependent `addq $1` (100 cycles per iteration on
+/// every x86-64 core: the loop counter runs beside the chain). Returns the
+/// chain's value so it cannot be optimised away.
+uint64_t addChain(long iterations);
+inline constexpr double kAddsPerChainIteration = 100;
+
+/// Runs `iterations` x 100 adds in 4 independent chains (25 cycles per
+/// iteration on a core with 4 or more integer ALUs to itself). Timed next
+/// to the add chain it shows whether the core's execution ports are shared
+/// at the moment (an SMT sibling busy: on KVM guests vCPUs can be siblings).
+uint64_t addThroughputProbe(long iterations);
+inline constexpr double kProbeCyclesPerIteration = 25;
+
+/// User-mode CPU cycles of this thread via perf_event_open, if available.
+class CycleCounter {
+public:
+  CycleCounter();
+  ~CycleCounter();
+  CycleCounter(const CycleCounter &) = delete;
+  CycleCounter &operator=(const CycleCounter &) = delete;
+  bool available() const { return fd_ >= 0; }
+  /// Current count (0 when unavailable).
+  uint64_t read() const;
+
+private:
+  int fd_ = -1;
+};
+
+/// Pins the calling thread to `cpu` (or, for -1, to the last CPU of its
+/// current affinity mask). Returns the CPU used, -1 on failure.
+int pinToCpu(int cpu);
+
+} // namespace loopperf::measure
