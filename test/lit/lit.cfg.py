@@ -32,3 +32,6 @@ config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clan
 config.substitutions.append(("%llc", os.path.join(config.llvm_tools_dir, "llc")))
 # Remarks and reports must not depend on the environment of the test run.
 config.environment.pop("LOOPPERF_OPTIONS", None)
+
+# loopperf-gate (tools/gate) and its sample project (test/lit/gate/Inputs).
+config.substitutions.append(("%gate", os.path.join(config.loopperf_bin_dir, "loopperf-gate")))
