@@ -89,7 +89,8 @@ TEST(GateReaders, ClangYamlKeepsLoopperfSummariesWithTheirFingerprint) {
   EXPECT_EQ(r[0].line, 5u);
   EXPECT_EQ(r[0].function, "scale");
   EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 1.0);
-  EXPECT_DOUBLE_EQ(r[0].cyclesPerElement.value(), 0.06);
+  // 1.00 cycles / 16 elements, not the printed '0.06' (see perElement).
+  EXPECT_DOUBLE_EQ(r[0].cyclesPerElement.value(), 0.0625);
   EXPECT_EQ(r[0].elementsPerIteration, 16u);
   EXPECT_EQ(r[0].bottleneck, "ports");
   EXPECT_EQ(r[0].fingerprint, "e1ceea8c682ca28b");

@@ -22,4 +22,9 @@ double parseNumber(const std::string &text) {
   return v;
 }
 
+double perElement(double cyclesPerIteration, unsigned elements, const std::string &printed) {
+  const double value = parseNumber(printed);
+  return elements ? cyclesPerIteration / elements : value;
+}
+
 } // namespace loopperf::gate

@@ -48,6 +48,12 @@ private:
 /// "x.c:12 f" - how a loop is named in messages.
 std::string describe(const LoopRecord &r);
 
+/// Cycles per element from a remark: cycles per iteration / elements, which
+/// keeps the precision the two-decimal printed value lost (4.00 cycles over
+/// 64 elements is 0.0625, printed "0.06"); `printed` is still checked to be
+/// a number. Throws std::invalid_argument.
+double perElement(double cyclesPerIteration, unsigned elements, const std::string &printed);
+
 /// A number as loopperf prints it ("4.00"); throws std::invalid_argument.
 double parseNumber(const std::string &text);
 

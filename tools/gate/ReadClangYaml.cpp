@@ -41,8 +41,8 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &origin) {
     std::string Cpe = required(R, "CyclesPerElement", origin);
     std::string Epi = required(R, "ElementsPerIteration", origin);
     if (Cpe != "unknown" && Epi != "unknown") {
-      L.cyclesPerElement = parseNumber(Cpe);
       L.elementsPerIteration = static_cast<unsigned>(parseNumber(Epi));
+      L.cyclesPerElement = perElement(L.cyclesPerIteration, L.elementsPerIteration, Cpe);
     }
   } catch (const std::invalid_argument &E) {
     throw InputError(origin, "loopperf remark in " + L.function + ": " + E.what());

@@ -58,8 +58,8 @@ bool parseGccSummary(const std::string &text, LoopRecord &r) {
     return false;
   r.cyclesPerIteration = parseNumber(m[1]);
   if (m[2].matched) {
-    r.cyclesPerElement = parseNumber(m[2]);
     r.elementsPerIteration = static_cast<unsigned>(parseNumber(m[3]));
+    r.cyclesPerElement = perElement(r.cyclesPerIteration, r.elementsPerIteration, m[2]);
   }
   r.model = m[4];
   r.bottleneck = m[5];

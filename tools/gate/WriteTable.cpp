@@ -21,7 +21,7 @@ std::string writeTable(const GateResult &r, bool all) {
                                  : l.bottleneck;
     out += fmt::format("{:<17} {:<40} {:<46} {} ({})\n", status, where, changeText(v), bottleneck,
                        matchedByName(v.pair.by));
-    if (v.fails || v.allowed)
+    if (v.fails || v.allowed || v.status == Status::Regressed)
       out += fmt::format("{:<17} {}\n", "", v.reason);
   }
   out += fmt::format("loopperf-gate: {}: {}\n", r.failed() ? "FAIL" : "pass", summaryText(r));
