@@ -35,3 +35,5 @@ config.environment.pop("LOOPPERF_OPTIONS", None)
 
 # loopperf-gate (tools/gate) and its sample project (test/lit/gate/Inputs).
 config.substitutions.append(("%gate", os.path.join(config.loopperf_bin_dir, "loopperf-gate")))
+config.substitutions.append(("%srcroot", config.loopperf_src_root))
+config.substitutions.append(("%objroot", config.loopperf_obj_root))
