@@ -106,6 +106,11 @@ TEST(GateReaders, ClangYamlMalformedOrTruncatedNamesTheFile) {
   std::string cut = yaml.substr(0, yaml.find("  - Model:") + 14);
   EXPECT_NE(errorOf([&] { readClangYaml(cut, "cut.opt.yaml"); }).find("cut.opt.yaml: "),
             std::string::npos);
+  // Cut between two arguments: valid YAML, but not a whole record file.
+  std::string between = yaml.substr(0, yaml.find("  - Bottleneck:"));
+  EXPECT_EQ(errorOf([&] { readClangYaml(between, "c.opt.yaml"); }),
+            "c.opt.yaml: truncated optimization record (the last remark does not end with "
+            "'...')");
   std::string noArg = yaml;
   noArg.erase(noArg.find("  - CyclesPerIteration: '1.00'\n"), 31);
   EXPECT_EQ(errorOf([&] { readClangYaml(noArg, "n.opt.yaml"); }),

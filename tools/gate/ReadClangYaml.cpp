@@ -57,6 +57,13 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &origin) {
 } // namespace
 
 std::vector<LoopRecord> readClangYaml(const std::string &bytes, const std::string &origin) {
+  // LLVM's YAML remark serializer ends every remark with "...": anything
+  // else at the end is a file cut short (the parser would accept a remark
+  // cut between two arguments).
+  const size_t last = bytes.find_last_not_of(" \t\r\n");
+  if (last != std::string::npos && (last < 2 || bytes.compare(last - 2, 3, "...") != 0))
+    throw InputError(origin, "truncated optimization record (the last remark does not end "
+                             "with '...')");
   llvm::Expected<std::unique_ptr<llvm::remarks::RemarkParser>> Parser =
       llvm::remarks::createRemarkParser(llvm::remarks::Format::YAML, bytes);
   if (!Parser)
