@@ -74,6 +74,9 @@ std::vector<std::string> notesOf(const LoopKernel &k, const LoopReport &r, const
                                 fmt::join(r.unknownInstructions, "; ")));
   for (const std::string &n : r.notes)
     notes.push_back(n);
+  // The loop's identity across builds (loopperf/Fingerprint.h), which
+  // loopperf-gate matches loops by.
+  notes.push_back("fingerprint " + r.fingerprint);
   if (detail >= 2)
     for (const InstrReport &ir : r.perInstruction) {
       std::vector<std::string> ports;

@@ -19,7 +19,8 @@ struct LoopRemarks {
   std::string summary;
   /// Detail lines: level 1 the model and why, the bounds, the longest
   /// loop-carried chain, what the model does not know; level 2 adds one line
-  /// per instruction (uops, latency, ports).
+  /// per instruction (uops, latency, ports). The last level-1 line is
+  /// "fingerprint <16 hex digits>" (loopperf/Fingerprint.h).
   std::vector<std::string> notes;
   std::string textReport; ///< renderText, for the pass's dump file
   std::string json;       ///< renderJson object of the loop

@@ -122,6 +122,35 @@ std::optional<std::pair<std::string, int64_t>> constantStep(const Instruction &I
   return std::nullopt;
 }
 
+/// Full-register moves are type-agnostic: compilers use (v)movups, (v)movaps
+/// and (v)movdqu/a for data of any element type (clang copies doubles with
+/// vmovups), so their suffix says nothing by itself.
+bool isUntypedMove(std::string_view M) {
+  std::string_view P = startsWith(M, "v") ? M.substr(1) : M;
+  return P == "movups" || P == "movaps" || P == "movdqu" || P == "movdqa" || P == "movntps" ||
+         P == "movntdq" || P == "lddqu";
+}
+
+/// The element size of the loop's register-only vector operations when each
+/// has one and all agree; 0 otherwise (a count accumulated in 64 bits over
+/// 32-bit data, vptestnmd + vpsubq, stays unknown rather than guessed). An untyped move in
+/// such a loop moves that type: `x[i] / k` loads with vmovups and divides
+/// with vdivps (4 bytes).
+unsigned commonElementBytes(const LoopKernel &K) {
+  unsigned Common = 0;
+  for (const Instruction &I : K.insts) {
+    if (!touchesVector(I) || isUntypedMove(I.mnemonic))
+      continue;
+    if (!I.mem.empty())
+      continue; // memory forms are counted by their own access
+    unsigned E = elementBytes(I);
+    if (!E || (Common && E != Common))
+      return 0; // an untyped or differently typed vector operation: no guess
+    Common = E;
+  }
+  return Common;
+}
+
 } // namespace
 
 unsigned elementBytes(const Instruction &I) {
@@ -135,15 +164,8 @@ unsigned elementBytes(const Instruction &I) {
   }
   if (M.find("cvt") != std::string_view::npos)
     return 0; // two element types
-  {
-    // Full-register moves are type-agnostic: compilers use (v)movups,
-    // (v)movaps and (v)movdqu/a for data of any element type (clang copies
-    // doubles with vmovups), so their suffix says nothing.
-    std::string_view P = startsWith(M, "v") ? M.substr(1) : M;
-    if (P == "movups" || P == "movaps" || P == "movdqu" || P == "movdqa" || P == "movntps" ||
-        P == "movntdq" || P == "lddqu")
-      return 0;
-  }
+  if (isUntypedMove(M))
+    return 0;
   if (endsWith(M, "pd") || endsWith(M, "sd"))
     return 8;
   if (endsWith(M, "ps") || endsWith(M, "ss"))
@@ -199,11 +221,14 @@ unsigned elementsPerIteration(const LoopKernel &K) {
     return It == Stride.end() ? std::optional<int64_t>(0) : It->second;
   };
 
+  const unsigned LoopElem = commonElementBytes(K);
   unsigned Elements = 0;
   for (const Instruction &I : K.insts) {
     if (I.mem.empty())
       continue;
     unsigned Elem = elementBytes(I);
+    if (!Elem && isUntypedMove(I.mnemonic))
+      Elem = LoopElem;
     if (!Elem)
       continue;
     for (const MemRef &R : I.mem) {

@@ -14,6 +14,7 @@
 #include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -24,6 +25,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -56,6 +59,18 @@ private:
   }
   std::string Msg;
 };
+
+/// renderJson's object plus where the loop is: "function", "file" (as the
+/// remark records name it, DIFile's filename) and "line" (0 without debug
+/// information), the keys the GCC plugin's per-TU JSON has too.
+std::string jsonWithLocation(const std::string &LoopJson, const std::string &Function,
+                             const DebugLoc &Loc) {
+  nlohmann::ordered_json J = nlohmann::ordered_json::parse(LoopJson);
+  J["function"] = Function;
+  J["file"] = Loc ? Loc->getFilename().str() : std::string();
+  J["line"] = Loc ? Loc.getLine() : 0u;
+  return J.dump(2);
+}
 
 /// Innermost loops in layout order of their headers (deterministic).
 void collectInnermost(MachineLoop *L, std::vector<MachineLoop *> &Out) {
@@ -197,7 +212,8 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
     emitSummary(ORE, Body, Report, Choice);
     emitDetail(ORE, Body, Report, *Choice.model, Opts.Detail);
     if (!Opts.JsonFile.empty())
-      JsonLoops.push_back(renderJson(Body.kernel, Report, *Choice.model));
+      JsonLoops.push_back(jsonWithLocation(renderJson(Body.kernel, Report, *Choice.model),
+                                           MF.getName().str(), Body.loc));
   }
 }
 

@@ -122,6 +122,9 @@ void emitDetail(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   for (const std::string &Note : R.notes)
     Rem << "; " << Arg("Note", Note);
   Rem << "; confidence " << Arg("Confidence", R.confidence);
+  // The loop's identity across builds (loopperf/Fingerprint.h), which
+  // loopperf-gate matches loops by.
+  Rem << "; fingerprint " << Arg("Fingerprint", R.fingerprint);
   ORE.emit(Rem);
 
   if (Detail < 2)

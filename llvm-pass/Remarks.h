@@ -11,7 +11,8 @@
 // carries CyclesPerIteration, CyclesPerElement, ElementsPerIteration,
 // Bottleneck, BottleneckResource, Model, Instructions, UnknownInstructions
 // and one key per bound (FrontEndBound, PortsBound, DividerBound,
-// LoopCarriedBound). Numbers are printed with two decimals, so the output is
+// LoopCarriedBound); the detail remark ends with the loop's Fingerprint
+// (loopperf/Fingerprint.h) for loopperf-gate. Numbers are printed with two decimals, so the output is
 // byte-identical across runs.
 #pragma once
 

@@ -4,6 +4,7 @@
 //   front end          FrontEnd.cpp
 //   dependencies       DepGraph.cpp, DepGraphMemory.cpp, Recurrence.cpp
 #include "loopperf/Analysis.h"
+#include "loopperf/Fingerprint.h"
 
 #include "AnalyzeResolve.h"
 #include "DepGraph.h"
@@ -228,6 +229,7 @@ LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
   r.model = model.name;
   r.instructions = static_cast<unsigned>(kernel.insts.size());
   r.elementsPerIteration = kernel.elementsPerIteration;
+  r.fingerprint = loopFingerprint(kernel);
   std::vector<ResolvedInst> res = resolveKernel(kernel, model, r.notes);
 
   r.perInstruction.resize(kernel.insts.size());

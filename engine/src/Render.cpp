@@ -199,6 +199,7 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
   j["unknown_instructions"] = r.unknownInstructions;
   j["notes"] = r.notes;
   j["confidence"] = r.confidence;
+  j["fingerprint"] = r.fingerprint;
   return j.dump(2);
 }
 

@@ -36,3 +36,7 @@ config.environment.pop("LOOPPERF_OPTIONS", None)
 # loopperf-measure (tools/measure): only its pure parts run in tests; real
 # measurements live in bench/.
 config.substitutions.append(("%loopperf-measure", os.path.join(config.loopperf_bin_dir, "loopperf-measure")))
+# loopperf-gate (tools/gate) and its sample project (test/lit/gate/Inputs).
+config.substitutions.append(("%gate", os.path.join(config.loopperf_bin_dir, "loopperf-gate")))
+config.substitutions.append(("%srcroot", config.loopperf_src_root))
+config.substitutions.append(("%objroot", config.loopperf_obj_root))

@@ -81,6 +81,9 @@ struct LoopReport {
   std::vector<std::string> unknownInstructions;
   std::vector<std::string> notes;     ///< what could not be modelled and why
   std::string confidence;             ///< "high", "medium" or "low", with notes
+  /// loopFingerprint(kernel) (Fingerprint.h): the loop's identity for
+  /// matching it across builds.
+  std::string fingerprint;
 };
 
 } // namespace loopperf

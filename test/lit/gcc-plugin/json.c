@@ -27,9 +27,15 @@ double sum(const double *a, long n) {
 // CHECK-NEXT: "cycles_per_element": 3.0,
 // CHECK-NEXT: "elements_per_iteration": 1,
 // CHECK-NEXT: "bottleneck": "loop-carried",
-// CHECK: "function": "sum",
+// Fingerprint (loopperf/Fingerprint.h): FNV-1a 64 of the form keys, each
+// followed by '\n', computed with Python for "vaddsd mem,xmm,xmm",
+// "addq imm,r64", "cmpq r64,r64", "jne label" -> 09bbf5ac67a4d8bf.
+// CHECK: "fingerprint": "09bbf5ac67a4d8bf",
+// CHECK-NEXT: "function": "sum",
 // CHECK-NEXT: "line": 16
 
 // One record per line after the sed; GCC's record of the remark:
 // RECORD: {"kind": "success", {{.*}}"location": {"line": 16, "file": "{{.*}}json.c", "column": 22}, {{.*}}"message": ["loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 17)\n"]
+// The last level-1 note is the fingerprint, which loopperf-gate reads:
+// RECORD: {"kind": "note", {{.*}}"location": {"line": 16, {{.*}}"message": ["fingerprint 09bbf5ac67a4d8bf\n"], {{.*}}"function": "sum"
 // DEFAULT: default.c.loopperf.json

@@ -1,0 +1,31 @@
+// Inputs.h - a build's records from files and directories.
+#pragma once
+
+#include "LoopRecord.h"
+
+#include <string>
+#include <vector>
+
+namespace loopperf::gate {
+
+enum class RecordKind { ClangYaml, GccRecord, LoopperfJson };
+
+/// What a file holds, from its content: '[' GCC record, '{' loopperf JSON,
+/// anything else clang YAML.
+RecordKind sniffKind(const std::string &bytes);
+
+/// Reads every path: a file of any of the three formats, or a directory
+/// searched recursively for *.opt.yaml, *.opt-record.json(.gz) and
+/// *.loopperf.json (in sorted order). When one source file has loops in
+/// several kinds (GCC with both -fsave-optimization-record and
+/// -fplugin-arg-loopperf-json), only the first kind in the order loopperf
+/// JSON, clang YAML, GCC record is kept, so no loop counts twice. Fills
+/// LoopRecord::ordinal. Throws InputError; a path without records is an
+/// error too (a CI step that lost its records must not pass).
+Build loadBuild(const std::vector<std::string> &paths);
+
+/// Sets each loop's ordinal: its index among the loops of the same (file,
+/// function), in record order.
+void assignOrdinals(std::vector<LoopRecord> &loops);
+
+} // namespace loopperf::gate

@@ -1,0 +1,46 @@
+// Match.h - pair the loops of a baseline and a candidate build.
+//
+// Files: a candidate file is the baseline file with the same normalised path,
+// else the baseline file sharing the longest trailing run of path
+// components (at least the file name) when exactly one does; so
+// /ci/a/src/x.c matches /ci/b/src/x.c and src/x.c.
+//
+// Loops, within each (file, function):
+//  1. fingerprint: equal fingerprints pair up, the i-th baseline loop with
+//     a fingerprint with the i-th candidate loop with it (record order);
+//  2. order: if the loops left on both sides are equally many, they pair in
+//     record order (the loop whose code changed keeps its place);
+//  3. line: otherwise the closest pair by line distance first, the
+//     candidate's lines shifted back by the median line shift of the pairs
+//     of step 1 (0 without any), ties to record order.
+// What is left is a loop that appeared (candidate only) or disappeared
+// (baseline only).
+#pragma once
+
+#include "LoopRecord.h"
+
+#include <string>
+#include <vector>
+
+namespace loopperf::gate {
+
+enum class MatchedBy { Fingerprint, Order, Line, None };
+const char *matchedByName(MatchedBy m);
+
+struct LoopPair {
+  const LoopRecord *base = nullptr; ///< null: the loop is new
+  const LoopRecord *cand = nullptr; ///< null: the loop disappeared
+  MatchedBy by = MatchedBy::None;
+};
+
+/// Every loop of both builds exactly once: pairs and loops of one side, in
+/// candidate record order followed by the disappeared loops in baseline order.
+std::vector<LoopPair> matchLoops(const Build &base, const Build &cand);
+
+/// Lexically normalised path without a leading "./".
+std::string normalisePath(const std::string &path);
+
+/// The baseline file each candidate file corresponds to ("" if none).
+std::string matchFile(const std::string &candFile, const std::vector<std::string> &baseFiles);
+
+} // namespace loopperf::gate

@@ -1,0 +1,71 @@
+// ReadLoopperfJson.cpp - loopperf's own per-TU JSON (both plugins).
+#include "Readers.h"
+
+#include <nlohmann/json.hpp>
+
+namespace loopperf::gate {
+namespace {
+
+using Json = nlohmann::json;
+
+const Json &member(const Json &obj, const char *key, const std::string &where) {
+  auto it = obj.find(key);
+  if (it == obj.end())
+    throw InputError(where, std::string("a loop has no \"") + key + "\"");
+  return *it;
+}
+
+double cycles(const Json &v, const char *key, const std::string &origin) {
+  const Json &n = member(v, key, origin);
+  if (!n.is_number() || n.get<double>() < 0)
+    throw InputError(origin, std::string("\"") + key + "\" is not a cycle count");
+  return n.get<double>();
+}
+
+} // namespace
+
+std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::string &origin) {
+  Json doc = Json::parse(bytes, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded())
+    throw InputError(origin, "malformed JSON (truncated?)");
+  if (!doc.is_object() || !doc.contains("loops") || !doc["loops"].is_array())
+    throw InputError(origin, "not a loopperf JSON record (no \"loops\" array)");
+  // The GCC plugin names the TU "file", the LLVM plugin "module"; the LLVM
+  // plugin's loops carry their own "file".
+  std::string tuFile;
+  for (const char *key : {"file", "module"})
+    if (doc.contains(key) && doc[key].is_string())
+      tuFile = doc[key].get<std::string>();
+  std::vector<LoopRecord> out;
+  for (const Json &l : doc["loops"]) {
+    if (!l.is_object())
+      throw InputError(origin, "a loop is not a JSON object");
+    LoopRecord r;
+    r.origin = origin;
+    r.file = l.contains("file") && l["file"].is_string() && !l["file"].get<std::string>().empty()
+                 ? l["file"].get<std::string>()
+                 : tuFile;
+    const Json &fn = member(l, "function", origin);
+    const Json &line = member(l, "line", origin);
+    if (!fn.is_string() || !line.is_number_unsigned())
+      throw InputError(origin, "a loop's \"function\" or \"line\" has the wrong type");
+    r.function = fn.get<std::string>();
+    r.line = line.get<unsigned>();
+    r.cyclesPerIteration = cycles(l, "cycles_per_iteration", origin);
+    const Json &epi = member(l, "elements_per_iteration", origin);
+    if (!epi.is_number_unsigned())
+      throw InputError(origin, "\"elements_per_iteration\" is not a count");
+    r.elementsPerIteration = epi.get<unsigned>();
+    if (r.elementsPerIteration)
+      r.cyclesPerElement = cycles(l, "cycles_per_element", origin);
+    for (auto [key, field] : {std::pair{"model", &r.model}, {"bottleneck", &r.bottleneck},
+                              {"bottleneck_resource", &r.bottleneckResource},
+                              {"fingerprint", &r.fingerprint}})
+      if (l.contains(key) && l[key].is_string())
+        *field = l[key].get<std::string>();
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+} // namespace loopperf::gate

@@ -1,0 +1,40 @@
+// Readers.h - one reader per record format. Each takes the file's bytes and
+// its name (for messages), keeps loopperf's loop summaries and throws
+// InputError naming the file on anything malformed or truncated.
+#pragma once
+
+#include "LoopRecord.h"
+
+#include <string>
+#include <vector>
+
+namespace loopperf::gate {
+
+/// clang's -fsave-optimization-record YAML (*.opt.yaml), through LLVM's
+/// remarks parser: remarks of pass "loopperf" named "LoopPerf" (the summary,
+/// named arguments CyclesPerIteration, CyclesPerElement, ...) plus the
+/// Fingerprint argument of the "LoopPerfDetail" remark that follows it.
+std::vector<LoopRecord> readClangYaml(const std::string &bytes, const std::string &origin);
+
+/// GCC's -fsave-optimization-record JSON (already decompressed):
+/// [{"format"...}, {"producer"...}, [records]]; records of pass "loopperf"
+/// of kind "success" carry the summary text, the "note" records after them
+/// the fingerprint ("fingerprint <hex>").
+std::vector<LoopRecord> readGccRecord(const std::string &bytes, const std::string &origin);
+
+/// loopperf's own per-translation-unit JSON: the LLVM plugin's
+/// {"module", "loops": [...]} and the GCC plugin's {"file", "model",
+/// "loops": [...]}, loops as `loopperf --json` plus "function", "line"
+/// (and "file" from the LLVM plugin).
+std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::string &origin);
+
+/// The GCC record summary text "loop runs 3.00 cycles/iteration (...) on
+/// znver3; bottleneck: loop-carried vaddsd (line 17)" into `r`; false if
+/// the text is not a loopperf summary.
+bool parseGccSummary(const std::string &text, LoopRecord &r);
+
+/// The whole file; gzip'd files (magic 1f 8b) are decompressed with zlib.
+/// Throws InputError when unreadable or truncated.
+std::string readFileBytes(const std::string &path);
+
+} // namespace loopperf::gate
