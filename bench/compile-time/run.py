@@ -54,6 +54,31 @@ def instructions(compiler, sources, flags, objdir):
     return total
 
 
+def debian_source(package, work):
+    """C files of a Debian source package, fetched with apt-get source from
+    Debian's own archive (the only registry these machines reach) into `work`.
+    The package's upstream tarball is unpacked; its src/ (or top level) C
+    files are the project."""
+    lists = os.path.join(work, "apt-lists")
+    os.makedirs(os.path.join(lists, "partial"), exist_ok=True)
+    sources = os.path.join(work, "deb-src.sources")
+    with open(sources, "w") as fh:
+        fh.write("Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\n"
+                 "Components: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n")
+    apt = ["apt-get", "-qq", "-o", f"Dir::Etc::sourcelist={sources}", "-o",
+           "Dir::Etc::sourceparts=-", "-o", f"Dir::State::Lists={lists}"]
+    subprocess.run(apt + ["update"], check=True)
+    dl = os.path.join(work, "pkg")
+    os.makedirs(dl, exist_ok=True)
+    subprocess.run(apt + ["source", "--download-only", package], check=True, cwd=dl,
+                   stderr=subprocess.DEVNULL)
+    orig = [f for f in os.listdir(dl) if ".orig.tar" in f]
+    subprocess.run(["tar", "xf", orig[0]], check=True, cwd=dl)
+    top = next(os.path.join(dl, d) for d in os.listdir(dl) if os.path.isdir(os.path.join(dl, d)))
+    src = os.path.join(top, "src") if os.path.isdir(os.path.join(top, "src")) else top
+    return sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".c"))
+
+
 def flavour(compiler, plugin):
     """(name, -march, flags that load the plugin, flags that ask for remarks)."""
     plugin = os.path.abspath(plugin)
@@ -74,6 +99,10 @@ def main():
     ap.add_argument("--compiler", default="gcc-12")
     ap.add_argument("--opts", default="-O1,-O2,-O3")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--project", default="generated",
+                    help="'generated' (gen_project.py) or a Debian source package whose "
+                         "C files are compiled, e.g. lua5.4")
+    ap.add_argument("--cflags", default="", help="extra flags for every compile")
     ap.add_argument("--files", type=int, default=30)
     ap.add_argument("--functions", type=int, default=30)
     ap.add_argument("--instructions", type=int, default=0, metavar="N",
@@ -83,16 +112,25 @@ def main():
 
     name, march, plugin, remarks = flavour(args.compiler, args.plugin)
     work = tempfile.mkdtemp(prefix="loopperf-ctime-")
-    src_dir = os.path.join(work, "src")
-    subprocess.run([sys.executable, os.path.join(HERE, "gen_project.py"), "--out", src_dir,
-                    "--files", str(args.files), "--functions", str(args.functions)], check=True)
-    sources = sorted(os.path.join(src_dir, f) for f in os.listdir(src_dir))
+    if args.project == "generated":
+        src_dir = os.path.join(work, "src")
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_project.py"), "--out", src_dir,
+                        "--files", str(args.files), "--functions", str(args.functions)],
+                       check=True)
+        sources = sorted(os.path.join(src_dir, f) for f in os.listdir(src_dir))
+        project = (f"{args.files} generated C files x {args.functions} functions "
+                   "(`bench/compile-time/gen_project.py`)")
+    else:
+        sources = debian_source(args.project, work)
+        project = (f"the {len(sources)} C files of Debian's `{args.project}` source package "
+                   "(`apt-get source`)")
+    extra = args.cflags.split()
     obj_dir = os.path.join(work, "obj")
     os.makedirs(obj_dir)
 
     rows, counts = [], []
     for opt in args.opts.split(","):
-        base = [opt, march]
+        base = [opt, march, *extra]
         # (configuration, flags, the configuration it is compared with)
         variants = [(name, base, name),
                     (f"{name} + plugin, no remarks requested", base + plugin, name),
@@ -118,17 +156,17 @@ def main():
 
     version = subprocess.run([args.compiler, "--version"], capture_output=True,
                              text=True).stdout.splitlines()[0]
+    what = (f"--files {args.files} --functions {args.functions}" if args.project == "generated"
+            else f"--project {args.project}" + (f" --cflags='{args.cflags}'" if extra else ""))
     cmd = (f"bench/compile-time/run.py --compiler {args.compiler} --plugin {args.plugin} "
-           f"--opts {args.opts} --rounds {args.rounds} --files {args.files} "
-           f"--functions {args.functions}"
+           f"--opts {args.opts} --rounds {args.rounds} {what}"
            + (f" --instructions {args.instructions}" if args.instructions else ""))
     lines = [
         f"# {name} compile time with the loopperf plugin",
         "",
         f"Command: `{cmd}`.",
         "",
-        f"{args.files} generated C files x {args.functions} functions "
-        "(`bench/compile-time/gen_project.py`), compiled one `-c` at a time, "
+        f"{project}, compiled one `-c` at a time, "
         f"{args.rounds} interleaved rounds per configuration; medians of the total CPU time "
         f"(user + system) of the compiler processes. Every configuration uses `{march}`. "
         "The ratio compares each configuration with the same one without the plugin "
