@@ -169,12 +169,20 @@ void classify(const LoopKernel &k, const MachineModel &m, const std::vector<Reso
     break;
   }
   case BottleneckKind::Divider: {
+    // The divider port, or (models without one, e.g. LLVM's Zen models) the
+    // pipes the divide instructions occupy.
     PortMask divMask = m.dividerPort >= 0 ? PortMask(1) << m.dividerPort : 0;
     std::vector<unsigned> users;
+    PortMask pipes = 0;
     for (unsigned i = 0; i < res.size(); ++i)
-      if (res[i].usesDivider)
+      if (res[i].usesDivider) {
         users.push_back(i);
-    r.bottleneckResource = fmt::format("{} ({})", divMask ? m.portSetName(divMask) : "divider",
+        for (const ResourceUse &u : res[i].uses)
+          pipes |= u.ports;
+      }
+    if (!divMask)
+      divMask = pipes;
+    r.bottleneckResource = fmt::format("{} ({})", divMask ? m.portSetName(divMask) : "unit",
                                        mnemonicList(k, users, ", "));
     break;
   }
