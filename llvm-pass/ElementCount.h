@@ -8,7 +8,9 @@
 // instruction's own element type: FP mnemonics ending in pd/sd (8 bytes),
 // ps/ss (4), ph/sh (2); integer vector operations with an element suffix
 // (vpaddd, vpmullq, vpbroadcastw...; vmovdqu64 -> 8); scalar GPR accesses
-// (element = access width). Every reference that advances and has a known
+// (element = access width). Untyped full-register moves (vmovups, vmovdqu)
+// take the type the loop's register-only vector operations all agree on, if
+// they do. Every reference that advances and has a known
 // element size must give the same count; otherwise, or with none, the count
 // is unknown (0). It is never guessed.
 #pragma once
