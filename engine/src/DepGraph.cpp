@@ -10,8 +10,7 @@
 #include "IsaRegisters.h"
 
 #include <algorithm>
-#include <map>
-#include <tuple>
+#include <cstdint>
 
 namespace loopperf::detail {
 namespace {
@@ -42,42 +41,71 @@ double loadPartLatency(const Instruction &in, const ResolvedInst &r, const Laten
 
 /// Collects edges keyed by (from, to, distance, memory) so that a value
 /// carried in several units becomes one edge labelled with its registers.
-/// Labels are built once per edge at the end, not once per unit read.
+/// Every add is one flat record; take() groups them (no per-edge
+/// allocation on the hot path) and keeps the order of first appearance.
 class EdgeSet {
 public:
   static constexpr int NoUnit = -1, MemoryLabel = -2;
 
   void add(unsigned from, unsigned to, double w, unsigned dist, bool memory, int unit) {
-    auto key = std::make_tuple(from, to, dist, memory);
-    auto [it, inserted] = index_.emplace(key, edges_.size());
-    if (inserted) {
-      edges_.push_back({from, to, w, dist, memory, {}});
-      units_.emplace_back();
-    }
-    size_t e = it->second;
-    edges_[e].weight = std::max(edges_[e].weight, w);
-    if (unit != NoUnit)
-      units_[e].push_back(unit);
+    // Node ids and distances are far below 2^24 / 2^15 (bodies are capped
+    // at a few thousand instructions, distances at 1024).
+    uint64_t key = uint64_t(from) << 40 | uint64_t(to) << 16 | uint64_t(dist) << 1 | memory;
+    recs_.push_back({key, static_cast<uint32_t>(recs_.size()), w, unit});
   }
 
   std::vector<GraphEdge> take(const IsaRegisters &isa) {
-    for (size_t e = 0; e < edges_.size(); ++e) {
-      std::vector<std::string> names;
-      for (int u : units_[e]) {
-        std::string n = u == MemoryLabel ? "mem" : isa.registerOfUnit(static_cast<RegUnit>(u));
-        if (std::find(names.begin(), names.end(), n) == names.end())
-          names.push_back(std::move(n));
+    std::stable_sort(recs_.begin(), recs_.end(),
+                     [](const Rec &a, const Rec &b) { return a.key < b.key; });
+    struct Group {
+      uint32_t first;
+      GraphEdge edge;
+    };
+    std::vector<Group> groups;
+    static const std::string Mem = "mem";
+    std::vector<const std::string *> names;
+    for (size_t i = 0; i < recs_.size();) {
+      size_t j = i;
+      const uint64_t key = recs_[i].key;
+      GraphEdge e;
+      e.from = static_cast<unsigned>(key >> 40);
+      e.to = static_cast<unsigned>(key >> 16 & 0xffffff);
+      e.distance = static_cast<unsigned>(key >> 1 & 0x7fff);
+      e.memory = key & 1;
+      e.weight = recs_[i].weight;
+      names.clear();
+      for (; j < recs_.size() && recs_[j].key == key; ++j) {
+        e.weight = std::max(e.weight, recs_[j].weight);
+        int u = recs_[j].unit;
+        if (u == NoUnit)
+          continue;
+        const std::string *n = u == MemoryLabel ? &Mem : &isa.unitRegister(static_cast<RegUnit>(u));
+        if (std::find_if(names.begin(), names.end(),
+                         [&](const std::string *o) { return *o == *n; }) == names.end())
+          names.push_back(n);
       }
-      for (const std::string &n : names)
-        edges_[e].label += (edges_[e].label.empty() ? "" : ",") + n;
+      for (const std::string *n : names)
+        e.label += (e.label.empty() ? "" : ",") + *n;
+      groups.push_back({recs_[i].seq, std::move(e)});
+      i = j;
     }
-    return std::move(edges_);
+    std::sort(groups.begin(), groups.end(),
+              [](const Group &a, const Group &b) { return a.first < b.first; });
+    std::vector<GraphEdge> edges;
+    edges.reserve(groups.size());
+    for (Group &g : groups)
+      edges.push_back(std::move(g.edge));
+    return edges;
   }
 
 private:
-  std::map<std::tuple<unsigned, unsigned, unsigned, bool>, size_t> index_;
-  std::vector<GraphEdge> edges_;
-  std::vector<std::vector<int>> units_;
+  struct Rec {
+    uint64_t key;
+    uint32_t seq;
+    double weight;
+    int unit;
+  };
+  std::vector<Rec> recs_;
 };
 
 } // namespace
@@ -123,18 +151,20 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
     g.nodes.push_back({i, false, false, opLatency});
   }
 
-  // Writers of each unit, in program order.
-  std::map<RegUnit, std::vector<unsigned>> writers;
+  // Writers of each unit, in program order, indexed by unit.
+  std::vector<std::vector<unsigned>> writers;
   for (unsigned i = 0; i < n; ++i)
-    for (RegUnit u : k.insts[i].writes)
+    for (RegUnit u : k.insts[i].writes) {
+      if (u >= writers.size())
+        writers.resize(u + 1u);
       if (writers[u].empty() || writers[u].back() != i)
         writers[u].push_back(i);
+    }
 
   auto addRead = [&](unsigned consumerNode, unsigned c, RegUnit u) {
-    auto it = writers.find(u);
-    if (it == writers.end())
+    if (u >= writers.size() || writers[u].empty())
       return; // loop invariant
-    const std::vector<unsigned> &ws = it->second;
+    const std::vector<unsigned> &ws = writers[u];
     auto before = std::lower_bound(ws.begin(), ws.end(), c);
     bool sameIteration = before != ws.begin();
     unsigned w = sameIteration ? *std::prev(before) : ws.back();

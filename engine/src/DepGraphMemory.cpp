@@ -98,22 +98,25 @@ public:
 
   /// Applies the register effects of instruction `i`.
   void step(const Instruction &in, unsigned i) {
-    std::vector<std::string> written;
+    std::vector<const std::string *> written;
     for (RegUnit u : in.writes) {
       if (!isa_.isGprUnit(u))
         continue;
-      std::string reg = isa_.registerOfUnit(u);
-      if (std::find(written.begin(), written.end(), reg) == written.end())
-        written.push_back(std::move(reg));
+      const std::string *reg = &isa_.unitRegister(u);
+      if (std::find_if(written.begin(), written.end(),
+                       [&](const std::string *w) { return *w == *reg; }) == written.end())
+        written.push_back(reg);
     }
+    if (written.empty())
+      return; // no address register changes (vector and flag-only code)
     std::optional<std::pair<std::string, SymValue>> known;
     if (isa_.attArithmetic)
       known = constantEffect(in);
-    for (const std::string &reg : written) {
-      if (known && known->first == reg)
-        current_[reg] = known->second;
+    for (const std::string *reg : written) {
+      if (known && known->first == *reg)
+        current_[*reg] = known->second;
       else
-        current_[reg] = {-static_cast<int>(i) - 1, 0};
+        current_[*reg] = {-static_cast<int>(i) - 1, 0};
     }
   }
 

@@ -4,7 +4,26 @@
 #include "loopperf/AArch64.h"
 #include "loopperf/X86.h"
 
+#include <vector>
+
 namespace loopperf::detail {
+
+const std::string &IsaRegisters::unitRegister(RegUnit u) const {
+  // One table per ISA, filled on first use (thread-safe static init); the
+  // names are what edge labels and the address tracker use per unit.
+  using Table = std::vector<std::string>;
+  constexpr size_t Units = 256; // x86 uses 0..238, AArch64 0..81
+  auto build = [](std::string (*name)(RegUnit)) {
+    Table t(Units);
+    for (size_t i = 0; i < t.size(); ++i)
+      t[i] = name(static_cast<RegUnit>(i));
+    return t;
+  };
+  static const Table X86Names = build(x86::registerOfUnit);
+  static const Table AArch64Names = build(aarch64::registerOfUnit);
+  static const std::string Unknown = "?";
+  return u < Units ? (attArithmetic ? X86Names : AArch64Names)[u] : Unknown;
+}
 
 const IsaRegisters &isaRegisters(std::string_view isa) {
   static constexpr IsaRegisters X86{x86::isVectorUnit, x86::isGprUnit, x86::registerOfUnit, true};

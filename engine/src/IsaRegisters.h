@@ -13,6 +13,8 @@ struct IsaRegisters {
   bool (*isVectorUnit)(RegUnit); ///< vector load latency applies
   bool (*isGprUnit)(RegUnit);    ///< may hold an address
   std::string (*registerOfUnit)(RegUnit); ///< edge labels; MemRef base names
+  /// registerOfUnit, computed once per unit for the whole program.
+  const std::string &unitRegister(RegUnit u) const;
   /// The address tracker may read constant register arithmetic from the
   /// AT&T text (x86 only; elsewhere written registers become opaque).
   bool attArithmetic;
