@@ -103,12 +103,21 @@ def main_loops(asm_path, symbols, mcpu, loopperf):
                 if ln <= first:
                     owner = s
         if owner in symbols:
+            if loop.get("analysable") is False:
+                # Alternative paths (if/else) in the body: loopperf does not
+                # analyse it, and no other loop of the function stands in.
+                per_fn.setdefault(owner, []).append(loop)
+                continue
             if not loop.get("elements_per_iteration"):
                 loop["elements_per_iteration"] = strided_elements(loop, element_bytes_hint(owner))
                 loop["elements_source"] = "validate.py"
             per_fn.setdefault(owner, []).append(loop)
     chosen = {}
     for s, loops in per_fn.items():
+        skipped = [l for l in loops if l.get("analysable") is False]
+        if skipped:
+            chosen[s] = (skipped[0], len(loops))
+            continue
         # The main loop: most elements per iteration; ties -> the first.
         best = max(loops, key=lambda l: (l.get("elements_per_iteration") or 0,
                                          -loops.index(l)))
@@ -233,7 +242,9 @@ def main():
                                "measured": m["cycles"], "iqr": m["iqr"],
                                "rounds": m["rounds"], "ghz": m["ghz"],
                                "shared": m.get("contention_median", 1.0)}
-                        if s in loops:
+                        if s in loops and loops[s][0].get("analysable") is False:
+                            row["not_analysable"] = loops[s][0]["reason"]
+                        elif s in loops:
                             loop, nloops = loops[s]
                             e = loop.get("elements_per_iteration") or 0
                             first = loop["region"]["first_line"]
@@ -264,7 +275,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     os.makedirs(args.out, exist_ok=True)
     fields = ["config", "compiler", "kernel", "measured", "iqr", "rounds", "ghz", "shared", "loops",
               "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "loopperf_base", "mca", "asm",
-              "lines"]
+              "lines", "not_analysable"]
     with open(os.path.join(args.out, "validation.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -303,7 +314,13 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
             if s:
                 L.append(f"| {name} | {s['n']} | {tool} | {s['mape']:.1f} | {s['median_abs']:.1f} | "
                          f"{s['median_signed']:+.1f} | {s['within10']:.0f} % | {s['tau']:.3f} |")
-    excluded = [r for r in rows if not (r.get("loopperf") and r.get("mca"))]
+    multi = [r for r in rows if r.get("not_analysable")]
+    if multi:
+        L.append(f"\n{len(multi)} measured kernels have a loop with alternative paths (if/else) in "
+                 "its body, which loopperf reports as not analysable instead of charging every "
+                 "arm; they are not in the statistics: " +
+                 ", ".join(sorted({f"{r['kernel']} ({r['config']})" for r in multi})) + ".")
+    excluded = [r for r in rows if not (r.get("loopperf") and r.get("mca")) and not r.get("not_analysable")]
     if excluded:
         L.append(f"\n{len(excluded)} measured kernels are not in the statistics (no innermost loop "
                  "found, or elements per iteration unknown, or llvm-mca failed): " +

@@ -185,6 +185,15 @@ int main(int argc, char **argv) {
     AnalyzedLoop L;
     L.region = Region;
     L.kernel = Builder.build(Region);
+    if (!Region.notAnalysable.empty()) {
+      for (const Instruction &I : L.kernel.insts)
+        if (I.asmLine) {
+          L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
+          L.lastLine = std::max(L.lastLine, I.asmLine);
+        }
+      Loops.push_back(std::move(L));
+      continue;
+    }
     if (PerElement) {
       // The counter reads AT&T operand text with single spaces (as the
       // translator prints it); the CLI keeps the line as written.
