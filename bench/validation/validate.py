@@ -105,7 +105,7 @@ def main_loops(asm_path, symbols, mcpu, loopperf):
         if owner in symbols:
             if loop.get("analysable") is False:
                 # Alternative paths (if/else) in the body: loopperf does not
-                # analyse it, and no other loop of the function stands in.
+                # analyse it; if it is the main loop, the kernel is left out.
                 per_fn.setdefault(owner, []).append(loop)
                 continue
             if not loop.get("elements_per_iteration"):
@@ -114,10 +114,6 @@ def main_loops(asm_path, symbols, mcpu, loopperf):
             per_fn.setdefault(owner, []).append(loop)
     chosen = {}
     for s, loops in per_fn.items():
-        skipped = [l for l in loops if l.get("analysable") is False]
-        if skipped:
-            chosen[s] = (skipped[0], len(loops))
-            continue
         # The main loop: most elements per iteration; ties -> the first.
         best = max(loops, key=lambda l: (l.get("elements_per_iteration") or 0,
                                          -loops.index(l)))
@@ -316,7 +312,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
                          f"{s['median_signed']:+.1f} | {s['within10']:.0f} % | {s['tau']:.3f} |")
     multi = [r for r in rows if r.get("not_analysable")]
     if multi:
-        L.append(f"\n{len(multi)} measured kernels have a loop with alternative paths (if/else) in "
+        L.append(f"\n{len(multi)} measured kernels have a main loop (most elements per iteration) with alternative paths (if/else) in "
                  "its body, which loopperf reports as not analysable instead of charging every "
                  "arm; they are not in the statistics: " +
                  ", ".join(sorted({f"{r['kernel']} ({r['config']})" for r in multi})) + ".")

@@ -54,6 +54,8 @@ bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
       json Loop;
       Loop["analysable"] = false;
       Loop["reason"] = L.region.notAnalysable;
+      if (L.kernel.elementsPerIteration)
+        Loop["elements_per_iteration"] = L.kernel.elementsPerIteration;
       Loop["region"] = {{"kind", regionKindName(L.region.kind)},
                         {"name", L.region.name},
                         {"function", L.region.function},

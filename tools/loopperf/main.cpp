@@ -185,15 +185,6 @@ int main(int argc, char **argv) {
     AnalyzedLoop L;
     L.region = Region;
     L.kernel = Builder.build(Region);
-    if (!Region.notAnalysable.empty()) {
-      for (const Instruction &I : L.kernel.insts)
-        if (I.asmLine) {
-          L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
-          L.lastLine = std::max(L.lastLine, I.asmLine);
-        }
-      Loops.push_back(std::move(L));
-      continue;
-    }
     if (PerElement) {
       // The counter reads AT&T operand text with single spaces (as the
       // translator prints it); the CLI keeps the line as written.
@@ -210,6 +201,15 @@ int main(int argc, char **argv) {
         I.text = T;
       }
       L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(Folded);
+    }
+    if (!Region.notAnalysable.empty()) {
+      for (const Instruction &I : L.kernel.insts)
+        if (I.asmLine) {
+          L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
+          L.lastLine = std::max(L.lastLine, I.asmLine);
+        }
+      Loops.push_back(std::move(L));
+      continue;
     }
     for (const Instruction &I : L.kernel.insts)
       if (I.asmLine) {
