@@ -4,7 +4,9 @@ models/overlays/epyc-kvm-host.json (model `epyc-kvm-host`, base: LLVM 19's
 znver3 model, which is what LLVM picks for this host's CPUID).
 
 Rules (hardware facts only, never fitted to the kernel suite):
-* pipeline parameters and rules: the znver3 overlay's (AMD family 19h guide);
+* pipeline parameters and rules: the znver3 overlay's (AMD family 19h guide),
+  plus `fastLea` when bench/results/microbench-lea.json (lea.py) shows every
+  LEA with at most two address components at latency 1;
 * latency: every register form whose chain latency was measured within 0.15
   of an integer gets that integer (formRules by key; load+op forms take the
   register form's latency for their operation in the dependency graph);
@@ -66,8 +68,21 @@ def main():
                             f"{meta['date']}: bench/microbench/forms.py with loopperf-measure, "
                             "clock calibrated against a dependent add chain, medians of "
                             f"{meta['rounds']} rounds; bench/results/microbench.md")}],
-        "pipeline": base["pipeline"], "rules": base["rules"],
+        "pipeline": base["pipeline"], "rules": dict(base["rules"]),
         "formRules": [], "forms": []}
+    # LEA by address shape (bench/microbench/lea.py): one LLVM opcode for
+    # all shapes, so it is a rule, not a form.
+    lea_path = os.path.join(ROOT, "bench", "results", "microbench-lea.json")
+    if os.path.exists(lea_path):
+        lea = json.load(open(lea_path))["lea"]
+        short = [r for r in lea if r["components"] <= 2]
+        if short and all(abs(r["latency"] - 1) <= 0.15 for r in short):
+            overlay["rules"]["fastLea"] = True
+            overlay["rules"]["notes"] = (overlay["rules"].get("notes", "") + " fastLea: measured "
+                                         "on this host (bench/results/microbench-lea.md): LEA with "
+                                         "at most two of base, index, displacement has latency 1; "
+                                         "with all three 2 through the base, 1 through the index "
+                                         "(kept at the form's 2).")
     lat_keys = {}
     for key, e in sorted(mb["forms"].items()):
         if "mem" in key.split(" ", 1)[-1].split(",") or key.startswith(("div", "idiv")):
