@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace loopperf::detail {
 
 PortMask unknownInstructionPorts(const MachineModel &m) {
@@ -75,6 +77,17 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &k, const MachineModel 
     r.stores |= (f->flags & FormMayStore) != 0 && in.mem.empty();
     r.uops = f->uops;
     r.latency = f->latency;
+    if (m.rules.fastLea && in.mnemonic.rfind("lea", 0) == 0) {
+      int parts = in.leaAddressParts;
+      if (parts < 0 && in.mem.size() == 1) {
+        const MemRef &a = in.mem[0];
+        parts = !a.base.empty() + !a.index.empty() + (a.disp != 0 || !a.symbol.empty());
+      }
+      if (parts >= 0 && parts <= 2) {
+        r.latency = std::min(r.latency, 1.0);
+        r.uops = 1;
+      }
+    }
     if (r.loads)
       if (const InstrForm *rf = registerFormOf(in, m); rf && rf->latency <= f->latency)
         r.registerFormLatency = rf->latency;

@@ -245,7 +245,8 @@ private:
         {"zeroIdioms", &SpecialRules::zeroIdioms},
         {"moveElimination", &SpecialRules::moveElimination},
         {"microFusion", &SpecialRules::microFusion},
-        {"unlaminateIndexed", &SpecialRules::unlaminateIndexed}};
+        {"unlaminateIndexed", &SpecialRules::unlaminateIndexed},
+        {"fastLea", &SpecialRules::fastLea}};
     for (auto it = v.begin(); it != v.end(); ++it) {
       std::string where = "rules." + it.key();
       if (auto f = flags.find(it.key()); f != flags.end()) {

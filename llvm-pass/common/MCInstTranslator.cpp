@@ -235,6 +235,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     M.isStore = D.mayStore();
     if (Mnemonic.starts_with("lea")) {
       // Address arithmetic: the registers are ordinary data inputs.
+      I.leaAddressParts = !M.base.empty() + !M.index.empty() + (M.disp != 0 || !M.symbol.empty());
       Uses.insert(Uses.end(), AddrRegs.begin(), AddrRegs.end());
       AddrRegs.clear();
     } else if (!M.isLoad && !M.isStore) {
@@ -245,6 +246,15 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     }
   }
 
+  // LLVM's LEA operand is not typed as memory: dst, base, scale, index,
+  // displacement, segment. Count the address's parts for the fastLea rule.
+  if (!Mem && Mnemonic.starts_with("lea") && MI.getNumOperands() >= 1 + MemOperands) {
+    const MCOperand &Base = MI.getOperand(1 + MemBase);
+    const MCOperand &Index = MI.getOperand(1 + MemIndex);
+    const MCOperand &Disp = MI.getOperand(1 + MemDisp);
+    I.leaAddressParts = (Base.isReg() && Base.getReg()) + (Index.isReg() && Index.getReg()) +
+                        (Disp.isExpr() || (Disp.isImm() && Disp.getImm() != 0));
+  }
   Defs.insert(Defs.end(), D.implicit_defs().begin(), D.implicit_defs().end());
   Uses.insert(Uses.end(), D.implicit_uses().begin(), D.implicit_uses().end());
 

@@ -384,3 +384,24 @@ TEST(Analysis, TiesAreReported) {
   EXPECT_EQ(r.bottleneck, BottleneckKind::Ports);
   EXPECT_EQ(r.ties, (std::vector<BottleneckKind>{BottleneckKind::FrontEnd}));
 }
+
+TEST(Analysis, FastLeaRuleByAddressShape) {
+  // One form "leaq mem,r64" of latency 2 and 2 uops (LLVM's Zen 3 numbers
+  // for LEA64r). Each loop is a single lea chaining %rax to itself, so the
+  // loop-carried bound is the lea's latency over distance 1.
+  // fastLea off: 2 for every shape. fastLea on (measured on the EPYC host,
+  // bench/results/microbench-lea.md): 8(%rax) has two parts (base, disp)
+  // -> 1; 8(%rax,%rcx) has three -> keeps 2; (%rax,%rcx,4) two -> 1.
+  auto run = [](bool fast, const char *text) {
+    ModelBuilder b({"ALU0", "ALU1"});
+    b.model().rules.fastLea = fast;
+    b.form("leaq mem,r64", 2, 2, {{"ALU0+ALU1", 1}});
+    MachineModel m = b.build();
+    LoopKernel k = KernelBuilder().add(text).build();
+    return analyzeLoop(k, m).bounds.loopCarried;
+  };
+  EXPECT_DOUBLE_EQ(run(false, "leaq 8(%rax), %rax"), 2.0);
+  EXPECT_DOUBLE_EQ(run(true, "leaq 8(%rax), %rax"), 1.0);
+  EXPECT_DOUBLE_EQ(run(true, "leaq 8(%rax,%rcx), %rax"), 2.0);
+  EXPECT_DOUBLE_EQ(run(true, "leaq (%rax,%rcx,4), %rax"), 1.0);
+}

@@ -40,6 +40,8 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::st
   for (const Json &l : doc["loops"]) {
     if (!l.is_object())
       throw InputError(origin, "a loop is not a JSON object");
+    if (l.contains("analysable") && l["analysable"] == false)
+      continue; // the CLI found alternative paths in its body
     LoopRecord r;
     r.origin = origin;
     r.file = l.contains("file") && l["file"].is_string() && !l["file"].get<std::string>().empty()

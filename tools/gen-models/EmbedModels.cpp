@@ -198,6 +198,7 @@ std::string emitModel(const MachineModel &m, const std::string &fn, const std::s
      << "    m.rules.moveElimination = " << (r.moveElimination ? "true" : "false") << ";\n"
      << "    m.rules.microFusion = " << (r.microFusion ? "true" : "false") << ";\n"
      << "    m.rules.unlaminateIndexed = " << (r.unlaminateIndexed ? "true" : "false") << ";\n"
+     << "    m.rules.fastLea = " << (r.fastLea ? "true" : "false") << ";\n"
      << "    m.rules.macroFusible = {";
   for (size_t i = 0; i < r.macroFusible.size(); ++i)
     os << (i ? ", " : "") << cppString(r.macroFusible[i]);

@@ -23,6 +23,9 @@ struct CodeRegion {
   /// instructions among them form the kernel.
   size_t begin = 0, end = 0;
   llvm::SMLoc loc;       ///< where the region starts, for diagnostics
+  /// Non-empty: why the region is not analysed (e.g. alternative paths in
+  /// the loop body); the CLI reports it without cycles.
+  std::string notAnalysable;
 };
 
 const char *regionKindName(CodeRegion::Kind K);
@@ -34,7 +37,9 @@ bool findMarkedRegions(const AsmReader &R, std::vector<CodeRegion> &Out);
 /// Innermost loops: a branch back to a label defined earlier in the file
 /// closes a loop from the label to the branch (several back branches to one
 /// label form one loop); a loop is innermost when no other loop lies inside
-/// it.
+/// it. Loops with alternative paths in their body (an innermost span that
+/// overlaps another without nesting, or an unconditional jump forward inside
+/// the body) carry `notAnalysable`.
 std::vector<CodeRegion> findInnermostLoops(const AsmReader &R);
 
 /// The function a statement belongs to: the closest preceding label that is

@@ -34,6 +34,10 @@ void writeText(raw_ostream &OS, const std::string &File, const MachineModel &M,
     if (!M.llvmCpu.empty() && M.llvmCpu != M.name)
       OS << " (LLVM " << M.llvmCpu << ")";
     OS << " ===\n";
+    if (!L.region.notAnalysable.empty()) {
+      OS << "not analysed: " << L.region.notAnalysable << "\n";
+      continue;
+    }
     OS << renderText(L.kernel, L.report, M);
   }
 }
@@ -46,6 +50,20 @@ bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
   Doc["model"] = M.name;
   json Array = json::array();
   for (const AnalyzedLoop &L : Loops) {
+    if (!L.region.notAnalysable.empty()) {
+      json Loop;
+      Loop["analysable"] = false;
+      Loop["reason"] = L.region.notAnalysable;
+      if (L.kernel.elementsPerIteration)
+        Loop["elements_per_iteration"] = L.kernel.elementsPerIteration;
+      Loop["region"] = {{"kind", regionKindName(L.region.kind)},
+                        {"name", L.region.name},
+                        {"function", L.region.function},
+                        {"first_line", L.firstLine},
+                        {"last_line", L.lastLine}};
+      Array.push_back(std::move(Loop));
+      continue;
+    }
     json Loop = json::parse(renderJson(L.kernel, L.report, M), nullptr, /*allow_exceptions=*/false);
     if (Loop.is_discarded() || !Loop.is_object()) {
       Error = "renderJson produced invalid JSON for loop '" + L.region.name + "'";
@@ -81,7 +99,10 @@ bool writeDot(const std::string &Path, const MachineModel &M,
       Error = "cannot write '" + Name + "': " + EC.message();
       return false;
     }
-    OS << renderDot(Loops[I].kernel, Loops[I].report, M);
+    if (Loops[I].region.notAnalysable.empty())
+      OS << renderDot(Loops[I].kernel, Loops[I].report, M);
+    else
+      OS << "// not analysed: " << Loops[I].region.notAnalysable << "\n";
   }
   return true;
 }

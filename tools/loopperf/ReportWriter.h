@@ -28,6 +28,8 @@ void writeText(llvm::raw_ostream &OS, const std::string &File, const MachineMode
 
 /// {"file": ..., "model": ..., "loops": [renderJson objects]}; each loop
 /// object gains a "region" member (kind, function, first_line, last_line).
+/// A region with `notAnalysable` is {"analysable": false, "reason",
+/// "elements_per_iteration" (if counted), "region"}: no cycles.
 /// Returns false and sets `Error` if a rendering is not valid JSON.
 bool writeJson(llvm::raw_ostream &OS, const std::string &File, const MachineModel &M,
                const std::vector<AnalyzedLoop> &Loops, std::string &Error);

@@ -202,6 +202,15 @@ int main(int argc, char **argv) {
       }
       L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(Folded);
     }
+    if (!Region.notAnalysable.empty()) {
+      for (const Instruction &I : L.kernel.insts)
+        if (I.asmLine) {
+          L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
+          L.lastLine = std::max(L.lastLine, I.asmLine);
+        }
+      Loops.push_back(std::move(L));
+      continue;
+    }
     for (const Instruction &I : L.kernel.insts)
       if (I.asmLine) {
         L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;

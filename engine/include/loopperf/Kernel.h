@@ -60,6 +60,10 @@ struct Instruction {
   /// in every LLVM AArch64 model (WriteAdr), independent of the load.
   std::vector<RegUnit> writebackWrites;
   std::vector<MemRef> mem;
+  /// For `lea`: how many of base, index and a non-zero (or symbolic)
+  /// displacement its address has; -1 when unknown or not an lea. (Its
+  /// address is arithmetic, not a MemRef.)
+  int leaAddressParts = -1;
 
   bool isBranch = false;       ///< any branch, conditional or not
   bool isConditional = false;

@@ -93,6 +93,10 @@ struct SpecialRules {
   bool moveElimination = false;  ///< reg-reg moves renamed away: latency 0, no port
   bool microFusion = false;      ///< load+op counts as one uop in the front end
   bool unlaminateIndexed = false;///< indexed load+op forms un-fuse at rename (SnB..SKL)
+  /// LEA with at most two address components (of base, index,
+  /// displacement; any scale) is one uop of latency 1; only LEAs with all
+  /// three keep the form's numbers (one LLVM opcode covers both shapes).
+  bool fastLea = false;
   /// Mnemonic stems (AT&T, no size suffix: "cmp", "test", "add", ...) that
   /// macro-fuse with a following conditional branch into one uop.
   std::vector<std::string> macroFusible;
