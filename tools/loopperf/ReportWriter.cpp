@@ -22,6 +22,15 @@ std::string describeRegion(const AnalyzedLoop &L) {
   return S;
 }
 
+/// Where the loop is in the input: every loop's "region" object.
+nlohmann::ordered_json regionJson(const AnalyzedLoop &L) {
+  return {{"kind", regionKindName(L.region.kind)},
+          {"name", L.region.name},
+          {"function", L.region.function},
+          {"first_line", L.firstLine},
+          {"last_line", L.lastLine}};
+}
+
 } // namespace
 
 void writeText(raw_ostream &OS, const std::string &File, const MachineModel &M,
@@ -56,11 +65,7 @@ bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
       Loop["reason"] = L.region.notAnalysable;
       if (L.kernel.elementsPerIteration)
         Loop["elements_per_iteration"] = L.kernel.elementsPerIteration;
-      Loop["region"] = {{"kind", regionKindName(L.region.kind)},
-                        {"name", L.region.name},
-                        {"function", L.region.function},
-                        {"first_line", L.firstLine},
-                        {"last_line", L.lastLine}};
+      Loop["region"] = regionJson(L);
       Array.push_back(std::move(Loop));
       continue;
     }
@@ -69,11 +74,7 @@ bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
       Error = "renderJson produced invalid JSON for loop '" + L.region.name + "'";
       return false;
     }
-    Loop["region"] = {{"kind", regionKindName(L.region.kind)},
-                      {"name", L.region.name},
-                      {"function", L.region.function},
-                      {"first_line", L.firstLine},
-                      {"last_line", L.lastLine}};
+    Loop["region"] = regionJson(L);
     Array.push_back(std::move(Loop));
   }
   Doc["loops"] = std::move(Array);
