@@ -73,17 +73,6 @@ std::vector<x86::RegInfo> engineRegs(const HardReg &r) {
   return out;
 }
 
-void appendFlags(std::vector<RegUnit> &to, x86::FlagMask mask) {
-  for (unsigned f = 0; f < x86::NumFlags; ++f)
-    if (mask >> f & 1)
-      to.push_back(x86::flagUnit(static_cast<x86::Flag>(f)));
-}
-
-void sortUnique(std::vector<RegUnit> &v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-}
-
 struct RtlMem {
   rtx mem;
   bool load = false, store = false;
@@ -247,7 +236,7 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAc
   bool readsData = false;
   for (const HardReg &r : walk.defs) {
     if (r.regno == FLAGS_REG) {
-      appendFlags(inst.writes, flags.writes ? flags.writes : x86::AllArithFlags);
+      x86::appendFlagUnits(inst.writes, flags.writes ? flags.writes : x86::AllArithFlags);
       continue;
     }
     for (const x86::RegInfo &info : engineRegs(r))
@@ -255,7 +244,7 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAc
   }
   for (const HardReg &r : walk.uses) {
     if (r.regno == FLAGS_REG) {
-      appendFlags(inst.reads, flags.reads ? flags.reads : x86::AllArithFlags);
+      x86::appendFlagUnits(inst.reads, flags.reads ? flags.reads : x86::AllArithFlags);
       continue;
     }
     for (const x86::RegInfo &info : engineRegs(r)) {
@@ -289,9 +278,9 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAc
         x86::isEliminableMoveMnemonic(inst.mnemonic))
       inst.isRegMove = true;
 
-  sortUnique(inst.reads);
-  sortUnique(inst.addrReads);
-  sortUnique(inst.writes);
+  sortUniqueUnits(inst.reads);
+  sortUniqueUnits(inst.addrReads);
+  sortUniqueUnits(inst.writes);
 }
 
 } // namespace loopperf::gccplugin

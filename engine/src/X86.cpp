@@ -394,4 +394,10 @@ bool isVectorUnit(RegUnit u) { return u >= VecBase && u < MaskBase; }
 
 bool isGprUnit(RegUnit u) { return u < VecBase; }
 
+void appendFlagUnits(std::vector<RegUnit> &to, FlagMask mask) {
+  for (unsigned f = 0; f < NumFlags; ++f)
+    if (mask >> f & 1)
+      to.push_back(flagUnit(static_cast<Flag>(f)));
+}
+
 } // namespace loopperf::x86

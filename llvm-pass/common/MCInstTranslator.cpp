@@ -91,17 +91,6 @@ void appendUnits(std::vector<RegUnit> &To, const std::vector<RegUnit> &From) {
   To.insert(To.end(), From.begin(), From.end());
 }
 
-void appendFlags(std::vector<RegUnit> &To, x86::FlagMask Mask) {
-  for (unsigned F = 0; F < x86::NumFlags; ++F)
-    if (Mask >> F & 1)
-      To.push_back(x86::flagUnit(static_cast<x86::Flag>(F)));
-}
-
-void sortUnique(std::vector<RegUnit> &V) {
-  std::sort(V.begin(), V.end());
-  V.erase(std::unique(V.begin(), V.end()), V.end());
-}
-
 } // namespace
 
 std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer, const MCSubtargetInfo &STI) {
@@ -266,7 +255,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
-      appendFlags(I.writes, Flags.writes ? Flags.writes : x86::AllArithFlags);
+      x86::appendFlagUnits(I.writes, Flags.writes ? Flags.writes : x86::AllArithFlags);
       continue;
     }
     // Registers the engine does not model (MXCSR, segment and x87 control
@@ -277,7 +266,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   }
   for (MCRegister Reg : Uses) {
     if (IsFlags(Reg)) {
-      appendFlags(I.reads, Flags.reads ? Flags.reads : x86::AllArithFlags);
+      x86::appendFlagUnits(I.reads, Flags.reads ? Flags.reads : x86::AllArithFlags);
       continue;
     }
     const x86::RegInfo &Info = regInfo(Reg);
@@ -301,9 +290,9 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
       x86::isEliminableMoveMnemonic(Mnemonic))
     I.isRegMove = true;
 
-  sortUnique(I.reads);
-  sortUnique(I.addrReads);
-  sortUnique(I.writes);
+  sortUniqueUnits(I.reads);
+  sortUniqueUnits(I.addrReads);
+  sortUniqueUnits(I.writes);
   return I;
 }
 
@@ -421,10 +410,10 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
       std::count_if(Uses.begin(), Uses.end(), [](const RegOp &R) { return !R.Units.empty(); }) == 1)
     I.isRegMove = true;
 
-  sortUnique(I.reads);
-  sortUnique(I.addrReads);
-  sortUnique(I.writes);
-  sortUnique(I.writebackWrites);
+  sortUniqueUnits(I.reads);
+  sortUniqueUnits(I.addrReads);
+  sortUniqueUnits(I.writes);
+  sortUniqueUnits(I.writebackWrites);
   return I;
 }
 

@@ -5,6 +5,7 @@
 // LLVM or GCC.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,13 @@ namespace loopperf {
 /// state (a byte range of a GPR, a 128-bit lane of a vector register, one
 /// flag bit). Numbering is per ISA; see X86Registers.h.
 using RegUnit = uint16_t;
+
+/// Sorts `units` and drops duplicates: the form every front end hands the
+/// engine its reads and writes in.
+inline void sortUniqueUnits(std::vector<RegUnit> &units) {
+  std::sort(units.begin(), units.end());
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+}
 
 struct SourceLoc {
   std::string file;

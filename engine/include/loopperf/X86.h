@@ -16,6 +16,8 @@ using FlagMask = uint8_t; ///< bit i = Flag i
 constexpr FlagMask AllArithFlags = 0x3f; ///< CF PF AF ZF SF OF
 
 RegUnit flagUnit(Flag f);
+/// Appends the unit of every flag in `mask`.
+void appendFlagUnits(std::vector<RegUnit> &to, FlagMask mask);
 
 struct RegInfo {
   bool valid = false;
