@@ -188,32 +188,56 @@ def noisy(m):
     return rel_iqr(m) > 0.10 or m.get("contention_median", 1.0) > 1.10
 
 
-def measure_kernels(measure, so, syms, args):
-    """loopperf-measure results for `syms` of one library. Trip counts are
-    equal in bytes per stream (N1 = 2 KiB, N2 = 6 KiB of elements: 256/768
-    doubles, 512/1536 ints, 2048/6144 bytes), so every kernel runs the same
-    number of vector iterations and stays in L1; with equal element counts
-    a byte loop ran only 8 and 24 iterations, and a difference of that many
-    iterations carried the loop-exit costs that differ between the two trip
-    counts. A kernel whose IQR exceeds 10 % of its median, or whose rounds
-    ran on a shared core (median contention > 1.10, see docs/measure.md), is
-    measured again (--retries times at most) and the least contended run
-    (then the smallest relative IQR) is kept: the choice looks at the
-    measurement's quality only, never at a prediction."""
+def trip_counts(kernel, elements):
+    """(N1, N2) elements for one kernel, from its main loop's elements per
+    iteration (0 = unknown) and the element size. Two constraints:
+    * L1-resident data: at most 6 KiB per stream at N2;
+    * the loop-exit branch must be predicted alike at both trip counts. On
+      this host the exit of a loop of up to 64 iterations is predicted,
+      from about 100 on it is mispredicted once per call (about 17 cycles):
+      a 1-cycle counter loop measured 1.13 cycles per iteration at 64/192
+      iterations, 1.00 at 32/64 and at 128/384
+      (bench/microbench/tinyloops.py kernels). So both counts are >= 128
+      iterations when that fits, else both <= 64.
+    Trip counts are multiples of the elements per iteration, so no
+    remainder loop runs."""
+    eb = element_bytes_hint(kernel)
+    cap = 6144 // eb                       # elements per stream at N2
+    e = elements or 0
+    if e <= 0:
+        return 2048 // eb, cap             # as before: 2 KiB / 6 KiB
+    iters = cap // e
+    if iters < 2:
+        return 2048 // eb, cap
+    if iters >= 384:
+        return 128 * e, iters * e
+    n2 = min(64, iters)
+    return max(1, n2 // 2) * e, n2 * e
+
+
+def measure_kernels(measure, so, syms, args, elements):
+    """loopperf-measure results for `syms` of one library, each at the trip
+    counts of trip_counts(). A kernel whose IQR exceeds 10 % of its median,
+    or whose rounds ran on a shared core (median contention > 1.10, see
+    docs/measure.md), is measured again (--retries times at most) and the
+    least contended run (then the smallest relative IQR) is kept: the
+    choice looks at the measurement's quality only, never at a
+    prediction."""
     groups = {}
     for s in syms:
-        groups.setdefault(element_bytes_hint(s), []).append(s)
+        groups.setdefault(trip_counts(s, elements.get(s, 0)), []).append(s)
     out = {}
-    for eb, group in groups.items():
-        n1, n2 = 2048 // eb, 6144 // eb
+    for (n1, n2), group in groups.items():
         cmd = [measure, "--json", f"--rounds={args.rounds}", f"--n1={n1}", f"--n2={n2}", "kernel", so]
         for m in json.loads(run(cmd + group))["results"]:
+            m["n1"], m["n2"] = n1, n2
             out[m["name"]] = m
         for _ in range(args.retries):
             again = [s for s in group if s in out and noisy(out[s])]
             if not again:
                 break
             for m in json.loads(run(cmd + again))["results"]:
+                m["n1"], m["n2"] = n1, n2
                 if quality(m) < quality(out[m["name"]]):
                     out[m["name"]] = m
     return [out[s] for s in syms if s in out]
@@ -271,14 +295,15 @@ def main():
                     run([cc, opt, *march, *COMMON, *NO_IDIOM[cc], "-I", SUITE, "-S",
                          os.path.join(SUITE, src), "-o", base + ".s"])
                     run([cc, "-shared", "-o", base + ".so", base + ".s"])
+                    loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf)
+                    elements = {s: loops[s][0].get("elements_per_iteration") or 0 for s in loops}
                     try:
-                        meas = {"results": measure_kernels(measure, base + ".so", syms, args)}
+                        meas = {"results": measure_kernels(measure, base + ".so", syms, args, elements)}
                     except subprocess.CalledProcessError as e:
                         print(f"{label}: {src}: loopperf-measure failed ({e.returncode}); skipped",
                               file=sys.stderr)
                         failures.append(f"{src} ({label}): loopperf-measure exit {e.returncode}")
                         continue
-                    loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf)
                     base_loops, _ = main_loops(base + ".s", syms, args.baseline_mcpu, loopperf)
                     for m in meas["results"]:
                         s = m["name"]
@@ -286,7 +311,8 @@ def main():
                         row = {"config": label, "compiler": cc, "kernel": s, "file": src,
                                "measured": m["cycles"], "iqr": m["iqr"],
                                "rounds": m["rounds"], "ghz": m["ghz"],
-                               "shared": m.get("contention_median", 1.0)}
+                               "shared": m.get("contention_median", 1.0),
+                               "n1": m["n1"], "n2": m["n2"]}
                         if s in loops and loops[s][0].get("analysable") is False:
                             row["not_analysable"] = loops[s][0]["reason"]
                         elif s in loops:
@@ -318,7 +344,7 @@ def fmt(v, d=2):
 
 def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     os.makedirs(args.out, exist_ok=True)
-    fields = ["config", "compiler", "kernel", "measured", "iqr", "rounds", "ghz", "shared", "loops",
+    fields = ["config", "compiler", "kernel", "measured", "iqr", "rounds", "ghz", "shared", "n1", "n2", "loops",
               "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "loopperf_base", "mca", "asm",
               "lines", "not_analysable"]
     with open(os.path.join(args.out, "validation.csv"), "w", newline="") as f:
