@@ -260,6 +260,11 @@ def main():
     ap.add_argument("--quick", action="store_true", help="one configuration per compiler")
     ap.add_argument("--only", default="", help="comma-separated kernel names")
     ap.add_argument("--out", default=RESULTS)
+    ap.add_argument("--compile-only", action="store_true",
+                    help="only compile the suite into BUILD/validation (for forms.py)")
+    ap.add_argument("--measured", default="",
+                    help="take the measurements from this validation.csv instead of measuring "
+                         "again (predictions only, e.g. after a model change)")
     args = ap.parse_args()
 
     loopperf = os.path.join(args.build, "bin", "loopperf")
@@ -274,6 +279,16 @@ def main():
     work = os.path.join(args.build, "validation")
     os.makedirs(work, exist_ok=True)
     only = set(filter(None, args.only.split(",")))
+    measured = None
+    if args.measured:
+        # Rows of an earlier run, in loopperf-measure's field names.
+        measured = {}
+        for r in csv.DictReader(open(args.measured)):
+            measured[(r["config"], r["kernel"])] = {
+                "name": r["kernel"], "cycles": float(r["measured"]), "iqr": float(r["iqr"]),
+                "rounds": int(r["rounds"]), "ghz": float(r["ghz"]),
+                "contention_median": float(r["shared"]),
+                "n1": int(r["n1"]) if r.get("n1") else 0, "n2": int(r["n2"]) if r.get("n2") else 0}
     rows = []
     calib = []
     failures = []
@@ -295,10 +310,17 @@ def main():
                     run([cc, opt, *march, *COMMON, *NO_IDIOM[cc], "-I", SUITE, "-S",
                          os.path.join(SUITE, src), "-o", base + ".s"])
                     run([cc, "-shared", "-o", base + ".so", base + ".s"])
+                    if args.compile_only:
+                        continue
                     loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf)
                     elements = {s: loops[s][0].get("elements_per_iteration") or 0 for s in loops}
                     try:
-                        meas = {"results": measure_kernels(measure, base + ".so", syms, args, elements)}
+                        if measured is not None:
+                            meas = {"results": [measured[(label, s)] for s in syms
+                                                if (label, s) in measured]}
+                        else:
+                            meas = {"results": measure_kernels(measure, base + ".so", syms, args,
+                                                               elements)}
                     except subprocess.CalledProcessError as e:
                         print(f"{label}: {src}: loopperf-measure failed ({e.returncode}); skipped",
                               file=sys.stderr)
@@ -335,6 +357,8 @@ def main():
                         rows.append(row)
                     print(f"{label:40s} {src:14s} {len(syms)} kernels", file=sys.stderr)
     shutil.rmtree(tmp, ignore_errors=True)
+    if args.compile_only:
+        return
     write_outputs(args, rows, calib, host_cpu, lp_model_name, mca_cpu, failures)
 
 
