@@ -28,7 +28,8 @@ std::optional<double> contention(const CalibrationSample &probe, double f) {
   return f / *rate;
 }
 
-std::vector<size_t> cleanRounds(const std::vector<double> &c, double tolerance, size_t minKeep) {
+std::vector<size_t> leastContendedRounds(const std::vector<double> &c, double tolerance,
+                                         size_t minKeep) {
   std::vector<size_t> keep;
   if (c.empty())
     return keep;
@@ -42,6 +43,27 @@ std::vector<size_t> cleanRounds(const std::vector<double> &c, double tolerance, 
       keep.push_back(i);
   }
   return keep;
+}
+
+bool needAnotherRound(const RoundPolicy &p, size_t run, size_t clean, double seconds) {
+  return run < p.minRounds || (clean < p.wantClean && seconds < p.maxSeconds);
+}
+
+bool pauseBeforeNextRound(const RoundPolicy &p, double lastContention, size_t clean,
+                          double seconds) {
+  return !isClean(p, lastContention) && clean < p.wantClean && seconds < p.maxSeconds;
+}
+
+RoundSelection selectRounds(const RoundPolicy &p, const std::vector<double> &c) {
+  RoundSelection s;
+  for (size_t i = 0; i < c.size(); ++i)
+    if (isClean(p, c[i]))
+      s.kept.push_back(i);
+  s.clean = s.kept.size();
+  s.enough = p.wantClean > 0 && s.clean >= p.wantClean;
+  if (!s.enough)
+    s.kept = leastContendedRounds(c, p.tolerance, std::max<size_t>(5, c.size() / 5));
+  return s;
 }
 
 } // namespace loopperf::measure

@@ -45,10 +45,50 @@ std::optional<double> cyclesPerUnit(const KernelSample &k, double f);
 /// measurement's alone; 2 when an SMT sibling took half of them.
 std::optional<double> contention(const CalibrationSample &probe, double f);
 
-/// Indices of the rounds to keep: contention within `tolerance` (relative)
-/// of the least contended round. When fewer than `minKeep` rounds qualify,
-/// all rounds are kept (and the caller reports the contention).
-std::vector<size_t> cleanRounds(const std::vector<double> &contention, double tolerance,
-                                size_t minKeep);
+/// Indices of the rounds within `tolerance` (relative) of the least
+/// contended round. When fewer than `minKeep` rounds qualify, all rounds are
+/// kept (and the caller reports the contention).
+std::vector<size_t> leastContendedRounds(const std::vector<double> &contention,
+                                         double tolerance, size_t minKeep);
+
+/// How long a measurement runs and which rounds it keeps. A round is clean
+/// when its contention is at most `threshold` (the core was the
+/// measurement's alone) and at least 2 - threshold (further below 1, the
+/// probe ran faster than the calibrated clock allows: the calibration was
+/// disturbed and the round's cycles are too low as well). Rounds run until
+/// at least `minRounds` have run and `wantClean` of them were clean, or the
+/// time budget is spent; the result is then over the clean rounds or,
+/// short of `wantClean`, over the rounds within `tolerance` of the least
+/// contended (leastContendedRounds).
+struct RoundPolicy {
+  size_t minRounds = 61;   ///< rounds always run, rejected ones included
+  size_t wantClean = 15;   ///< 0: no waiting, the least contended rule only
+  double threshold = 1.05; ///< clean: |contention - 1| <= threshold - 1
+  double maxSeconds = 20;  ///< budget for running beyond minRounds
+  double tolerance = 0.05; ///< of the fallback rule
+};
+
+inline bool isClean(const RoundPolicy &p, double contention) {
+  return contention <= p.threshold && contention >= 2 - p.threshold;
+}
+
+/// Whether to run another round after `run` rounds of which `clean` were
+/// clean, `seconds` after the measurement began.
+bool needAnotherRound(const RoundPolicy &p, size_t run, size_t clean, double seconds);
+
+/// Whether to pause (and let the neighbour's phase change) before the next
+/// round: the last round was not clean, clean rounds are still wanted and
+/// the budget is not spent.
+bool pauseBeforeNextRound(const RoundPolicy &p, double lastContention, size_t clean,
+                          double seconds);
+
+struct RoundSelection {
+  std::vector<size_t> kept; ///< indices of the rounds the result is over
+  size_t clean = 0;         ///< clean rounds (isClean)
+  bool enough = false;      ///< wantClean > 0 reached: `kept` are the clean rounds
+};
+
+/// The rounds to keep given every valid round's contention.
+RoundSelection selectRounds(const RoundPolicy &p, const std::vector<double> &contention);
 
 } // namespace loopperf::measure

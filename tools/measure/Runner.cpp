@@ -5,7 +5,9 @@
 #include "Protocol.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <vector>
 
 namespace loopperf::measure {
@@ -46,13 +48,21 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
   bool useCounter = opt.useCounter && counter.available();
   r.method = useCounter ? "perf-cycles" : "calibrated-clock";
 
+  const RoundPolicy &policy = opt.policy;
+  double start = nowNs();
+  auto seconds = [&] { return (nowNs() - start) * 1e-9; };
+
   // Warm up (caches, predictors, clock) and choose reps from a pilot.
-  double pilot = 1e30;
-  for (int i = 0; i < 5; ++i) {
-    double t0 = nowNs();
-    kernel(opt.n2);
-    pilot = std::min(pilot, nowNs() - t0);
-  }
+  auto warmUp = [&] {
+    double best = 1e30;
+    for (int i = 0; i < 5; ++i) {
+      double t0 = nowNs();
+      kernel(opt.n2);
+      best = std::min(best, nowNs() - t0);
+    }
+    return best;
+  };
+  double pilot = warmUp();
   r.reps = std::clamp(long(std::ceil(opt.blockNs / std::max(pilot, 1.0))), 1L, 100000L);
 
   auto block = [&](long n) {
@@ -69,7 +79,9 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
   };
 
   std::vector<double> cycles, ghz, busy;
-  for (unsigned round = 0; round < opt.rounds; ++round) {
+  size_t clean = 0;
+  for (unsigned round = 0; needAnotherRound(policy, round, clean, seconds()); ++round) {
+    r.roundsRun = round + 1;
     CalibrationSample before = calibrate(opt.calShort, opt.calLong);
     CalibrationSample probeBefore = probe(opt.calShort, opt.calLong);
     KernelSample k;
@@ -100,14 +112,28 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     ghz.push_back(f);
     busy.push_back(std::max(*cb, *ca));
     cycles.push_back(*c);
+    clean += isClean(policy, busy.back());
+    // The neighbour's phases last from a fraction of a second to minutes:
+    // wait for a clean one asleep (a round takes about 0.1 ms), then warm
+    // up again.
+    if (pauseBeforeNextRound(policy, busy.back(), clean, seconds())) {
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(opt.pauseMs));
+      warmUp();
+    }
   }
-  r.contention = summarize(busy);
-  std::vector<double> kept;
-  for (size_t i : cleanRounds(busy, opt.contentionTolerance, std::max<size_t>(5, busy.size() / 5)))
+  RoundSelection sel = selectRounds(policy, busy);
+  std::vector<double> kept, keptBusy;
+  for (size_t i : sel.kept) {
     kept.push_back(cycles[i]);
+    keptBusy.push_back(busy[i]);
+  }
   r.contended = unsigned(cycles.size() - kept.size());
   r.cycles = summarize(kept);
+  r.contention = summarize(keptBusy);
   r.ghz = summarize(ghz);
+  r.clean = sel.enough;
+  r.cleanRounds = unsigned(sel.clean);
+  r.seconds = seconds();
   return r;
 }
 

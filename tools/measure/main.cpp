@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,8 +36,9 @@ struct Options {
 };
 
 int usage() {
-  std::cerr << "usage: loopperf-measure [--rounds=N] [--n1=N] [--n2=N] [--unroll=N] [--cpu=N]\n"
-               "                        [--block-us=T] [--no-counter] [--json]\n"
+  std::cerr << "usage: loopperf-measure [--rounds=N] [--clean-rounds=K] [--clean-threshold=C]\n"
+               "                        [--max-seconds=T] [--n1=N] [--n2=N] [--unroll=N]\n"
+               "                        [--cpu=N] [--block-us=T] [--no-counter] [--json]\n"
                "                        asm FILE.s... | kernel LIB.so SYMBOL... |\n"
                "                        emit-harness FILE.s... | calibrate\n";
   return 2;
@@ -86,6 +88,10 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
       j["contended"] = r.contended;
       j["contention_median"] = r.contention.median;
       j["contention_min"] = r.contention.min;
+      j["clean"] = r.clean;
+      j["clean_rounds"] = r.cleanRounds;
+      j["rounds_run"] = r.roundsRun;
+      j["seconds"] = r.seconds;
       j["reps"] = r.reps;
       j["n1"] = e.n1;
       j["n2"] = e.n2;
@@ -99,14 +105,20 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
     std::cout << doc.dump(1) << "\n";
     return;
   }
-  std::printf("%-28s %10s %10s %10s %6s %6s %7s %6s  %s\n", "name", "cycles", "q1", "q3", "IQR%",
-              "rounds", "GHz", "shared", "method");
+  std::printf("%-28s %10s %10s %10s %6s %6s %6s %7s %6s  %s\n", "name", "cycles", "q1", "q3",
+              "IQR%", "rounds", "clean", "GHz", "shared", "method");
+  const RoundPolicy &p = o.run.policy;
   for (const Entry &e : entries) {
     const RunResult &r = e.result;
-    std::printf("%-28s %10.3f %10.3f %10.3f %6.1f %6u %7.3f %6.2f  %s, per %s\n", e.name.c_str(),
-                r.cycles.median, r.cycles.q1, r.cycles.q3, 100 * r.cycles.relativeSpread(),
-                r.cycles.count, r.ghz.median, r.contention.median, r.method.c_str(),
-                e.unit.c_str());
+    std::printf("%-28s %10.3f %10.3f %10.3f %6.1f %6u %6u %7.3f %6.2f  %s, per %s\n",
+                e.name.c_str(), r.cycles.median, r.cycles.q1, r.cycles.q3,
+                100 * r.cycles.relativeSpread(), r.cycles.count, r.cleanRounds, r.ghz.median,
+                r.contention.median, r.method.c_str(), e.unit.c_str());
+    if (p.wantClean && !r.clean)
+      std::printf("  not clean: %u rounds at contention %.2f-%.2f of %zu wanted (%u rounds run in "
+                  "%.1f s); kept %u by the least-contended rule\n",
+                  r.cleanRounds, 2 - p.threshold, p.threshold, p.wantClean, r.roundsRun, r.seconds,
+                  r.cycles.count);
   }
 }
 
@@ -253,7 +265,13 @@ int main(int argc, char **argv) {
       return a.compare(0, n, name) == 0 ? a.c_str() + n : nullptr;
     };
     if (const char *v = val("--rounds="))
-      o.run.rounds = unsigned(std::atoi(v));
+      o.run.policy.minRounds = size_t(std::max(0, std::atoi(v)));
+    else if (const char *v = val("--clean-rounds="))
+      o.run.policy.wantClean = size_t(std::max(0, std::atoi(v)));
+    else if (const char *v = val("--clean-threshold="))
+      o.run.policy.threshold = std::atof(v);
+    else if (const char *v = val("--max-seconds="))
+      o.run.policy.maxSeconds = std::atof(v);
     else if (const char *v = val("--n1="))
       o.run.n1 = std::atol(v), o.n1Given = true;
     else if (const char *v = val("--n2="))
@@ -281,7 +299,7 @@ int main(int argc, char **argv) {
   args.erase(args.begin());
   if (cmd == "emit-harness")
     return args.empty() ? usage() : runAsm(args, o, true, -1);
-  if (o.run.rounds == 0 || (o.n1Given && o.n2Given && o.run.n1 >= o.run.n2)) {
+  if (o.run.policy.minRounds == 0 || (o.n1Given && o.n2Given && o.run.n1 >= o.run.n2)) {
     std::cerr << "loopperf-measure: need --rounds > 0 and --n1 < --n2\n";
     return 2;
   }
