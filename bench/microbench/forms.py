@@ -188,7 +188,7 @@ def collect_forms(build, loopperf):
         except subprocess.CalledProcessError:
             continue
         for loop in doc["loops"]:
-            for ins in loop["instructions"]:
+            for ins in loop.get("instructions", []):
                 forms.setdefault(ins["form"], ins["text"].split("\t")[0].split(" ")[0])
     return sorted(forms)
 
@@ -281,6 +281,17 @@ def main():
             "clean_rounds": args.clean_rounds, "max_seconds": args.max_seconds,
             "probes": {p: probe_t[f"probe_{p}"]["cycles"] / 12 if probe_t else None for p in probes}}
     os.makedirs(args.out, exist_ok=True)
+    # Forms of an earlier run that this run did not measure (e.g. the
+    # suite no longer analyses the loop they came from, or --forms named
+    # others) are kept, with the date they were measured.
+    old_path = os.path.join(args.out, "microbench.json")
+    if os.path.exists(old_path):
+        old = json.load(open(old_path))
+        for key, e in old.get("forms", {}).items():
+            if key not in results:
+                e.setdefault("date", old["meta"]["date"])
+                e.setdefault("clean", False)
+                results[key] = e
     json.dump({"meta": meta, "forms": results}, open(os.path.join(args.out, "microbench.json"), "w"),
               indent=1, sort_keys=True)
     L = ["# Instruction-form microbenchmarks on the host", "",
