@@ -62,8 +62,12 @@ std::vector<unsigned> lines(const LoopKernel &k, const std::vector<unsigned> &in
   return out;
 }
 
-/// "offsets 8, 24, 40 and 56" of a line.
+/// "offsets 8, 24, 40 and 56" of a line; "offsets 0, 4, 8, ..., 60" for
+/// more than four (they are evenly spaced).
 std::string placementList(const LayoutReport &l) {
+  const auto &p = l.placements;
+  if (p.size() > 4)
+    return fmt::format("offsets {}, {}, {}, ..., {}", p[0], p[1], p[2], p.back());
   std::vector<std::string> parts;
   for (unsigned p : l.placements)
     parts.push_back(std::to_string(p));
@@ -79,6 +83,10 @@ std::string layoutText(const LayoutReport &l) {
       l.addressKnown
           ? fmt::format("at {:#x} (offset {} of a {}-byte line)", l.address, l.placements[0],
                         l.lineBytes)
+      : l.placements.size() == 1
+          ? fmt::format("at {}+{:#x} (offset {} of a {}-byte line: the section is aligned to {})",
+                        l.section, l.sectionOffset, l.placements[0], l.lineBytes,
+                        l.sectionAlignment)
           : fmt::format("at {}+{:#x}, section aligned to {}, address unknown", l.section,
                         l.sectionOffset, l.sectionAlignment);
   if (l.placements.size() == 1)
