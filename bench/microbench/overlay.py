@@ -6,7 +6,10 @@ znver3 model, which is what LLVM picks for this host's CPUID).
 Rules (hardware facts only, never fitted to the kernel suite):
 * pipeline parameters and rules: the znver3 overlay's (AMD family 19h guide),
   plus `fastLea` when bench/results/microbench-lea.json (lea.py) shows every
-  LEA with at most two address components at latency 1;
+  LEA with at most two address components at latency 1, plus
+  `lineCrossing` (64 bytes, 2 cycles): tinyloops.py measured every loop
+  whose body spans more than one 64-byte line at 2.00 cycles/iteration or
+  more (bench/results/microbench-tinyloops.md);
 * latency: every register form whose chain latency was measured within 0.15
   of an integer gets that integer (formRules by key; load+op forms take the
   register form's latency for their operation in the dependency graph);
@@ -101,6 +104,25 @@ def main():
                                          "at most two of base, index, displacement has latency 1; "
                                          "with all three 2 through the base, 1 through the index "
                                          "(kept at the form's 2).")
+    # Loops across 64-byte lines (bench/microbench/tinyloops.py): a body
+    # from its label to the end of its back branch that spans more than one
+    # 64-byte line ran at no less than 2.00 cycles/iteration whatever it
+    # held (9-byte counter loop: 1.00 at line offsets 0..48, 2.00 at 56;
+    # gcc popcount 1.07-1.36 inside a line, 2.00 across; vector copy, scale
+    # and sum likewise).
+    lines_src = "measured-host-tinyloops-2026-11-23"
+    overlay["sources"].append({
+        "id": lines_src,
+        "description": ("measured on AMD EPYC (KVM guest, family 25 model 1), 2026-11-23: "
+                        "bench/microbench/tinyloops.py with loopperf-measure, small loops with "
+                        "their own branch at every start offset in a 64-byte line; "
+                        "bench/results/microbench-tinyloops.md")})
+    overlay["rules"]["lineCrossing"] = {
+        "bytes": 64, "minCycles": 2, "src": lines_src,
+        "note": ("a loop body (label to the end of its back branch) spanning more than one "
+                 "64-byte line ran at 2.00 cycles/iteration or more at every offset and for "
+                 "every body measured (counter, popcount, vector copy/scale/sum loops); inside "
+                 "one line the same loops ran at 1.00-1.36")}
     lat_keys = {}
     for key, e in sorted(mb["forms"].items()):
         if "mem" in key.split(" ", 1)[-1].split(",") or key.startswith(("div", "idiv")):

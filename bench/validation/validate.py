@@ -10,6 +10,13 @@ sibling left out: the tool waits up to --max-seconds per kernel for
 innermost loop of each kernel with loopperf and llvm-mca-19 on the same
 assembly lines, and writes bench/results/validation.{md,csv,png}.
 
+loopperf is given where the measured library's code really is
+(--section-start for every section of the .s, from the function symbols of
+the library and of the .s assembled alone, see section_starts), so that
+loops across a 64-byte line are known as such; it also runs on the .s alone
+(placement known modulo the section's alignment), reported as a row of its
+own.
+
 Run through bench/validation/run.sh (see bench/README.md).
 """
 import argparse, csv, datetime, json, math, os, platform, re, shutil, statistics
@@ -89,10 +96,54 @@ def strided_elements(loop, elem):
     return best // elem if best and best % elem == 0 else 0
 
 
-def main_loops(asm_path, symbols, mcpu, loopperf):
+def function_symbols_of_object(obj):
+    """{name: (section, offset)} of the function symbols of an object file."""
+    out = {}
+    for line in run(["objdump", "-t", obj]).splitlines():
+        # 0000000000000010 g     F .text	000000000000002a copy
+        m = re.match(r"^([0-9a-f]+) (.{7}) (\S+)\s+[0-9a-f]+\s+(\S+)$", line)
+        if m and "F" in m.group(2):
+            out[m.group(4)] = (m.group(3), int(m.group(1), 16))
+    return out
+
+
+def section_starts(asm_path, so_path, cc):
+    """{section: address} - where each code section of `asm_path` landed in
+    `so_path` (linked from that one .s by `cc -shared`): the .s is
+    assembled alone (`cc -c`, the same assembler run as inside `cc
+    -shared`) and every function symbol's address in the library minus its
+    offset in the object gives its section's start. A section whose
+    functions disagree (or that has none) is left out; the second value
+    lists those sections."""
+    obj = so_path[:-3] + ".o"
+    run([cc, "-c", "-o", obj, asm_path])
+    in_obj = function_symbols_of_object(obj)
+    in_so = {}
+    for line in run(["nm", "--defined-only", so_path]).splitlines():
+        f = line.split()
+        if len(f) == 3:
+            in_so.setdefault(f[2], set()).add(int(f[0], 16))
+    starts, bad = {}, set()
+    for name, (sec, off) in in_obj.items():
+        addrs = in_so.get(name, set())
+        if len(addrs) != 1:
+            bad.add(sec)
+            continue
+        start = next(iter(addrs)) - off
+        if starts.setdefault(sec, start) != start:
+            bad.add(sec)
+    for sec in bad:
+        starts.pop(sec, None)
+    return starts, sorted(bad)
+
+
+def main_loops(asm_path, symbols, mcpu, loopperf, starts=None):
     """{symbol: loop dict} - the innermost loop with the most elements per
-    iteration in each function (the vector body), from loopperf --json."""
-    doc = json.loads(run([loopperf, f"--mcpu={mcpu}", "--json", "--per-element", asm_path]))
+    iteration in each function (the vector body), from loopperf --json;
+    `starts` ({section: address}) are passed as --section-start."""
+    placed = [f"--section-start={sec}={addr:#x}" for sec, addr in sorted((starts or {}).items())]
+    doc = json.loads(run([loopperf, f"--mcpu={mcpu}", "--json", "--per-element", *placed,
+                          asm_path]))
     lines = open(asm_path).read().split("\n")
     starts = sorted((ln, s) for s, ln in function_lines(lines, set(symbols)).items())
     per_fn = {}
@@ -322,8 +373,11 @@ def main():
                     run([cc, "-shared", "-o", base + ".so", base + ".s"])
                     if args.compile_only:
                         continue
-                    loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf)
-                    elements = {s: loops[s][0].get("elements_per_iteration") or 0 for s in loops}
+                    # The .s alone (placement unknown): elements per iteration
+                    # for the trip counts, and the "placement unknown" row.
+                    asm_loops, _ = main_loops(base + ".s", syms, args.mcpu, loopperf)
+                    elements = {s: asm_loops[s][0].get("elements_per_iteration") or 0
+                                for s in asm_loops}
                     try:
                         if measured is not None:
                             meas = {"results": [measured[(label, s)] for s in syms
@@ -336,7 +390,13 @@ def main():
                               file=sys.stderr)
                         failures.append(f"{src} ({label}): loopperf-measure exit {e.returncode}")
                         continue
-                    base_loops, _ = main_loops(base + ".s", syms, args.baseline_mcpu, loopperf)
+                    starts, unplaced = section_starts(base + ".s", base + ".so", cc)
+                    if unplaced:
+                        print(f"{label}: {src}: no address for section(s) {', '.join(unplaced)}",
+                              file=sys.stderr)
+                    loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf, starts)
+                    base_loops, _ = main_loops(base + ".s", syms, args.baseline_mcpu, loopperf,
+                                               starts)
                     for m in meas["results"]:
                         s = m["name"]
                         calib.append(m["ghz"])
@@ -352,15 +412,24 @@ def main():
                             e = loop.get("elements_per_iteration") or 0
                             first = loop["region"]["first_line"]
                             last = loop["region"]["last_line"]
+                            lay = loop.get("layout") or {}
                             row.update(loops=nloops, elements=e, insts=len(loop["instructions"]),
                                        bottleneck=loop["bottleneck"],
                                        lp_cpi=loop["cycles_per_iteration"],
                                        asm=os.path.relpath(base + ".s", ROOT),
-                                       lines=f"{first}-{last}")
+                                       lines=f"{first}-{last}",
+                                       start=(f"{lay['start_address']:#x}"
+                                              if lay.get("start_address") is not None else ""),
+                                       bytes=lay.get("bytes", ""),
+                                       lines64=lay.get("lines_spanned", ""))
+                            if s in asm_loops and asm_loops[s][0].get("cycles_per_iteration"):
+                                row["lp_cpi_asm"] = asm_loops[s][0]["cycles_per_iteration"]
                             cpi = mca_cycles(lines, first, last, mca_cpu, mca, tmp)
                             row["mca_cpi"] = cpi
                             if e:
                                 row["loopperf"] = loop["cycles_per_iteration"] / e
+                                if row.get("lp_cpi_asm"):
+                                    row["loopperf_asm"] = row["lp_cpi_asm"] / e
                                 if s in base_loops:
                                     row["loopperf_base"] = base_loops[s][0]["cycles_per_iteration"] / e
                                 row["mca"] = cpi / e if cpi else None
@@ -380,7 +449,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     os.makedirs(args.out, exist_ok=True)
     fields = ["config", "compiler", "kernel", "measured", "iqr", "rounds", "ghz", "shared", "n1", "n2", "loops",
               "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "loopperf_base", "mca", "asm",
-              "lines", "not_analysable"]
+              "lines", "not_analysable", "start", "bytes", "lines64", "lp_cpi_asm", "loopperf_asm"]
     with open(os.path.join(args.out, "validation.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -410,7 +479,12 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
              f"clock calibrated against a dependent add chain, median clock "
              f"{statistics.median(calib) if calib else 0:.2f} GHz); predicted by "
              f"`loopperf --mcpu={args.mcpu}` (model `{lp_model}`) and "
-             f"`llvm-mca-19 -mcpu={mca_cpu}` on the same lines of the main innermost loop.")
+             f"`llvm-mca-19 -mcpu={mca_cpu}` on the same lines of the main innermost loop. "
+             f"loopperf is told where the measured library's code is (`--section-start` for "
+             f"each section of the .s, from the library's function symbols), so it knows "
+             f"which loops cross a 64-byte line; the row \"placement unknown (.s only)\" is "
+             f"loopperf on the .s alone, where a loop's start is known only modulo its "
+             f"section's alignment.")
     L.append("All numbers are cycles per element (predicted cycles/iteration of the loop with the "
              "most elements per iteration in the kernel's function, divided by that count). "
              "Error = (predicted − measured) / measured.\n")
@@ -419,6 +493,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     L.append("|---|---:|---|---:|---:|---:|---:|---:|")
     for name, rs in groups:
         for key, tool in (("loopperf", f"loopperf `{args.mcpu}`"),
+                          ("loopperf_asm", f"loopperf `{args.mcpu}`, placement unknown (.s only)"),
                           ("loopperf_base", f"loopperf `{args.baseline_mcpu}` (LLVM model)"),
                           ("mca", "llvm-mca-19")):
             s = summary(rs, key)
@@ -440,14 +515,17 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         L.append("\nNot measured (the program failed): " + "; ".join(failures) + ".")
     L.append("\n![predicted vs measured](validation.png)\n")
     L.append("## Per loop\n")
-    L.append("| config | kernel | elem/iter | measured | IQR | loopperf | err % | llvm-mca | err % | loopperf bottleneck |")
-    L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    L.append("| config | kernel | elem/iter | measured | IQR | loopperf | err % | loopperf (.s only) | "
+             "llvm-mca | err % | 64-byte lines | loopperf bottleneck |")
+    L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
         def err(k):
             return fmt(100 * (r[k] - r["measured"]) / r["measured"], 0) if r.get(k) else ""
         L.append(f"| {r['config']} | {r['kernel']} | {r.get('elements', '')} | {fmt(r['measured'], 3)} | "
                  f"{fmt(r['iqr'], 3)} | {fmt(r.get('loopperf'), 3)} | {err('loopperf')} | "
-                 f"{fmt(r.get('mca'), 3)} | {err('mca')} | {r.get('bottleneck', '')} |")
+                 f"{fmt(r.get('loopperf_asm'), 3)} | "
+                 f"{fmt(r.get('mca'), 3)} | {err('mca')} | {r.get('lines64', '')} | "
+                 f"{r.get('bottleneck', '')} |")
     notes = os.path.join(HERE, "notes.md")
     if os.path.exists(notes):
         L.append("\n" + open(notes).read())
@@ -455,10 +533,10 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         f.write("\n".join(L) + "\n")
     plot(comparable, os.path.join(args.out, "validation.png"), lp_model, mca_cpu)
     for name, rs in groups:
-        for key in ("loopperf", "loopperf_base", "mca"):
+        for key in ("loopperf", "loopperf_asm", "loopperf_base", "mca"):
             s = summary(rs, key)
             if s:
-                print(f"{name:9s} {key:9s} n={s['n']} MAPE={s['mape']:.1f}% "
+                print(f"{name:9s} {key:13s} n={s['n']} MAPE={s['mape']:.1f}% "
                       f"median={s['median_abs']:.1f}% within10={s['within10']:.0f}% tau={s['tau']:.3f}")
 
 

@@ -255,6 +255,7 @@ LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
   FrontEndResult fe = analyzeFrontEnd(kernel, res, model);
   r.bounds.frontEnd = fe.bound;
   r.frontEndUops = fe.fusedUops;
+  r.layout = fe.layout;
   for (unsigned i = 0; i < res.size(); ++i) {
     r.perInstruction[i].fusedWithNext = fe.fusedWithNext[i];
     // A macro-fused pair executes as the branch's uop: the flag producer
@@ -286,6 +287,8 @@ LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
   r.bounds.criticalPath = cp.length;
 
   noteLimitations(kernel, res, r);
+  for (std::string &n : layoutNotes(r.layout, model))
+    r.notes.push_back(std::move(n));
   classify(kernel, model, res, fe.limiter, r);
   if (r.elementsPerIteration)
     r.cyclesPerElement = r.cyclesPerIteration / r.elementsPerIteration;

@@ -10,14 +10,21 @@
 //                     macroOps / decodeWidth    when the loop is known not to
 //                                               fit the loop buffer and the
 //                                               model has no uop cache,
-//                     1 / takenBranchesPerCycle (the back-edge) )
-// A parameter whose value is 0 is unknown and its term is skipped.
+//                     1 / takenBranchesPerCycle (the back-edge),
+//                     lineCrossing.minCycles    when the body spans more
+//                                               than one lineCrossing.bytes
+//                                               line (majority of possible
+//                                               placements, ties: fewer) )
+// A parameter whose value is 0 is unknown and its term is skipped; so is
+// the line term when the kernel's layout is unknown.
 #include "FrontEnd.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
+#include <map>
+#include <numeric>
 
 namespace loopperf::detail {
 
@@ -63,7 +70,87 @@ bool canMacroFuse(const Instruction &first, const Instruction &branch, const Spe
   return !(hasMem && hasImm);
 }
 
+/// "2" or "2 to 3": the line counts of the placements that cross.
+std::string crossingLines(const LayoutReport &l) {
+  unsigned lo = 0, hi = 0;
+  for (unsigned n : l.linesAt)
+    if (n > 1) {
+      lo = lo ? std::min(lo, n) : n;
+      hi = std::max(hi, n);
+    }
+  return lo == hi ? fmt::format("{}", lo) : fmt::format("{} to {}", lo, hi);
+}
+
 } // namespace
+
+LayoutReport analyzeLayout(const CodeLayout &layout, const MachineModel &m) {
+  LayoutReport r;
+  if (!layout.known())
+    return r;
+  r.known = true;
+  r.section = layout.section;
+  r.sectionOffset = layout.sectionOffset;
+  r.sectionAlignment = std::max<uint64_t>(layout.sectionAlignment, 1);
+  r.addressKnown = layout.address.has_value();
+  r.address = layout.address.value_or(0);
+  r.bytes = layout.bytes;
+  r.lineBytes = m.rules.lineCrossing.bytes ? m.rules.lineCrossing.bytes : 64;
+  const uint64_t line = r.lineBytes;
+  if (r.addressKnown) {
+    r.placements.push_back(static_cast<unsigned>(r.address % line));
+  } else {
+    // start = offset + k·alignment: modulo the line, every offset that is
+    // congruent to it modulo gcd(alignment, line).
+    uint64_t step = std::gcd(r.sectionAlignment, line);
+    for (uint64_t o = r.sectionOffset % step; o < line; o += step)
+      r.placements.push_back(static_cast<unsigned>(o));
+  }
+  std::map<unsigned, unsigned> howOften;
+  for (unsigned p : r.placements) {
+    unsigned n = r.bytes ? static_cast<unsigned>((p + r.bytes - 1) / line + 1) : 1;
+    r.linesAt.push_back(n);
+    ++howOften[n];
+    r.crossingPlacements += n > 1;
+  }
+  // The count most placements give; on a tie the smaller (map order).
+  unsigned best = 0;
+  for (auto [n, times] : howOften)
+    if (times > best) {
+      best = times;
+      r.linesSpanned = n;
+    }
+  return r;
+}
+
+std::vector<std::string> layoutNotes(const LayoutReport &l, const MachineModel &m) {
+  const SpecialRules::LineCrossing &rule = m.rules.lineCrossing;
+  std::vector<std::string> notes;
+  if (!l.known || rule.bytes == 0 || rule.minCycles <= 0 || l.crossingPlacements == 0)
+    return notes;
+  std::string avoid = l.bytes <= l.lineBytes
+                          ? fmt::format("; align the loop to {0} (-falign-loops={0}) to avoid",
+                                        l.lineBytes)
+                          : std::string();
+  if (l.placements.size() == 1) {
+    notes.push_back(fmt::format(
+        "the loop's {} bytes start at offset {} of a {}-byte line and span {} lines: at least {} "
+        "cycles/iteration on this model{}",
+        l.bytes, l.placements[0], l.lineBytes, l.linesAt[0], rule.minCycles, avoid));
+  } else if (l.crossingPlacements == l.placements.size()) {
+    notes.push_back(fmt::format(
+        "the loop's {} bytes span {} {}-byte lines wherever it is placed: at least {} "
+        "cycles/iteration on this model",
+        l.bytes, crossingLines(l), l.lineBytes, rule.minCycles));
+  } else {
+    uint64_t step = std::gcd(l.sectionAlignment, uint64_t(l.lineBytes));
+    notes.push_back(fmt::format(
+        "spans {} {}-byte lines at {} of {} placements (aligned to {}): {} cycles/iteration "
+        "there{}; the bound takes what most placements give ({} line{}; a tie counts as fewer)",
+        crossingLines(l), l.lineBytes, l.crossingPlacements, l.placements.size(), step,
+        rule.minCycles, avoid, l.linesSpanned, l.linesSpanned == 1 ? "" : "s"));
+  }
+  return notes;
+}
 
 FrontEndResult analyzeFrontEnd(const LoopKernel &k, const std::vector<ResolvedInst> &res,
                                const MachineModel &m) {
@@ -103,6 +190,18 @@ FrontEndResult analyzeFrontEnd(const LoopKernel &k, const std::vector<ResolvedIn
   if (p.takenBranchesPerCycle.value > 0)
     consider(1.0 / p.takenBranchesPerCycle.value,
              fmt::format("taken branches ({}/cycle)", p.takenBranchesPerCycle.value));
+  fe.layout = analyzeLayout(k.layout, m);
+  const SpecialRules::LineCrossing &lc = m.rules.lineCrossing;
+  if (fe.layout.known && lc.bytes > 0 && lc.minCycles > 0 && fe.layout.linesSpanned > 1) {
+    fe.layout.lineCrossingCycles = lc.minCycles;
+    std::string where =
+        fe.layout.placements.size() > 1
+            ? fmt::format(" at {} of {} placements", fe.layout.crossingPlacements,
+                          fe.layout.placements.size())
+            : std::string();
+    consider(lc.minCycles, fmt::format("loop spans {} {}-byte lines{}", fe.layout.linesSpanned,
+                                       lc.bytes, where));
+  }
   return fe;
 }
 

@@ -1,8 +1,11 @@
 // FrontEnd.h - the front-end bound: fused uops through the narrowest of
-// loop buffer / uop cache / decoders and dispatch, plus the taken back-edge.
+// loop buffer / uop cache / decoders and dispatch, the taken back-edge, and
+// the lines of code the loop spans (model rule lineCrossing).
 #pragma once
 
 #include "AnalyzeResolve.h"
+
+#include "loopperf/Report.h"
 
 #include <string>
 #include <vector>
@@ -16,7 +19,17 @@ struct FrontEndResult {
   std::vector<bool> fusedWithNext;///< instruction i macro-fuses with branch i+1
   std::vector<unsigned> fusedUopsOf; ///< per instruction (0 for a fused branch)
   std::string limiter;            ///< what sets the bound, e.g. "dispatch width 4"
+  LayoutReport layout;            ///< the kernel's layout in lines (known if the kernel's is)
 };
+
+/// The kernel's layout against the model's lines of code (LayoutReport):
+/// the placements the loop start may have within a line and the lines the
+/// body spans at each.
+LayoutReport analyzeLayout(const CodeLayout &layout, const MachineModel &m);
+
+/// What the report says about a layout that crosses a line when the model
+/// has a lineCrossing rule (empty otherwise).
+std::vector<std::string> layoutNotes(const LayoutReport &l, const MachineModel &m);
 
 /// AT&T mnemonic without a size suffix when `stems` contains that stem
 /// ("cmpq" -> "cmp"); empty when neither spelling is in `stems`.

@@ -256,12 +256,37 @@ private:
         const json &a = asArray(it.value(), where);
         for (size_t i = 0; i < a.size(); ++i)
           M->rules.macroFusible.push_back(asString(a[i], where + "[" + std::to_string(i) + "]"));
+      } else if (it.key() == "lineCrossing") {
+        applyLineCrossing(it.value(), where);
       } else if (it.key() == "source" || it.key() == "src") {
         M->rules.source = sourceIndex(asString(it.value(), where), where);
       } else if (it.key() != "notes") {
         fail(where, "unknown rule");
       }
     }
+  }
+
+  /// "lineCrossing": {"bytes": 64, "minCycles": 2, "src": id}; bytes 0
+  /// removes the rule (in an override of a model that has one).
+  void applyLineCrossing(const json &v, const std::string &where) {
+    asObject(v, where);
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (it.key() != "bytes" && it.key() != "minCycles" && it.key() != "src" &&
+          it.key() != "source" && it.key() != "note")
+        fail(where + "." + it.key(), "unknown field (bytes, minCycles, src, note)");
+    double bytes = asNumber(member(v, "bytes", where), where + ".bytes");
+    auto b = static_cast<uint32_t>(bytes);
+    if (bytes != b || bytes > 4096 || (b & (b - 1)) != 0)
+      fail(where + ".bytes", "expected 0 or a power of two up to 4096");
+    SpecialRules::LineCrossing rule;
+    if (b != 0) {
+      rule.bytes = b;
+      rule.minCycles = asNumber(member(v, "minCycles", where), where + ".minCycles");
+      if (rule.minCycles <= 0)
+        fail(where + ".minCycles", "must be positive");
+      rule.source = sourceOf(v, where);
+    }
+    M->rules.lineCrossing = rule;
   }
 
   /// Resource list "[[portset, cycles], ...]" appended to storage.

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -61,6 +62,54 @@ std::vector<unsigned> lines(const LoopKernel &k, const std::vector<unsigned> &in
   return out;
 }
 
+/// "offsets 8, 24, 40 and 56" of a line; "offsets 0, 4, 8, ..., 60" for
+/// more than four (they are evenly spaced).
+std::string placementList(const LayoutReport &l) {
+  const auto &p = l.placements;
+  if (p.size() > 4)
+    return fmt::format("offsets {}, {}, {}, ..., {}", p[0], p[1], p[2], p.back());
+  std::vector<std::string> parts;
+  for (unsigned p : l.placements)
+    parts.push_back(std::to_string(p));
+  std::string last = parts.back();
+  parts.pop_back();
+  return parts.empty() ? "offset " + last
+                       : fmt::format("offsets {} and {}", fmt::join(parts, ", "), last);
+}
+
+/// One line on where the loop sits and how many lines of code it spans.
+std::string layoutText(const LayoutReport &l) {
+  std::string where =
+      l.addressKnown
+          ? fmt::format("at {:#x} (offset {} of a {}-byte line)", l.address, l.placements[0],
+                        l.lineBytes)
+      : l.placements.size() == 1
+          ? fmt::format("at {}+{:#x} (offset {} of a {}-byte line: the section is aligned to {})",
+                        l.section, l.sectionOffset, l.placements[0], l.lineBytes,
+                        l.sectionAlignment)
+          : fmt::format("at {}+{:#x}, section aligned to {}, address unknown", l.section,
+                        l.sectionOffset, l.sectionAlignment);
+  if (l.placements.size() == 1)
+    return fmt::format("{} bytes {}: spans {} line{}", l.bytes, where, l.linesAt[0],
+                       l.linesAt[0] == 1 ? "" : "s");
+  // The line counts of the placements that cross: "2" or "2 to 3".
+  unsigned lo = 0, hi = 0;
+  for (unsigned n : l.linesAt)
+    if (n > 1) {
+      lo = lo ? std::min(lo, n) : n;
+      hi = std::max(hi, n);
+    }
+  std::string crossing = lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);
+  std::string at = l.crossingPlacements == l.placements.size()
+                       ? std::string("every placement")
+                       : fmt::format("{} of {} placements", l.crossingPlacements,
+                                     l.placements.size());
+  std::string spans = l.crossingPlacements == 0
+                          ? fmt::format("spans 1 {}-byte line at every placement", l.lineBytes)
+                          : fmt::format("spans {} {}-byte lines at {}", crossing, l.lineBytes, at);
+  return fmt::format("{} bytes {}: {} ({} in a line)", l.bytes, where, spans, placementList(l));
+}
+
 } // namespace
 
 std::string tiedWith(const LoopReport &r) {
@@ -94,6 +143,8 @@ std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineMo
   line("  loop-carried   {:>8}", cycles(r.bounds.loopCarried));
   line("  critical path  {:>8}  (one iteration's latency, not a throughput bound)",
        cycles(r.bounds.criticalPath));
+  if (r.layout.known)
+    line("Code layout: {}", layoutText(r.layout));
   line("");
 
   // Resource pressure view, one column per port.
@@ -168,6 +219,22 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
   for (size_t p = 0; p < r.portLoad.size() && p < m.ports.size(); ++p)
     load[m.ports[p].name] = clean(r.portLoad[p]);
   j["port_load"] = load;
+  if (r.layout.known) {
+    const LayoutReport &l = r.layout;
+    Json places = Json::array();
+    for (size_t i = 0; i < l.placements.size(); ++i)
+      places.push_back({{"offset_in_line", l.placements[i]}, {"lines", l.linesAt[i]}});
+    j["layout"] = {{"section", l.section},
+                   {"start_offset", l.sectionOffset},
+                   {"section_alignment", l.sectionAlignment},
+                   {"start_address", l.addressKnown ? Json(l.address) : Json()},
+                   {"bytes", l.bytes},
+                   {"line_bytes", l.lineBytes},
+                   {"lines_spanned", l.linesSpanned},
+                   {"placements", places},
+                   {"crossing_placements", l.crossingPlacements},
+                   {"line_crossing_bound", clean(l.lineCrossingCycles)}};
+  }
 
   Json insts = Json::array();
   for (const InstrReport &ir : r.perInstruction) {
@@ -182,6 +249,11 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
                {"macro_fused", ir.fusedWithNext}};
     if (in.loc.valid())
       ji["source"] = fmt::format("{}:{}", in.loc.file, in.loc.line);
+    if (k.layout.known() && ir.index < k.layout.sizes.size() &&
+        ir.index < k.layout.offsets.size()) {
+      ji["offset"] = k.layout.offsets[ir.index];
+      ji["bytes"] = k.layout.sizes[ir.index];
+    }
     insts.push_back(ji);
   }
   j["instructions"] = insts;

@@ -202,7 +202,9 @@ std::string emitModel(const MachineModel &m, const std::string &fn, const std::s
      << "    m.rules.macroFusible = {";
   for (size_t i = 0; i < r.macroFusible.size(); ++i)
     os << (i ? ", " : "") << cppString(r.macroFusible[i]);
-  os << "};\n    m.rules.source = " << r.source << ";\n"
+  os << "};\n    m.rules.lineCrossing = {" << r.lineCrossing.bytes << ", "
+     << num(r.lineCrossing.minCycles) << ", " << r.lineCrossing.source << "};\n"
+     << "    m.rules.source = " << r.source << ";\n"
      << "    m.dividerPort = " << m.dividerPort << ";\n"
      << "    m.loadPorts = 0x" << std::hex << m.loadPorts << "ull;\n"
      << "    m.storePorts = 0x" << m.storePorts << std::dec << "ull;\n"

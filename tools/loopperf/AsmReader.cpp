@@ -4,20 +4,34 @@
 // the target's asm parser drives a streamer that, instead of encoding, keeps
 // every MCInst with its source location. Comments reach us through the
 // lexer's AsmCommentConsumer, which is how llvm-mca finds its region markers.
+//
+// A second pass (assembleLayout) assembles the same buffer with a real ELF
+// object streamer (into a null stream) that puts a temporary label before
+// and after every instruction; after the assembler's layout (relaxation
+// included) the labels' section offsets give each instruction's offset and
+// encoded size. Instructions map to the recorded statements by order (and
+// source location), labels by source location.
 #include "AsmReader.h"
 
 #include "MCInstTranslator.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCAssembler.h"
+#include "llvm/MC/MCCodeEmitter.h"
 #include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCELFStreamer.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstPrinter.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCObjectWriter.h"
 #include "llvm/MC/MCParser/MCAsmLexer.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSection.h"
 #include "llvm/MC/MCStreamer.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCSymbol.h"
@@ -28,6 +42,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -92,6 +107,127 @@ public:
 
 private:
   AsmReader &Reader;
+};
+
+/// The register operands of an instruction as written, destination first
+/// (AT&T lists it last), lower case without '%'; immediates and anything
+/// that is not a plain register name are left out.
+std::vector<std::string> writtenRegisters(StringRef Text) {
+  Text = Text.trim();
+  size_t Space = Text.find_first_of(" \t");
+  if (Space == StringRef::npos)
+    return {};
+  SmallVector<StringRef, 4> Ops;
+  Text.substr(Space).split(Ops, ',');
+  std::vector<std::string> Regs;
+  bool Att = false;
+  for (StringRef Op : Ops) {
+    Op = Op.trim();
+    if (Op.consume_front("%"))
+      Att = true;
+    if (Op.empty() || !std::all_of(Op.begin(), Op.end(), [](char C) { return isAlnum(C); }) ||
+        isDigit(Op.front()))
+      continue;
+    Regs.push_back(Op.lower());
+  }
+  if (Att)
+    std::reverse(Regs.begin(), Regs.end());
+  return Regs;
+}
+
+/// An ELF object streamer that remembers where every instruction and every
+/// label of the input goes: a temporary label before and after each
+/// instruction, and the parser's own labels (those with a source location;
+/// CFI and line-table labels have none).
+class LayoutStreamer final : public MCELFStreamer {
+public:
+  struct Placed {
+    SMLoc loc;
+    MCSymbol *begin = nullptr, *end = nullptr; ///< instruction: around it; label: begin
+  };
+
+  LayoutStreamer(MCContext &Ctx, std::unique_ptr<MCAsmBackend> Backend,
+                 std::unique_ptr<MCObjectWriter> Writer, std::unique_ptr<MCCodeEmitter> Emitter,
+                 const AsmReader &Reader)
+      : MCELFStreamer(Ctx, std::move(Backend), std::move(Writer), std::move(Emitter)),
+        Reader(Reader) {}
+
+  /// GNU as encodes a VEX instruction's sources as written; LLVM's parser
+  /// swaps the two sources of a commutable one (and of vcmp with a
+  /// symmetric predicate) when that allows the 2-byte VEX prefix
+  /// (X86::optimizeInstFromVEX3ToVEX2), one byte less: "vpaddq %ymm8,
+  /// %ymm3, %ymm3" is 5 bytes from GNU as, 4 from LLVM. Compilers' output
+  /// goes through GNU as (gcc) or already has the short order (clang), so
+  /// the layout swaps them back when the text says they were swapped.
+  /// (The move forms LLVM switches to *_REV, GNU as switches too.)
+  MCInst asWritten(const MCInst &Inst) const {
+    if (Inst.getNumOperands() < 3 || !Inst.getOperand(0).isReg() ||
+        !Inst.getOperand(1).isReg() || !Inst.getOperand(2).isReg())
+      return Inst;
+    const MCInstrInfo &MII = Reader.instrInfo();
+    StringRef Name = MII.getName(Inst.getOpcode());
+    if (!Name.starts_with("V") || !(MII.get(Inst.getOpcode()).isCommutable() ||
+                                    Name.starts_with("VCMP")))
+      return Inst;
+    std::vector<std::string> Regs = writtenRegisters(Reader.statementText(Inst.getLoc()));
+    const MCRegisterInfo &MRI = Reader.registerInfo();
+    auto name = [&](unsigned I) { return StringRef(MRI.getName(Inst.getOperand(I).getReg())).lower(); };
+    if (Regs.size() != 3 || name(1) == name(2) || Regs[0] != name(0) || Regs[1] != name(2) ||
+        Regs[2] != name(1))
+      return Inst;
+    MCInst Swapped = Inst;
+    std::swap(Swapped.getOperand(1), Swapped.getOperand(2));
+    return Swapped;
+  }
+
+  void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &STI) override {
+    Placed P;
+    P.loc = Inst.getLoc();
+    P.begin = getContext().createTempSymbol("lp_inst", true);
+    emitLabel(P.begin, SMLoc());
+    MCELFStreamer::emitInstruction(asWritten(Inst), STI);
+    P.end = getContext().createTempSymbol("lp_inst_end", true);
+    emitLabel(P.end, SMLoc());
+    Insts.push_back(P);
+  }
+
+  void emitLabel(MCSymbol *Symbol, SMLoc Loc = SMLoc()) override {
+    MCELFStreamer::emitLabel(Symbol, Loc);
+    if (Loc.isValid())
+      Labels.push_back({Loc, Symbol, nullptr});
+  }
+
+  // The alignment a section needs is the largest the input asks for in it
+  // (.p2align/.balign/.align, code alignment included; GNU as records it so,
+  // max-skip or not). LLVM's own initial 4-byte alignment of .text is not
+  // the input's: GNU as gives such a .text alignment 1.
+  void initSections(bool NoExecStack, const MCSubtargetInfo &STI) override {
+    bool Was = Recording;
+    Recording = false;
+    MCELFStreamer::initSections(NoExecStack, STI);
+    Recording = Was;
+  }
+  void emitValueToAlignment(Align Alignment, int64_t Value, unsigned ValueSize,
+                            unsigned MaxBytesToEmit) override {
+    if (Recording)
+      if (const MCSection *Sec = getCurrentSectionOnly()) {
+        uint64_t &A = Requested[Sec];
+        A = std::max<uint64_t>(A, Alignment.value());
+      }
+    MCELFStreamer::emitValueToAlignment(Alignment, Value, ValueSize, MaxBytesToEmit);
+  }
+  /// The input's largest alignment in `Sec`, at least 1.
+  uint64_t requestedAlignment(const MCSection *Sec) const {
+    auto It = Requested.find(Sec);
+    return It == Requested.end() ? 1 : std::max<uint64_t>(It->second, 1);
+  }
+
+  std::vector<Placed> Insts, Labels;
+
+private:
+  const AsmReader &Reader;
+  bool Recording = true;
+  std::map<const MCSection *, uint64_t> Requested;
 };
 
 class CommentRecorder final : public AsmCommentConsumer {
@@ -163,7 +299,113 @@ bool AsmReader::parse(std::unique_ptr<MemoryBuffer> Buffer) {
   Parser->setTargetParser(*TAP);
   Parser->getLexer().setCommentConsumer(&Comments);
   bool Failed = Parser->Run(/*NoInitialTextSection=*/false);
-  return !Failed && !Ctx->hadError();
+  if (Failed || Ctx->hadError())
+    return false;
+  assembleLayout();
+  return true;
+}
+
+void AsmReader::assembleLayout() {
+  Layout.clear();
+  Sections.clear();
+  Triple TT(TripleName);
+  if (!TT.isX86() || !TT.isOSBinFormatELF() || !BufferID)
+    return;
+  // Its own source manager over the same bytes (not a copy: SMLocs of the
+  // two passes compare equal) and a handler that only notes errors.
+  bool Failed = false;
+  SourceMgr LayoutSrcMgr;
+  StringRef Text = SrcMgr.getMemoryBuffer(BufferID)->getBuffer();
+  LayoutSrcMgr.AddNewSourceBuffer(
+      MemoryBuffer::getMemBuffer(Text, bufferName(), /*RequiresNullTerminator=*/false),
+      SMLoc());
+  LayoutSrcMgr.setDiagHandler(
+      [](const SMDiagnostic &D, void *Flag) {
+        if (D.getKind() == SourceMgr::DK_Error)
+          *static_cast<bool *>(Flag) = true;
+      },
+      &Failed);
+  MCContext LCtx(TT, MAI.get(), MRI.get(), STI.get(), &LayoutSrcMgr, Options.get());
+  LCtx.setDiagnosticHandler([&Failed](const SMDiagnostic &D, bool, const SourceMgr &,
+                                      std::vector<const MDNode *> &) {
+    if (D.getKind() == SourceMgr::DK_Error)
+      Failed = true;
+  });
+  std::unique_ptr<MCObjectFileInfo> LMOFI(
+      TheTarget->createMCObjectFileInfo(LCtx, /*PIC=*/false));
+  LCtx.setObjectFileInfo(LMOFI.get());
+  std::unique_ptr<MCAsmBackend> Backend(TheTarget->createMCAsmBackend(*STI, *MRI, *Options));
+  std::unique_ptr<MCCodeEmitter> Emitter(TheTarget->createMCCodeEmitter(*MII, LCtx));
+  if (!Backend || !Emitter)
+    return;
+  raw_null_ostream Null;
+  std::unique_ptr<MCObjectWriter> Writer = Backend->createObjectWriter(Null);
+  LayoutStreamer Streamer(LCtx, std::move(Backend), std::move(Writer), std::move(Emitter), *this);
+  std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(LayoutSrcMgr, LCtx, Streamer, *MAI));
+  std::unique_ptr<MCTargetAsmParser> TAP(
+      TheTarget->createMCAsmParser(*STI, *Parser, *MII, *Options));
+  if (!TAP)
+    return;
+  Parser->setTargetParser(*TAP);
+  if (Parser->Run(/*NoInitialTextSection=*/false) || Failed || LCtx.hadError())
+    return;
+  Streamer.finish(); // relaxation and layout, then the object into the null stream
+  if (Failed || LCtx.hadError())
+    return;
+
+  const MCAssembler &Asm = Streamer.getAssembler();
+  std::map<const MCSection *, unsigned> SectionIndex;
+  std::vector<SectionInfo> Secs;
+  auto place = [&](const MCSymbol *Sym, StatementLayout &L) {
+    uint64_t Offset;
+    if (!Sym || !Sym->getFragment() || !Asm.getSymbolOffset(*Sym, Offset))
+      return false;
+    const MCSection *Sec = Sym->getFragment()->getParent();
+    auto [It, New] = SectionIndex.try_emplace(Sec, static_cast<unsigned>(Secs.size()));
+    if (New)
+      Secs.push_back({Sec->getName().str(), Streamer.requestedAlignment(Sec)});
+    L.known = true;
+    L.section = It->second;
+    L.offset = Offset;
+    return true;
+  };
+  // The recorded statements and the assembled instructions in the same
+  // order; labels by source location (the buffer is the same memory).
+  const char *BufBegin = Text.begin(), *BufEnd = Text.end();
+  auto inBuffer = [&](SMLoc L) {
+    return L.isValid() && L.getPointer() >= BufBegin && L.getPointer() < BufEnd;
+  };
+  std::map<const char *, const MCSymbol *> LabelAt;
+  for (const auto &P : Streamer.Labels)
+    if (inBuffer(P.loc))
+      LabelAt.emplace(P.loc.getPointer(), P.begin);
+  std::vector<StatementLayout> Result(Statements.size());
+  size_t NextInst = 0;
+  for (size_t I = 0; I < Statements.size(); ++I) {
+    const AsmStatement &S = Statements[I];
+    if (S.kind == AsmStatement::Kind::Instruction) {
+      if (NextInst >= Streamer.Insts.size())
+        return;
+      const auto &P = Streamer.Insts[NextInst++];
+      if (inBuffer(S.loc) != inBuffer(P.loc) ||
+          (inBuffer(S.loc) && S.loc.getPointer() != P.loc.getPointer()))
+        return; // the two passes disagree: no layout at all
+      StatementLayout Begin, End;
+      if (!place(P.begin, Begin) || !place(P.end, End) || Begin.section != End.section ||
+          End.offset < Begin.offset)
+        continue;
+      Begin.size = static_cast<uint32_t>(End.offset - Begin.offset);
+      Result[I] = Begin;
+    } else if (S.kind == AsmStatement::Kind::Label && inBuffer(S.loc)) {
+      auto It = LabelAt.find(S.loc.getPointer());
+      if (It != LabelAt.end())
+        place(It->second, Result[I]);
+    }
+  }
+  if (NextInst != Streamer.Insts.size())
+    return;
+  Layout = std::move(Result);
+  Sections = std::move(Secs);
 }
 
 bool AsmReader::isFunctionSymbol(const MCSymbol *S) const {

@@ -47,6 +47,21 @@ struct AsmStatement {
   bool opaqueData = false;
 };
 
+/// Where a statement ended up when the input was assembled into an ELF
+/// object (AsmReader::layout). Instructions and labels only.
+struct StatementLayout {
+  bool known = false;
+  unsigned section = 0;  ///< index into AsmReader::sections()
+  uint64_t offset = 0;   ///< from the start of its section
+  uint32_t size = 0;     ///< encoded bytes (after relaxation); 0 for labels
+};
+
+/// A section of the assembled object.
+struct SectionInfo {
+  std::string name;          ///< ".text", ".text.startup", ...
+  uint64_t alignment = 1;    ///< the largest alignment requested in it
+};
+
 /// A comment the lexer saw ('#' in x86 AT&T and Intel syntax), without the
 /// comment marker.
 struct AsmComment {
@@ -69,6 +84,13 @@ public:
   bool parse(std::unique_ptr<llvm::MemoryBuffer> buffer);
 
   const std::vector<AsmStatement> &statements() const { return Statements; }
+  /// Byte layout per statement (same indices as statements()), from
+  /// assembling the buffer a second time with an ELF object streamer.
+  /// Empty when that failed in any way (an error, an unsupported directive,
+  /// a non-ELF or non-x86 target): the layout is then unknown, and nothing
+  /// else changes.
+  const std::vector<StatementLayout> &layout() const { return Layout; }
+  const std::vector<SectionInfo> &sections() const { return Sections; }
   const std::vector<AsmComment> &comments() const { return Comments; }
   /// Symbols declared as functions (.type f,@function).
   bool isFunctionSymbol(const llvm::MCSymbol *S) const;
@@ -106,6 +128,8 @@ public:
 
 private:
   AsmReader() = default;
+  /// Fills Layout and Sections; leaves both empty on any failure.
+  void assembleLayout();
 
   const llvm::Target *TheTarget = nullptr;
   std::string TripleName;
@@ -124,6 +148,8 @@ private:
   unsigned BufferID = 0;
 
   std::vector<AsmStatement> Statements;
+  std::vector<StatementLayout> Layout;
+  std::vector<SectionInfo> Sections;
   std::vector<AsmComment> Comments;
   std::vector<const llvm::MCSymbol *> FunctionSymbols;
 };

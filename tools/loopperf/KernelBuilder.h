@@ -11,6 +11,10 @@
 
 #include "loopperf/Kernel.h"
 
+#include <cstdint>
+#include <map>
+#include <string>
+
 namespace loopperf::cli {
 
 class AsmReader;
@@ -19,18 +23,28 @@ struct CodeRegion;
 
 class KernelBuilder {
 public:
-  explicit KernelBuilder(const AsmReader &R);
+  /// `SectionStarts`: section name -> its address in the final binary
+  /// (--section-start), making loop addresses exact.
+  explicit KernelBuilder(const AsmReader &R,
+                         std::map<std::string, uint64_t> SectionStarts = {});
 
   /// The instructions of `Region` as a kernel. elementsPerIteration stays 0:
   /// assembly does not say how many source elements an iteration handles.
+  /// A loop region gets its byte layout (LoopKernel::layout) when the reader
+  /// has one: from its label to the end of its last instruction, the start
+  /// known modulo the section's alignment, or exactly with the section's
+  /// address. Marked regions get none (they need not start at a loop label).
   LoopKernel build(const CodeRegion &Region) const;
 
   /// One instruction statement.
   Instruction buildInstruction(const AsmStatement &S) const;
 
 private:
+  CodeLayout layoutOf(const CodeRegion &Region) const;
+
   const AsmReader &R;
   llvmmc::MCInstTranslator Translator;
+  std::map<std::string, uint64_t> SectionStarts;
 };
 
 } // namespace loopperf::cli

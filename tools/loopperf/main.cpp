@@ -1,7 +1,8 @@
 // main.cpp - loopperf: predict the speed of the innermost loops of an x86-64
 // assembly file on a given CPU.
 //
-//   loopperf [--mcpu=CPU] [--json] [--dot=FILE] [--model-file=FILE] FILE.s|-
+//   loopperf [--mcpu=CPU] [--json] [--dot=FILE] [--model-file=FILE]
+//            [--section-start=NAME=ADDR]... FILE.s|-
 //   loopperf --list-models
 #include "AsmReader.h"
 #include "KernelBuilder.h"
@@ -22,6 +23,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 
 using namespace llvm;
@@ -56,6 +58,12 @@ cl::opt<std::string> ModelFile("model-file",
                                cl::desc("Use the machine model (or override of a built-in "
                                         "model) in this JSON file instead of --mcpu's"),
                                cl::value_desc("file"), cl::cat(LoopperfCat));
+cl::list<std::string> SectionStart(
+    "section-start",
+    cl::desc("The address of section NAME in the final binary, as ld's --section-start "
+             "(ADDR in hexadecimal, 0x optional); makes the loops' placement in 64-byte "
+             "lines exact instead of known modulo the section's alignment. Repeatable"),
+    cl::value_desc("name=addr"), cl::cat(LoopperfCat));
 cl::opt<bool> ListModels("list-models", cl::desc("List the built-in machine models and exit"),
                          cl::cat(LoopperfCat));
 
@@ -68,6 +76,11 @@ Regions analysed:
   Otherwise every innermost loop is analysed: a branch back to a label earlier
   in the file closes a loop, named by that label.
 
+Code layout: the input is also assembled into an ELF object (in memory) to
+  find each loop's bytes and where it starts: exactly with --section-start,
+  else modulo its section's alignment. Models with a lineCrossing rule (the
+  measured host, epyc-kvm-host) bound a loop across two 64-byte lines.
+
 Input syntax: AT&T unless the file says .intel_syntax (or --x86-asm-syntax=intel).
 Exit status: 0 on success, 1 on any error.
 )");
@@ -75,6 +88,25 @@ Exit status: 0 on success, 1 on any error.
 int fail(const Twine &Msg) {
   WithColor::error(errs(), "loopperf") << Msg << "\n";
   return 1;
+}
+
+/// --section-start=NAME=ADDR values (ADDR hexadecimal, as ld reads it).
+bool parseSectionStarts(std::map<std::string, uint64_t> &Out, std::string &Error) {
+  for (const std::string &V : SectionStart) {
+    StringRef Arg(V);
+    size_t Eq = Arg.rfind('=');
+    StringRef Name = Eq == StringRef::npos ? StringRef() : Arg.substr(0, Eq);
+    StringRef Addr = Eq == StringRef::npos ? StringRef() : Arg.substr(Eq + 1);
+    if (Addr.starts_with_insensitive("0x"))
+      Addr = Addr.drop_front(2);
+    uint64_t Value = 0;
+    if (Name.empty() || Addr.empty() || Addr.getAsInteger(16, Value)) {
+      Error = "--section-start=" + V + ": expected NAME=ADDR with a hexadecimal address";
+      return false;
+    }
+    Out[Name.str()] = Value;
+  }
+  return true;
 }
 
 /// The LLVM library's own -x86-asm-syntax option sets the dialect the X86
@@ -125,6 +157,12 @@ int main(int argc, char **argv) {
 
   if (ListModels)
     return listModels();
+  std::map<std::string, uint64_t> SectionStarts;
+  {
+    std::string Error;
+    if (!parseSectionStarts(SectionStarts, Error))
+      return fail(Error);
+  }
 
   // The machine model: a file, or a built-in model named by --mcpu.
   std::string CpuName = Cpu == "native" ? sys::getHostCPUName().str() : std::string(Cpu);
@@ -179,7 +217,14 @@ int main(int argc, char **argv) {
     return fail(FileName + ": no loops found: no LLVM-MCA/OSACA/IACA markers and no branch back "
                            "to an earlier label");
 
-  KernelBuilder Builder(*Reader);
+  if (!Reader->layout().empty())
+    for (const auto &[Name, Addr] : SectionStarts)
+      if (std::none_of(Reader->sections().begin(), Reader->sections().end(),
+                       [&](const SectionInfo &S) { return S.name == Name; }))
+        WithColor::warning(errs(), "loopperf")
+            << "--section-start: no instructions in a section '" << Name << "' of " << FileName
+            << "\n";
+  KernelBuilder Builder(*Reader, SectionStarts);
   std::vector<AnalyzedLoop> Loops;
   for (const CodeRegion &Region : Regions) {
     AnalyzedLoop L;

@@ -89,6 +89,28 @@ struct Instruction {
   unsigned asmLine = 0;  ///< line in the assembly input (CLI), 0 if none
 };
 
+/// Where a loop's machine code sits, when the front end knows its encoding
+/// (the CLI assembles its input; the compiler plugins leave it empty). The
+/// loop starts at its label, the target of the back branch, and ends after
+/// the back branch.
+struct CodeLayout {
+  /// Encoded size of each instruction of LoopKernel::insts (same order) and
+  /// its offset from the loop start; both empty when the layout is unknown.
+  std::vector<uint32_t> sizes;
+  std::vector<uint32_t> offsets;
+  /// Bytes from the loop start to the end of the last instruction (padding
+  /// inside the body included).
+  uint32_t bytes = 0;
+  std::string section;           ///< e.g. ".text"; for reports
+  uint64_t sectionOffset = 0;    ///< the loop start's offset in its section
+  /// The section's alignment (a power of two): without `address`, the loop
+  /// starts at sectionOffset + k·sectionAlignment for some unknown k.
+  uint64_t sectionAlignment = 1;
+  /// The loop start's address in the final binary, when known.
+  std::optional<uint64_t> address;
+  bool known() const { return bytes > 0 && !sizes.empty(); }
+};
+
 struct LoopKernel {
   std::string name;          ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
   std::string function;
@@ -97,6 +119,8 @@ struct LoopKernel {
   /// Source-level elements processed per iteration (vector width x unroll);
   /// 0 when unknown.
   unsigned elementsPerIteration = 0;
+  /// Byte layout of the body; unknown (empty) unless the front end assembled it.
+  CodeLayout layout;
 };
 
 } // namespace loopperf

@@ -56,6 +56,31 @@ struct InstrReport {
   bool fusedWithNext = false;     ///< macro-fused with the following branch
 };
 
+/// The loop's code layout (LoopKernel::layout) measured in lines of code:
+/// aligned blocks of `lineBytes` (the model's lineCrossing.bytes, else 64,
+/// the cache line of every x86-64 core). Without a known address the loop
+/// may start at several offsets within a line (`placements`).
+struct LayoutReport {
+  bool known = false;             ///< false: nothing below is meaningful
+  std::string section;
+  uint64_t sectionOffset = 0;
+  uint64_t sectionAlignment = 1;
+  bool addressKnown = false;
+  uint64_t address = 0;           ///< when addressKnown
+  uint32_t bytes = 0;
+  unsigned lineBytes = 64;
+  /// Possible start offsets within a line: the one of the known address,
+  /// else every offset ≡ sectionOffset modulo gcd(sectionAlignment, lineBytes).
+  std::vector<unsigned> placements;
+  std::vector<unsigned> linesAt;  ///< lines spanned at each placement
+  unsigned crossingPlacements = 0;///< placements spanning more than one line
+  /// Lines spanned at the placement, or the count most placements give
+  /// (ties: the smaller); what the lineCrossing rule uses.
+  unsigned linesSpanned = 0;
+  /// The lineCrossing bound applied to the front end (0: none).
+  double lineCrossingCycles = 0;
+};
+
 struct LoopReport {
   std::string kernel;
   std::string model;
@@ -77,6 +102,8 @@ struct LoopReport {
   std::vector<Chain> recurrences;     ///< every loop-carried chain, longest first
   Chain criticalPath;
   std::vector<DepEdge> edges;         ///< the dependency graph (deduplicated)
+
+  LayoutReport layout;                ///< known only when the kernel's layout is
 
   std::vector<std::string> unknownInstructions;
   std::vector<std::string> notes;     ///< what could not be modelled and why
