@@ -51,6 +51,25 @@ uint64_t addThroughputProbe(long iterations) {
   return a + b + c + d;
 }
 
+// One group: 3 adds, 2 loads, 1 store (to another cache line than the loads).
+#define LP_MIX1 "addq $1, %0\n\t" "addq $1, %1\n\t" "addq $1, %2\n\t" \
+                "movups (%4), %%xmm0\n\t" "movups 16(%4), %%xmm1\n\t" "movups %%xmm0, 128(%4)\n\t"
+#define LP_MIX4 LP_MIX1 LP_MIX1 LP_MIX1 LP_MIX1
+
+uint64_t mixedThroughputProbe(long iterations) {
+  alignas(64) static unsigned char buffer[256];
+  uint64_t a = 0, b = 0, c = 0;
+  if (iterations <= 0)
+    return a;
+  __asm__ volatile(".p2align 6\n"
+                   "1:\n\t" LP_MIX4 LP_MIX4 LP_MIX4 LP_MIX4 "decq %3\n\t"
+                   "jnz 1b\n"
+                   : "+r"(a), "+r"(b), "+r"(c), "+r"(iterations)
+                   : "r"(buffer)
+                   : "cc", "memory", "xmm0", "xmm1");
+  return a + b + c;
+}
+
 CycleCounter::CycleCounter() {
   perf_event_attr a;
   std::memset(&a, 0, sizeof a);

@@ -23,6 +23,18 @@ inline constexpr double kAddsPerChainIteration = 100;
 uint64_t addThroughputProbe(long iterations);
 inline constexpr double kProbeCyclesPerIteration = 25;
 
+/// Runs `iterations` x 16 groups of { 3 independent adds, 2 loads, 1 store }
+/// (16-byte SSE moves on an L1-resident buffer of its own): 6 instructions
+/// per group, at best about one group per cycle where 6 instructions
+/// dispatch per cycle and 2 loads and a store issue per cycle. It slows
+/// down when an SMT sibling takes op-cache, dispatch or load/store
+/// bandwidth, which the add probe does not see (on this host a streaming
+/// copy ran at 1.7-2.6 instead of 1.0 cycles/iteration while the add probe
+/// read 1.01). Its best rate differs between cores, so it is used relative
+/// to its least time over the rounds (combinedContention).
+uint64_t mixedThroughputProbe(long iterations);
+inline constexpr double kMixedProbeCyclesPerIteration = 16;
+
 /// User-mode CPU cycles of this thread via perf_event_open, if available.
 class CycleCounter {
 public:

@@ -28,6 +28,17 @@ std::optional<double> contention(const CalibrationSample &probe, double f) {
   return f / *rate;
 }
 
+std::vector<double> combinedContention(const std::vector<double> &alu,
+                                       const std::vector<double> &mixed) {
+  if (mixed.empty() || mixed.size() != alu.size())
+    return alu;
+  double best = *std::min_element(mixed.begin(), mixed.end());
+  std::vector<double> out(alu.size());
+  for (size_t i = 0; i < alu.size(); ++i)
+    out[i] = std::max(alu[i], best > 0 ? mixed[i] / best : 1.0);
+  return out;
+}
+
 std::vector<size_t> leastContendedRounds(const std::vector<double> &c, double tolerance,
                                          size_t minKeep) {
   std::vector<size_t> keep;

@@ -45,6 +45,15 @@ std::optional<double> cyclesPerUnit(const KernelSample &k, double f);
 /// measurement's alone; 2 when an SMT sibling took half of them.
 std::optional<double> contention(const CalibrationSample &probe, double f);
 
+/// Per-round contention from both probes: the larger of the add probe's
+/// (`alu`, absolute: 4 adds per cycle on any core with 4 ALUs to itself)
+/// and the mixed probe's (`mixed`, see mixedThroughputProbe) relative to
+/// its least value over the rounds, as its best rate differs between
+/// cores. `mixed` may be empty (add probe only); otherwise it has one entry
+/// per round.
+std::vector<double> combinedContention(const std::vector<double> &alu,
+                                       const std::vector<double> &mixed);
+
 /// Indices of the rounds within `tolerance` (relative) of the least
 /// contended round. When fewer than `minKeep` rounds qualify, all rounds are
 /// kept (and the caller reports the contention).

@@ -40,6 +40,10 @@ CalibrationSample probe(long shortIters, long longIters) {
   return timeChain(addThroughputProbe, kProbeCyclesPerIteration, shortIters, longIters);
 }
 
+CalibrationSample mixedProbe(long shortIters, long longIters) {
+  return timeChain(mixedThroughputProbe, kMixedProbeCyclesPerIteration, shortIters, longIters);
+}
+
 } // namespace
 
 RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptions &opt) {
@@ -78,12 +82,14 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     return nowNs() - t0;
   };
 
-  std::vector<double> cycles, ghz, busy;
+  std::vector<double> cycles, ghz, aluBusy, mixedBusy, busy;
+  double bestMixed = 0;
   size_t clean = 0;
   for (unsigned round = 0; needAnotherRound(policy, round, clean, seconds()); ++round) {
     r.roundsRun = round + 1;
     CalibrationSample before = calibrate(opt.calShort, opt.calLong);
     CalibrationSample probeBefore = probe(opt.calShort, opt.calLong);
+    CalibrationSample mixedBefore = mixedProbe(opt.calShort, opt.calLong);
     KernelSample k;
     k.n1 = double(opt.n1);
     k.n2 = double(opt.n2);
@@ -95,6 +101,7 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
       k.time2 = block(opt.n2);
       k.time1 = block(opt.n1);
     }
+    CalibrationSample mixedAfter = mixedProbe(opt.calShort, opt.calLong);
     CalibrationSample probeAfter = probe(opt.calShort, opt.calLong);
     CalibrationSample after = calibrate(opt.calShort, opt.calLong);
     auto fb = cyclesPerTimeUnit(before), fa = cyclesPerTimeUnit(after);
@@ -104,13 +111,19 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     }
     double f = (*fb + *fa) / 2;
     auto cb = contention(probeBefore, f), ca = contention(probeAfter, f);
+    auto mb = contention(mixedBefore, f), ma = contention(mixedAfter, f);
     auto c = cyclesPerUnit(k, useCounter ? 1.0 : f);
-    if (!c || !cb || !ca) {
+    if (!c || !cb || !ca || !mb || !ma) {
       ++r.rejected;
       continue;
     }
     ghz.push_back(f);
-    busy.push_back(std::max(*cb, *ca));
+    aluBusy.push_back(std::max(*cb, *ca));
+    mixedBusy.push_back(std::max(*mb, *ma));
+    // Online (whether to pause), the mixed probe is judged against its best
+    // round so far; the kept rounds are chosen below against the best of all.
+    bestMixed = bestMixed > 0 ? std::min(bestMixed, mixedBusy.back()) : mixedBusy.back();
+    busy.push_back(std::max(aluBusy.back(), mixedBusy.back() / bestMixed));
     cycles.push_back(*c);
     clean += isClean(policy, busy.back());
     // The neighbour's phases last from a fraction of a second to minutes:
@@ -121,6 +134,7 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
       warmUp();
     }
   }
+  busy = combinedContention(aluBusy, mixedBusy);
   RoundSelection sel = selectRounds(policy, busy);
   std::vector<double> kept, keptBusy;
   for (size_t i : sel.kept) {
