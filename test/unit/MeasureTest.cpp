@@ -158,6 +158,25 @@ TEST(MeasureProtocol, MixedProbeCountsRelativeToItsBestRound) {
   EXPECT_EQ(combinedContention(alu, {}), alu);
 }
 
+TEST(MeasureProtocol, DisturbedRoundIsNotTheMixedReference) {
+  // Seen on the host (--trace): a round whose calibration chain was
+  // preempted reads alu 0.569, mixed 0.887 (the clock rate came out 1.46
+  // GHz instead of 3.2). Were 0.887 the reference, the rounds at mixed 1.006
+  // and 1.039 would count as 1.134 and 1.171 contended. Only plausible
+  // rounds (both probes >= 0.95) qualify: the reference is 1.006.
+  std::vector<double> alu{1.014, 0.569, 1.008, 1.010}, mixed{1.039, 0.887, 1.006, 1.54};
+  EXPECT_DOUBLE_EQ(mixedReference(alu, mixed, 0.95), 1.006);
+  std::vector<double> c = combinedContention(alu, mixed, 0.95);
+  EXPECT_DOUBLE_EQ(c[0], 1.039 / 1.006);
+  EXPECT_DOUBLE_EQ(c[1], 0.887 / 1.006);  // still implausible: not clean
+  EXPECT_DOUBLE_EQ(c[2], 1.008);
+  EXPECT_DOUBLE_EQ(c[3], 1.54 / 1.006);
+  // A plausible add probe with an implausible mixed probe is no reference
+  // either; with no plausible round at all the nominal rate (1) is.
+  EXPECT_DOUBLE_EQ(mixedReference({1.0, 1.0}, {0.7, 1.2}, 0.95), 1.2);
+  EXPECT_DOUBLE_EQ(mixedReference({0.6}, {0.7}, 0.95), 1.0);
+}
+
 TEST(MeasureProtocol, LeastContendedRoundsWithinTolerance) {
   std::vector<double> c = {1.00, 1.02, 1.60, 1.04, 2.00, 1.06};
   EXPECT_EQ(leastContendedRounds(c, 0.05, 2), (std::vector<size_t>{0, 1, 3}));

@@ -28,14 +28,23 @@ std::optional<double> contention(const CalibrationSample &probe, double f) {
   return f / *rate;
 }
 
+double mixedReference(const std::vector<double> &alu, const std::vector<double> &mixed,
+                      double lowest) {
+  double best = 0;
+  for (size_t i = 0; i < mixed.size() && i < alu.size(); ++i)
+    if (plausibleRound(alu[i], mixed[i], lowest) && (best == 0 || mixed[i] < best))
+      best = mixed[i];
+  return best > 0 ? best : 1.0;
+}
+
 std::vector<double> combinedContention(const std::vector<double> &alu,
-                                       const std::vector<double> &mixed) {
+                                       const std::vector<double> &mixed, double lowest) {
   if (mixed.empty() || mixed.size() != alu.size())
     return alu;
-  double best = *std::min_element(mixed.begin(), mixed.end());
+  double best = mixedReference(alu, mixed, lowest);
   std::vector<double> out(alu.size());
   for (size_t i = 0; i < alu.size(); ++i)
-    out[i] = std::max(alu[i], best > 0 ? mixed[i] / best : 1.0);
+    out[i] = std::max(alu[i], mixed[i] / best);
   return out;
 }
 

@@ -48,11 +48,27 @@ std::optional<double> contention(const CalibrationSample &probe, double f);
 /// Per-round contention from both probes: the larger of the add probe's
 /// (`alu`, absolute: 4 adds per cycle on any core with 4 ALUs to itself)
 /// and the mixed probe's (`mixed`, see mixedThroughputProbe) relative to
-/// its least value over the rounds, as its best rate differs between
-/// cores. `mixed` may be empty (add probe only); otherwise it has one entry
-/// per round.
+/// its reference, mixedReference(alu, mixed, lowest), as its best rate
+/// differs between cores. `mixed` may be empty (add probe only); otherwise
+/// it has one entry per round.
 std::vector<double> combinedContention(const std::vector<double> &alu,
-                                       const std::vector<double> &mixed);
+                                       const std::vector<double> &mixed,
+                                       double lowest = 0.95);
+
+/// Whether a round's probes are physically possible: neither probe ran
+/// faster than `lowest` times its nominal rate. Below that the calibration
+/// chain was disturbed (a preemption or frequency change inside it), and
+/// the round says nothing about contention.
+inline bool plausibleRound(double alu, double mixed, double lowest) {
+  return alu >= lowest && mixed >= lowest;
+}
+
+/// The mixed probe's contention-free value: its least value over the
+/// plausible rounds (plausibleRound), or 1 when no round is plausible. A
+/// disturbed round (the probe "ran" at 0.6 of its nominal time) must not
+/// become the reference, or every other round looks contended.
+double mixedReference(const std::vector<double> &alu, const std::vector<double> &mixed,
+                      double lowest);
 
 /// Indices of the rounds within `tolerance` (relative) of the least
 /// contended round. When fewer than `minKeep` rounds qualify, all rounds are

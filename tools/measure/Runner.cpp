@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ostream>
 #include <thread>
 #include <vector>
 
@@ -121,11 +122,19 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     aluBusy.push_back(std::max(*cb, *ca));
     mixedBusy.push_back(std::max(*mb, *ma));
     // Online (whether to pause), the mixed probe is judged against its best
-    // round so far; the kept rounds are chosen below against the best of all.
-    bestMixed = bestMixed > 0 ? std::min(bestMixed, mixedBusy.back()) : mixedBusy.back();
-    busy.push_back(std::max(aluBusy.back(), mixedBusy.back() / bestMixed));
+    // plausible round so far; the kept rounds are chosen below against the
+    // best of all (mixedReference).
+    const double lowest = 2 - policy.threshold;
+    if (plausibleRound(aluBusy.back(), mixedBusy.back(), lowest) &&
+        (bestMixed == 0 || mixedBusy.back() < bestMixed))
+      bestMixed = mixedBusy.back();
+    busy.push_back(std::max(aluBusy.back(), mixedBusy.back() / (bestMixed > 0 ? bestMixed : 1.0)));
     cycles.push_back(*c);
     clean += isClean(policy, busy.back());
+    if (opt.trace)
+      *opt.trace << "round " << round << ": cycles " << *c << " ghz " << f << " alu " << aluBusy.back()
+                 << " mixed " << mixedBusy.back() << " -> contention " << busy.back()
+                 << " t " << seconds() << "\n";
     // The neighbour's phases last from a fraction of a second to minutes:
     // wait for a clean one asleep (a round takes about 0.1 ms), then warm
     // up again.
@@ -134,7 +143,7 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
       warmUp();
     }
   }
-  busy = combinedContention(aluBusy, mixedBusy);
+  busy = combinedContention(aluBusy, mixedBusy, 2 - policy.threshold);
   RoundSelection sel = selectRounds(policy, busy);
   std::vector<double> kept, keptBusy;
   for (size_t i : sel.kept) {

@@ -9,6 +9,7 @@
 #include "Stats.h"
 
 #include <functional>
+#include <iosfwd>
 #include <string>
 
 namespace loopperf::measure {
@@ -20,6 +21,7 @@ struct RunOptions {
   bool useCounter = true;    ///< use the hardware cycle counter if present
   RoundPolicy policy;        ///< how many rounds, which are kept
   double pauseMs = 100;      ///< pause after a round that was not clean while waiting
+  std::ostream *trace = nullptr; ///< if set, one line per round (--trace)
 };
 
 struct RunResult {

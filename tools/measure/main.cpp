@@ -284,6 +284,8 @@ int main(int argc, char **argv) {
       o.run.blockNs = 1000 * std::atof(v);
     else if (a == "--no-counter")
       o.run.useCounter = false;
+    else if (a == "--trace")
+      o.run.trace = &std::cerr;
     else if (a == "--json")
       o.json = true;
     else if (a == "-h" || a == "--help")
