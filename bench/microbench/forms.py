@@ -127,7 +127,8 @@ def bodies(key):
         tp = []
         for j in range(8):
             tp += [f"vpcmpeqd {m}, {m}, {m}", f"{mnem} {m}, (%rsi,{idx},8), %{ops[-1]}{j}"]
-        return lat, tp, "gather: all indices 0 (one cache line); mask reset by vpcmpeqd each time"
+        return lat, tp, ("gather: all indices 0 (one cache line); mask reset by vpcmpeqd each time; "
+                         "overlay.py takes gathers.py's numbers instead")
     if mnem in ("mulq", "mulxq"):
         return None, None, "implicit operands"
     ch = chain_operand(key)
@@ -292,7 +293,10 @@ def main():
         if f"lat{n}" in got:
             entry["lat"] = round(got[f"lat{n}"]["cycles"] - (1 if div else 0), 2)
         if f"tp{n}" in got:
-            entry["rtp"] = round(got[f"tp{n}"]["cycles"] / (1 if div else len(tp)), 3)
+            # One instance per copy: gather bodies hold a mask reset beside
+            # each gather, which is not the form.
+            copies = sum(1 for l in tp if l.split(" ")[0] == key.split(" ")[0])
+            entry["rtp"] = round(got[f"tp{n}"]["cycles"] / (1 if div else copies), 3)
             entry["tp_body"] = got[f"tp{n}"]["cycles"]
         for p in probes:
             if f"mix{n}_{p}" in got and probe_t:

@@ -25,6 +25,9 @@ Rules (hardware facts only, never fitted to the kernel suite):
   form measured more than 15 % slower than LLVM's number is taken only
   when it was measured on a core of its own (median contention <= 1.05,
   see docs/measure.md): then the slowdown is the form's, not a sibling's.
+* gathers: latency and throughput from bench/results/microbench-gathers.json
+  (gathers.py: lanes on distinct lines, latency through the merged
+  destination as compilers chain it), when measured clean.
 
   /usr/bin/python3 bench/microbench/overlay.py [--build build]
 """
@@ -123,8 +126,27 @@ def main():
                  "64-byte line ran at 2.00 cycles/iteration or more at every offset and for "
                  "every body measured (counter, popcount, vector copy/scale/sum loops); inside "
                  "one line the same loops ran at 1.00-1.36")}
+    # Gathers (bench/microbench/gathers.py): latency through the merged
+    # destination after the producer compilers use, throughput with every
+    # lane on its own line; measured clean only.
+    gathers = {}
+    g_path = os.path.join(ROOT, "bench", "results", "microbench-gathers.json")
+    if os.path.exists(g_path):
+        gdoc = json.load(open(g_path))
+        g_src = f"measured-host-gathers-{gdoc['meta']['date']}"
+        overlay["sources"].append({
+            "id": g_src,
+            "description": (f"measured on AMD EPYC (KVM guest, family 25 model 1), "
+                            f"{gdoc['meta']['date']}: bench/microbench/gathers.py with "
+                            "loopperf-measure, index lanes on distinct 64-byte lines; latency "
+                            "through the merged destination; bench/results/microbench-gathers.md")})
+        for g in gdoc["gathers"]:
+            if g["clean"]:
+                gathers[g["key"]] = (g, g_src)
     lat_keys = {}
     for key, e in sorted(mb["forms"].items()):
+        if key in gathers:
+            continue
         if "mem" in key.split(" ", 1)[-1].split(",") or key.startswith(("div", "idiv")):
             pass
         else:
@@ -174,6 +196,15 @@ def main():
         form = rescaled(m, key, rtp, src)
         if key.startswith(("div", "idiv")) and e.get("lat") is not None:
             form["lat"] = int(round(e["lat"]))
+        overlay["forms"].append(form)
+    for key, (g, g_src) in sorted(gathers.items()):
+        m = model_form(models_bin, key)
+        if m is None or not m["res"]:
+            continue
+        form = rescaled(m, key, g["rtp"], g_src)
+        form["lat"] = int(round(g["lat"]))
+        form["note"] = (f"latency {g['lat']} through the merged destination after a "
+                        f"{g['producer']} producer, reciprocal throughput {g['rtp']}")
         overlay["forms"].append(form)
     for lat, keys in sorted(lat_keys.items()):
         overlay["formRules"].append({"keys": keys, "lat": lat, "src": src})

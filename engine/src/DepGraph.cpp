@@ -22,12 +22,29 @@ bool touchesVector(const Instruction &in, const IsaRegisters &isa) {
   return vec(in.writes) || vec(in.reads);
 }
 
+/// A gather: a load whose address has a vector index (x86 VSIB; the
+/// canonical names of vector registers are "xmm"/"ymm"/"zmm" in any case).
+bool isGather(const Instruction &in) {
+  return std::any_of(in.mem.begin(), in.mem.end(), [](const MemRef &m) {
+    return m.isLoad && m.index.size() > 3 &&
+           (m.index.compare(0, 3, "zmm") == 0 || m.index.compare(0, 3, "ymm") == 0 ||
+            m.index.compare(0, 3, "xmm") == 0);
+  });
+}
+
 /// The load part's latency of an instruction that loads: the whole form
 /// latency for a pure load; for a load+op, the form latency minus that of
 /// the register form when the model has one, else the model's load-to-use
-/// latency.
+/// latency. A gather has no load part read before its other sources: its
+/// element loads and the merge into the destination are one sequence that
+/// starts when all of its inputs are ready, so the destination it merges
+/// into and the mask carry the whole form latency (measured on the host:
+/// vgatherdps merging into a vaddps result adds 10 cycles to the chain,
+/// bench/results/microbench-gathers.md; a load-part split made it 0).
 double loadPartLatency(const Instruction &in, const ResolvedInst &r, const LatencyParams &lat,
                        const IsaRegisters &isa) {
+  if (isGather(in))
+    return 0;
   bool pureLoad = !r.stores && in.reads.empty();
   if (pureLoad && !r.unknown)
     return r.latency;
