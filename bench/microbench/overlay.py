@@ -25,6 +25,9 @@ Rules (hardware facts only, never fitted to the kernel suite):
   form measured more than 15 % slower than LLVM's number is taken only
   when it was measured on a core of its own (median contention <= 1.05,
   see docs/measure.md): then the slowdown is the form's, not a sibling's.
+* vector stores: no demand on the FP load pipes (Zn3FP45) when
+  bench/results/microbench-ldst.json (ldst.py) shows loads and stores
+  mixed at the loads' own time (2 ymm loads + 1 ymm store per cycle);
 * gathers: latency and throughput from bench/results/microbench-gathers.json
   (gathers.py: lanes on distinct lines, latency through the merged
   destination as compilers chain it), when measured clean.
@@ -143,6 +146,31 @@ def main():
         for g in gdoc["gathers"]:
             if g["clean"]:
                 gathers[g["key"]] = (g, g_src)
+    # Vector stores and loads side by side (bench/microbench/ldst.py): when
+    # 2 ymm loads + 1 ymm store (and the other mixes) run at the loads' own
+    # time, a store's data takes no FP load pipe; LLVM's znver3 charges
+    # every plain vector store a cycle on Zn3FP45 (the two FP load pipes).
+    store_ops = []
+    ld_path = os.path.join(ROOT, "bench", "results", "microbench-ldst.json")
+    if os.path.exists(ld_path):
+        ld = json.load(open(ld_path))
+        if ld.get("stores_separate"):
+            ld_src = f"measured-host-ldst-{ld['meta']['date']}"
+            overlay["sources"].append({
+                "id": ld_src,
+                "description": (f"measured on AMD EPYC (KVM guest, family 25 model 1), "
+                                f"{ld['meta']['date']}: bench/microbench/ldst.py with "
+                                "loopperf-measure, vector loads and stores alone and mixed; "
+                                "bench/results/microbench-ldst.md")})
+            base_forms = json.load(open(os.path.join(ROOT, "models", "znver3.json")))["forms"]
+            for f in base_forms:
+                flags = f.get("flags", [])
+                ports = [r[0] for r in f.get("res", [])]
+                if ("store" in flags and "load" not in flags and "Zn3FPSt" in ports
+                        and "Zn3FP45_0+Zn3FP45_1" in ports):
+                    res = [list(r) for r in f["res"] if r[0] != "Zn3FP45_0+Zn3FP45_1"]
+                    rtp = max(c / len(p.split("+")) for p, c in res)
+                    store_ops.append({"op": f["op"], "rtp": rtp, "res": res, "src": ld_src})
     lat_keys = {}
     for key, e in sorted(mb["forms"].items()):
         if key in gathers:
@@ -206,6 +234,14 @@ def main():
         form["note"] = (f"latency {g['lat']} through the merged destination after a "
                         f"{g['producer']} producer, reciprocal throughput {g['rtp']}")
         overlay["forms"].append(form)
+    # Store forms measured on their own keep their entry (by key); the
+    # FP45 demand goes from it too.
+    for form in overlay["forms"]:
+        if "res" in form:
+            form["res"] = [r for r in form["res"]
+                           if not (store_ops and r[0] == "Zn3FP45_0+Zn3FP45_1"
+                                   and any(x[0] == "Zn3FPSt" for x in form["res"]))]
+    overlay["forms"] = store_ops + overlay["forms"]
     for lat, keys in sorted(lat_keys.items()):
         overlay["formRules"].append({"keys": keys, "lat": lat, "src": src})
     path = os.path.join(ROOT, "models", "overlays", NAME + ".json")

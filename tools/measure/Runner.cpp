@@ -121,16 +121,22 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     ghz.push_back(f);
     aluBusy.push_back(std::max(*cb, *ca));
     mixedBusy.push_back(std::max(*mb, *ma));
-    // Online (whether to pause), the mixed probe is judged against its best
-    // plausible round so far; the kept rounds are chosen below against the
-    // best of all (mixedReference).
+    cycles.push_back(*c);
+    // Online (whether to pause and when to stop), the mixed probe is judged
+    // against its best plausible round so far; when that improves, the
+    // earlier rounds are judged again, so the count of clean rounds is
+    // the one the final selection (mixedReference over all rounds) sees.
     const double lowest = 2 - policy.threshold;
     if (plausibleRound(aluBusy.back(), mixedBusy.back(), lowest) &&
-        (bestMixed == 0 || mixedBusy.back() < bestMixed))
+        (bestMixed == 0 || mixedBusy.back() < bestMixed)) {
       bestMixed = mixedBusy.back();
-    busy.push_back(std::max(aluBusy.back(), mixedBusy.back() / (bestMixed > 0 ? bestMixed : 1.0)));
-    cycles.push_back(*c);
-    clean += isClean(policy, busy.back());
+      busy = combinedContention(aluBusy, mixedBusy, lowest);
+      clean = size_t(std::count_if(busy.begin(), busy.end(),
+                                   [&](double c) { return isClean(policy, c); }));
+    } else {
+      busy.push_back(std::max(aluBusy.back(), mixedBusy.back() / (bestMixed > 0 ? bestMixed : 1.0)));
+      clean += isClean(policy, busy.back());
+    }
     if (opt.trace)
       *opt.trace << "round " << round << ": cycles " << *c << " ghz " << f << " alu " << aluBusy.back()
                  << " mixed " << mixedBusy.back() << " -> contention " << busy.back()
