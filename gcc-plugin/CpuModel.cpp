@@ -1,6 +1,7 @@
 // CpuModel.cpp - GCC CPU names and the host CPU -> built-in machine models.
 #include "CpuModel.h"
 
+#include "loopperf/HostCpu.h"
 #include "loopperf/MachineModel.h"
 
 #include <cpuid.h>
@@ -23,6 +24,9 @@ ModelChoice byName(std::string_view name, const std::string &basis) {
 } // namespace
 
 std::string hostCpuName() {
+  // A machine loopperf's models were measured on gets the measured model.
+  if (std::string measured = measuredHostModel(hostCpuIdentity()); !measured.empty())
+    return measured;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
     return "";

@@ -1,6 +1,7 @@
 // ModelChoice.cpp - see ModelChoice.h.
 #include "ModelChoice.h"
 
+#include "loopperf/HostCpu.h"
 #include "loopperf/ModelIO.h"
 
 #include "llvm/CodeGen/MachineFunction.h"
@@ -63,8 +64,11 @@ ModelChoice ModelChooser::choose(const MachineFunction &MF) {
       Cpu = Target;
     }
   }
-  if (Cpu == "native")
-    Cpu = sys::getHostCPUName().str();
+  if (Cpu == "native") {
+    // A machine loopperf's models were measured on gets the measured model.
+    std::string Measured = measuredHostModel(hostCpuIdentity());
+    Cpu = Measured.empty() ? sys::getHostCPUName().str() : Measured;
+  }
   C.requestedCpu = Cpu;
   if (Cpu.empty()) {
     C.error = "no target CPU (use -march=/-mcpu= or LOOPPERF_OPTIONS=mcpu=CPU)";

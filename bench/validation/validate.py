@@ -342,9 +342,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--mcpu", default=os.environ.get("LOOPPERF_MCPU", "epyc-kvm-host"),
                     help="loopperf model (default: the measured host overlay)")
-    ap.add_argument("--baseline-mcpu", default="native",
-                    help="a second loopperf model reported beside it (default: native, "
-                         "LLVM's model for the host CPUID)")
+    ap.add_argument("--baseline-mcpu", default="",
+                    help="a second loopperf model reported beside it (default: LLVM's name "
+                         "for the host CPU, e.g. znver3: its LLVM model)")
     ap.add_argument("--mca-mcpu", default=os.environ.get("MCA_MCPU", "native"),
                     help="llvm-mca -mcpu (default: native)")
     ap.add_argument("--rounds", type=int, default=61, help="loopperf-measure --rounds (minimum)")
@@ -379,6 +379,8 @@ def main():
                                os.path.join(ROOT, "bench", "measure", "known", "add1.s")]))
     lp_model_name = lp_model.get("model", args.mcpu)
     mca_cpu = host_cpu if args.mca_mcpu == "native" else args.mca_mcpu
+    if not args.baseline_mcpu:
+        args.baseline_mcpu = host_cpu
 
     work = os.path.join(args.build, "validation")
     os.makedirs(work, exist_ok=True)

@@ -3,6 +3,7 @@
 // Expected numbers are read from the committed model data: models/<name>.json
 // (LLVM 19, written by loopperf-gen-models) and models/overlays/<cpu>.json
 // (curated facts). Each test says which line it comes from.
+#include "loopperf/HostCpu.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelIO.h"
 #include "loopperf/X86.h"
@@ -246,4 +247,17 @@ TEST(ModelCheck, PortBound) {
   // 4 uops on {P0,P1}: 4/2 = 2.
   ResourceUse even[] = {{0b11, 4}};
   EXPECT_DOUBLE_EQ(portBound(even), 2.0);
+}
+
+TEST(HostCpu, MeasuredHostModelOnlyForTheMeasuredGuest) {
+  // QEMU's EPYC-Milan CPU model under KVM: AMD, family 0x19, model 0x01,
+  // hypervisor bit set -> the model measured on such guests.
+  loopperf::CpuIdentity guest{true, 0x19, 0x01, true};
+  EXPECT_EQ(loopperf::measuredHostModel(guest), "epyc-kvm-host");
+  ASSERT_NE(loopperf::findBuiltinModel("epyc-kvm-host"), nullptr);
+  // The same CPUID on bare metal (a real Milan) was not measured; nor was
+  // a Zen 4 guest (model 0x11) or another vendor's family 0x19.
+  EXPECT_EQ(loopperf::measuredHostModel({true, 0x19, 0x01, false}), "");
+  EXPECT_EQ(loopperf::measuredHostModel({true, 0x19, 0x11, true}), "");
+  EXPECT_EQ(loopperf::measuredHostModel({false, 0x19, 0x01, true}), "");
 }

@@ -12,6 +12,7 @@
 
 #include "loopperf/Analysis.h"
 #include "loopperf/MachineModel.h"
+#include "loopperf/HostCpu.h"
 #include "loopperf/ModelIO.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -41,7 +42,8 @@ cl::opt<std::string> InputFile(cl::Positional, cl::desc("<input .s file, or - fo
                                cl::init("-"), cl::cat(LoopperfCat));
 cl::opt<std::string> Cpu("mcpu",
                          cl::desc("CPU to predict for (default: znver5); 'native' is the "
-                                  "host CPU. See --list-models"),
+                                  "host CPU (epyc-kvm-host on the KVM EPYC guests that "
+                                  "model was measured on). See --list-models"),
                          cl::value_desc("cpu"), cl::init(DefaultCpu), cl::cat(LoopperfCat));
 cl::opt<bool> Json("json", cl::desc("Print one JSON document instead of the text report"),
                    cl::cat(LoopperfCat));
@@ -165,7 +167,13 @@ int main(int argc, char **argv) {
   }
 
   // The machine model: a file, or a built-in model named by --mcpu.
-  std::string CpuName = Cpu == "native" ? sys::getHostCPUName().str() : std::string(Cpu);
+  // `native`: the model measured on this kind of machine if there is one,
+  // else LLVM's name for the host CPU.
+  std::string CpuName = Cpu;
+  if (Cpu == "native") {
+    std::string Measured = measuredHostModel(hostCpuIdentity());
+    CpuName = Measured.empty() ? sys::getHostCPUName().str() : Measured;
+  }
   std::unique_ptr<MachineModel> OwnedModel;
   const MachineModel *Model = nullptr;
   if (!ModelFile.empty()) {

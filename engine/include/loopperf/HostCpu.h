@@ -1,0 +1,25 @@
+// HostCpu.h - which built-in model was measured on the machine loopperf runs
+// on, for `native`.
+#pragma once
+
+#include <string>
+
+namespace loopperf {
+
+/// The CPUID facts that identify a measured host.
+struct CpuIdentity {
+  bool amd = false;
+  unsigned family = 0, model = 0; ///< display family and model
+  bool hypervisor = false;        ///< CPUID.1:ECX bit 31
+};
+
+/// The built-in model measured on machines of this identity, or "" when
+/// none was: "epyc-kvm-host" for an AMD family 19h model 01h CPU under a
+/// hypervisor (QEMU's EPYC-Milan CPU model, the KVM guests loopperf is
+/// validated on; models/overlays/epyc-kvm-host.json).
+std::string measuredHostModel(const CpuIdentity &id);
+
+/// The running CPU's identity (x86 CPUID; all false/0 elsewhere).
+CpuIdentity hostCpuIdentity();
+
+} // namespace loopperf
