@@ -234,7 +234,10 @@ def quality(m):
     """Sort key of a measurement's quality (smaller is better): a result
     over clean rounds first, then the shared-core contention (a busy SMT
     sibling halves a throughput-bound loop's speed), then the relative IQR."""
-    return (not m.get("clean", True), round(m.get("contention_median", 1.0), 2), rel_iqr(m))
+    clean = m.get("clean")
+    if clean is None:  # an earlier run's row without the flag
+        clean = m.get("contention_median", 1.0) <= 1.05
+    return (not clean, round(m.get("contention_median", 1.0), 2), rel_iqr(m))
 
 
 def noisy(m):
@@ -303,13 +306,14 @@ def measure_kernels(measure, so, syms, args, elements):
 def read_measured(path):
     """Measurements of an earlier validation.csv by (config, kernel), in
     loopperf-measure's field names. Files from before the `clean` column
-    count a row as clean when its contention was at most 1.05."""
+    leave it unknown (None): the report's clean row leaves them out, and
+    --resume keeps such a row when its contention was at most 1.05."""
     out = {}
     for r in csv.DictReader(open(path)):
         if not r.get("measured"):
             continue
         shared = float(r["shared"])
-        clean = r["clean"] == "True" if r.get("clean") else shared <= 1.05
+        clean = r["clean"] == "True" if r.get("clean") else None
         out[(r["config"], r["kernel"])] = {
             "name": r["kernel"], "cycles": float(r["measured"]), "iqr": float(r["iqr"]),
             "rounds": int(r["rounds"]), "ghz": float(r["ghz"]), "contention_median": shared,
@@ -324,7 +328,8 @@ def resume_kernels(measure, so, syms, args, elements, label, earlier):
     an earlier and a new measurement is kept."""
     old = {s: earlier[(label, s)] for s in syms if (label, s) in earlier}
     todo = [s for s in syms
-            if not (s in old and old[s]["clean"]
+            if not (s in old and (old[s]["clean"] if old[s]["clean"] is not None
+                                  else old[s]["contention_median"] <= 1.05)
                     and (old[s]["n1"], old[s]["n2"]) == trip_counts(s, elements.get(s, 0)))]
     new = {m["name"]: m for m in measure_kernels(measure, so, todo, args, elements)} if todo else {}
     out = []
@@ -444,7 +449,7 @@ def main():
                                "measured": m["cycles"], "iqr": m["iqr"],
                                "rounds": m["rounds"], "ghz": m["ghz"],
                                "shared": m.get("contention_median", 1.0),
-                               "clean": m.get("clean", ""),
+                               "clean": "" if m.get("clean") is None else m["clean"],
                                "n1": m["n1"], "n2": m["n2"]}
                         if s in loops and loops[s][0].get("analysable") is False:
                             row["not_analysable"] = loops[s][0]["reason"]
