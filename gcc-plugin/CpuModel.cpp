@@ -4,8 +4,6 @@
 #include "loopperf/HostCpu.h"
 #include "loopperf/MachineModel.h"
 
-#include <cpuid.h>
-
 #include <string_view>
 
 namespace loopperf::gccplugin {
@@ -24,21 +22,12 @@ ModelChoice byName(std::string_view name, const std::string &basis) {
 } // namespace
 
 std::string hostCpuName() {
+  const CpuIdentity id = hostCpuIdentity();
   // A machine loopperf's models were measured on gets the measured model.
-  if (std::string measured = measuredHostModel(hostCpuIdentity()); !measured.empty())
+  if (std::string measured = measuredHostModel(id); !measured.empty())
     return measured;
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
-    return "";
-  const bool amd = ebx == 0x68747541;   // "Auth"enticAMD
-  const bool intel = ebx == 0x756e6547; // "Genu"ineIntel
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-    return "";
-  unsigned family = (eax >> 8) & 0xf, model = (eax >> 4) & 0xf;
-  if (family == 0xf)
-    family += (eax >> 20) & 0xff;
-  if (family == 0x6 || family >= 0xf)
-    model += ((eax >> 16) & 0xf) << 4;
+  const bool amd = id.amd, intel = id.intel;
+  const unsigned family = id.family, model = id.model;
   if (amd) {
     if (family == 0x1a)
       return "znver5";

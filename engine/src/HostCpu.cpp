@@ -19,7 +19,8 @@ CpuIdentity hostCpuIdentity() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
     return id;
-  id.amd = ebx == 0x68747541; // "Auth"enticAMD
+  id.amd = ebx == 0x68747541;   // "Auth"enticAMD
+  id.intel = ebx == 0x756e6547; // "Genu"ineIntel
   if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
     return id;
   id.family = (eax >> 8) & 0xf;

@@ -252,12 +252,12 @@ TEST(ModelCheck, PortBound) {
 TEST(HostCpu, MeasuredHostModelOnlyForTheMeasuredGuest) {
   // QEMU's EPYC-Milan CPU model under KVM: AMD, family 0x19, model 0x01,
   // hypervisor bit set -> the model measured on such guests.
-  loopperf::CpuIdentity guest{true, 0x19, 0x01, true};
+  loopperf::CpuIdentity guest{true, false, 0x19, 0x01, true};
   EXPECT_EQ(loopperf::measuredHostModel(guest), "epyc-kvm-host");
   ASSERT_NE(loopperf::findBuiltinModel("epyc-kvm-host"), nullptr);
   // The same CPUID on bare metal (a real Milan) was not measured; nor was
   // a Zen 4 guest (model 0x11) or another vendor's family 0x19.
-  EXPECT_EQ(loopperf::measuredHostModel({true, 0x19, 0x01, false}), "");
-  EXPECT_EQ(loopperf::measuredHostModel({true, 0x19, 0x11, true}), "");
-  EXPECT_EQ(loopperf::measuredHostModel({false, 0x19, 0x01, true}), "");
+  EXPECT_EQ(loopperf::measuredHostModel({true, false, 0x19, 0x01, false}), "");
+  EXPECT_EQ(loopperf::measuredHostModel({true, false, 0x19, 0x11, true}), "");
+  EXPECT_EQ(loopperf::measuredHostModel({false, true, 0x19, 0x01, true}), "");
 }
