@@ -20,7 +20,9 @@ again.
 
   /usr/bin/python3 bench/microbench/gathers.py [--build build] [--rounds 31] [--fresh]
 """
-import argparse, datetime, json, os, subprocess, tempfile
+import datetime, json, os, tempfile
+
+from mbcommon import measure_asm, parse_args
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -60,13 +62,7 @@ def bodies(key):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--rounds", type=int, default=31)
-    ap.add_argument("--max-seconds", type=float, default=20)
-    ap.add_argument("--fresh", action="store_true", help="do not keep earlier clean bodies")
-    args = ap.parse_args()
-    measure = os.path.join(args.build, "bin", "loopperf-measure")
+    args = parse_args()
     rdir = os.path.join(ROOT, "bench", "results")
     path = os.path.join(rdir, "microbench-gathers.json")
     # Bodies measured clean by an earlier run are kept (a busy host's quiet
@@ -89,12 +85,7 @@ def main():
                 f.write("# LLVM-MCA-BEGIN\n" + "\n".join(lines) + "\n# LLVM-MCA-END\n")
             files.append(p)
             names.append((key, what))
-    out = {"results": []}
-    if files:
-        out = json.loads(subprocess.run([measure, "--json", f"--rounds={args.rounds}",
-                                         f"--max-seconds={args.max_seconds}", "asm", *files],
-                                        capture_output=True, text=True, check=True).stdout)
-    for (key, what), r in zip(names, out["results"]):
+    for (key, what), r in zip(names, measure_asm(args, files)):
         got.setdefault(key, {})[what] = {"cycles": round(r["cycles"], 3), "iqr": round(r["iqr"], 3),
                                         "clean": r.get("clean", False),
                                         "contention": round(r.get("contention_median", 0), 3)}

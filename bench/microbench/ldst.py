@@ -22,7 +22,9 @@ are kept; the others are measured again.
 
   /usr/bin/python3 bench/microbench/ldst.py [--build build] [--rounds 31] [--fresh]
 """
-import argparse, datetime, json, os, subprocess, tempfile
+import datetime, json, os, tempfile
+
+from mbcommon import measure_asm, parse_args
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -58,13 +60,7 @@ def body_text(lines):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
-    ap.add_argument("--rounds", type=int, default=31)
-    ap.add_argument("--max-seconds", type=float, default=20)
-    ap.add_argument("--fresh", action="store_true", help="do not keep earlier clean bodies")
-    args = ap.parse_args()
-    measure = os.path.join(args.build, "bin", "loopperf-measure")
+    args = parse_args()
     rdir = os.path.join(ROOT, "bench", "results")
     path = os.path.join(rdir, "microbench-ldst.json")
     # Bodies measured clean by an earlier run are kept (a busy host's quiet
@@ -82,12 +78,7 @@ def main():
         with open(p, "w") as f:
             f.write(body_text(body))
         files.append(p)
-    out = {"results": []}
-    if files:
-        out = json.loads(subprocess.run([measure, "--json", f"--rounds={args.rounds}", "--unroll=1",
-                                         f"--max-seconds={args.max_seconds}", "asm", *files],
-                                        capture_output=True, text=True, check=True).stdout)
-    got = dict(zip(todo, out["results"]))
+    got = dict(zip(todo, measure_asm(args, files, ["--unroll=1"])))
     today = str(datetime.date.today())
     res = []
     for name, (body, shared, separate) in BODIES.items():

@@ -1,0 +1,25 @@
+"""What the host microbenchmarks that keep earlier clean bodies share
+(gathers.py, ldst.py): their options and one loopperf-measure run."""
+import argparse, json, os, subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def parse_args():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rounds", type=int, default=31)
+    ap.add_argument("--max-seconds", type=float, default=20)
+    ap.add_argument("--fresh", action="store_true", help="do not keep earlier clean bodies")
+    return ap.parse_args()
+
+
+def measure_asm(args, files, extra=()):
+    """loopperf-measure's JSON results for the body files, in order (none
+    for no files)."""
+    if not files:
+        return []
+    measure = os.path.join(args.build, "bin", "loopperf-measure")
+    cmd = [measure, "--json", f"--rounds={args.rounds}", f"--max-seconds={args.max_seconds}",
+           *extra, "asm", *files]
+    return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)["results"]
