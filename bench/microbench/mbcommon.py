@@ -23,3 +23,15 @@ def measure_asm(args, files, extra=()):
     cmd = [measure, "--json", f"--rounds={args.rounds}", f"--max-seconds={args.max_seconds}",
            *extra, "asm", *files]
     return json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)["results"]
+
+
+def write_results(name, doc, lines):
+    """bench/results/microbench-NAME.{json,md} from the document and the
+    report's lines; the report is printed too."""
+    rdir = os.path.join(ROOT, "bench", "results")
+    with open(os.path.join(rdir, f"microbench-{name}.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(rdir, f"microbench-{name}.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))

@@ -73,6 +73,15 @@ def rescaled(m, key, rtp, src):
     return {"key": key, "rtp": round(rtp, 2), "res": res, "src": src}
 
 
+def add_source(overlay, src, date, script, what):
+    """A provenance entry for numbers measured on this host by SCRIPT."""
+    overlay["sources"].append({
+        "id": src,
+        "description": (f"measured on AMD EPYC (KVM guest, family 25 model 1), {date}: "
+                        f"bench/microbench/{script}.py with loopperf-measure, {what}; "
+                        f"bench/results/microbench-{script}.md")})
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -137,12 +146,8 @@ def main():
     if os.path.exists(g_path):
         gdoc = json.load(open(g_path))
         g_src = f"measured-host-gathers-{gdoc['meta']['date']}"
-        overlay["sources"].append({
-            "id": g_src,
-            "description": (f"measured on AMD EPYC (KVM guest, family 25 model 1), "
-                            f"{gdoc['meta']['date']}: bench/microbench/gathers.py with "
-                            "loopperf-measure, index lanes on distinct 64-byte lines; latency "
-                            "through the merged destination; bench/results/microbench-gathers.md")})
+        add_source(overlay, g_src, gdoc["meta"]["date"], "gathers",
+                   "index lanes on distinct 64-byte lines; latency through the merged destination")
         for g in gdoc["gathers"]:
             if g["clean"]:
                 gathers[g["key"]] = (g, g_src)
@@ -156,12 +161,8 @@ def main():
         ld = json.load(open(ld_path))
         if ld.get("stores_separate"):
             ld_src = f"measured-host-ldst-{ld['meta']['date']}"
-            overlay["sources"].append({
-                "id": ld_src,
-                "description": (f"measured on AMD EPYC (KVM guest, family 25 model 1), "
-                                f"{ld['meta']['date']}: bench/microbench/ldst.py with "
-                                "loopperf-measure, vector loads and stores alone and mixed; "
-                                "bench/results/microbench-ldst.md")})
+            add_source(overlay, ld_src, ld["meta"]["date"], "ldst",
+                       "vector loads and stores alone and mixed")
             base_forms = json.load(open(os.path.join(ROOT, "models", "znver3.json")))["forms"]
             for f in base_forms:
                 flags = f.get("flags", [])
