@@ -118,7 +118,9 @@ void analyzePorts(const LoopKernel &k, const std::vector<ResolvedInst> &res,
   for (size_t d = 0; d < demands.size(); ++d)
     for (unsigned p = 0; p < nPorts; ++p)
       r.perInstruction[demands[d].owner].portCycles[p] += sol.perDemand[d][p];
-  r.bounds.divider = solvePortPressure(divider, nPorts).bound;
+  PortSolution div = solvePortPressure(divider, nPorts);
+  r.bounds.divider = div.bound;
+  r.dividerPorts = div.saturated;
   (void)k;
 }
 
@@ -170,18 +172,13 @@ void classify(const LoopKernel &k, const MachineModel &m, const std::vector<Reso
   }
   case BottleneckKind::Divider: {
     // The divider port, or (models without one, e.g. LLVM's Zen models) the
-    // pipes the divide instructions occupy.
-    PortMask divMask = m.dividerPort >= 0 ? PortMask(1) << m.dividerPort : 0;
+    // pipes where the divide instructions' own demand is densest (Zn3FP1 for
+    // vdivpd, not the load pipes its memory operand also uses).
+    PortMask divMask = m.dividerPort >= 0 ? PortMask(1) << m.dividerPort : r.dividerPorts;
     std::vector<unsigned> users;
-    PortMask pipes = 0;
     for (unsigned i = 0; i < res.size(); ++i)
-      if (res[i].usesDivider) {
+      if (res[i].usesDivider)
         users.push_back(i);
-        for (const ResourceUse &u : res[i].uses)
-          pipes |= u.ports;
-      }
-    if (!divMask)
-      divMask = pipes;
     r.bottleneckResource = fmt::format("{} ({})", divMask ? m.portSetName(divMask) : "unit",
                                        mnemonicList(k, users, ", "));
     break;

@@ -289,6 +289,27 @@ TEST(Analysis, DividerBound) {
   EXPECT_EQ(r.bottleneckResource, "DIV (vdivpd)");
 }
 
+TEST(Analysis, DividerWithoutDividerPortNamesItsDensestPipe) {
+  // LLVM's Zen models have no divider port: "vdivpd mem,ymm,ymm" holds FP1
+  // for 5 cycles and takes one of two load pipes. Two of them: FP1 10, the
+  // load pipes 2 / 2 = 1. The divider bound is 10 and its resource is FP1,
+  // where the divides' demand is densest, not FP1+LD0+LD1.
+  ModelBuilder b({"FP0", "FP1", "LD0", "LD1", "ALU0", "ALU1"});
+  b.model().loadPorts = b.mask("LD0+LD1");
+  b.form("vdivpd mem,ymm,ymm", 2, 18, {{"FP1", 5}, {"LD0+LD1", 1}}, FormMayLoad | FormDivider)
+      .form("addq imm,r64", 1, 1, {{"ALU0+ALU1", 1}});
+  MachineModel m = b.build();
+  LoopKernel k = KernelBuilder()
+                     .add("vdivpd (%rsi), %ymm1, %ymm2")
+                     .add("vdivpd 32(%rsi), %ymm3, %ymm4")
+                     .add("addq $64, %rsi")
+                     .build();
+  LoopReport r = analyzeLoop(k, m);
+  EXPECT_DOUBLE_EQ(r.bounds.divider, 10.0);
+  EXPECT_EQ(r.bottleneck, BottleneckKind::Divider);
+  EXPECT_EQ(r.bottleneckResource, "FP1 (vdivpd)");
+}
+
 TEST(Analysis, FrontEndBoundWithMacroFusion) {
   // 6 ALU ports, dispatch 4. 10 "movl $1, %eXX" (independent, no reads)
   // + decq rcx + jne. dec+jne macro-fuse: fused uops 10 + 1 = 11, front end

@@ -96,6 +96,7 @@ struct LoopReport {
 
   std::vector<double> portLoad;       ///< per port, from the optimal assignment
   PortMask bottleneckPorts = 0;       ///< the saturated port set
+  PortMask dividerPorts = 0;          ///< the divide instructions' saturated set
   double uops = 0;                    ///< dispatched (unfused) uops per iteration
   double frontEndUops = 0;            ///< after micro/macro-fusion
   std::vector<InstrReport> perInstruction;
