@@ -322,20 +322,39 @@ def read_measured(path):
     return out
 
 
+def read_measured_runs(paths, labels):
+    """--measured with several earlier runs: per (config, kernel) the better
+    measurement by quality() (clean rounds first, then the least shared-core
+    contention, then the smallest relative IQR; never by a prediction),
+    each tagged with the label of the run it comes from."""
+    out = {}
+    for path, label in zip(paths, labels):
+        for key, m in read_measured(path).items():
+            m["source"] = label
+            if key not in out or quality(m) < quality(out[key]):
+                out[key] = m
+    return out
+
+
 def resume_kernels(measure, so, syms, args, elements, label, earlier):
-    """--resume: an earlier clean measurement at this run's trip counts is
-    kept; the other kernels are measured, and the better one (quality) of
-    an earlier and a new measurement is kept."""
+    """--resume: an earlier clean measurement at this run's trip counts (or
+    at trip counts the earlier CSV did not record: runs before the n1/n2
+    columns) is kept; the other kernels are measured, and the better one
+    (quality) of an earlier and a new measurement is kept."""
     old = {s: earlier[(label, s)] for s in syms if (label, s) in earlier}
+
+    def same_trips(m, s):
+        return (m["n1"], m["n2"]) in ((0, 0), trip_counts(s, elements.get(s, 0)))
+
     todo = [s for s in syms
             if not (s in old and (old[s]["clean"] if old[s]["clean"] is not None
                                   else old[s]["contention_median"] <= 1.05)
-                    and (old[s]["n1"], old[s]["n2"]) == trip_counts(s, elements.get(s, 0)))]
+                    and same_trips(old[s], s))]
     new = {m["name"]: m for m in measure_kernels(measure, so, todo, args, elements)} if todo else {}
     out = []
     for s in syms:
         cands = [m for m in (old.get(s), new.get(s)) if m is not None]
-        if s in new and s in old and (old[s]["n1"], old[s]["n2"]) != (new[s]["n1"], new[s]["n2"]):
+        if s in new and s in old and not same_trips(old[s], s):
             cands = [new[s]]  # other trip counts: not comparable
         if cands:
             out.append(min(cands, key=quality))
@@ -367,13 +386,15 @@ def main():
                     help="only compile the suite into BUILD/validation (for forms.py)")
     ap.add_argument("--measured", default="",
                     help="take the measurements from this validation.csv instead of measuring "
-                         "again (predictions only, e.g. after a model change)")
+                         "again (predictions only, e.g. after a model change); several CSVs "
+                         "separated by commas: per kernel the better measurement by quality")
     ap.add_argument("--measured-label", default="",
-                    help="how the report names the --measured run")
+                    help="how the report names the --measured run(s), separated by ';'")
     ap.add_argument("--resume", default="",
                     help="keep this validation.csv's clean measurements and measure only the "
                          "kernels it lacks or measured on a shared core (a busy host's quiet "
-                         "windows add up over several runs); the better of old and new is kept")
+                         "windows add up over several runs); the better of old and new is kept; "
+                         "several CSVs separated by commas: the better of their measurements")
     args = ap.parse_args()
 
     loopperf = os.path.join(args.build, "bin", "loopperf")
@@ -390,8 +411,18 @@ def main():
     work = os.path.join(args.build, "validation")
     os.makedirs(work, exist_ok=True)
     only = set(filter(None, args.only.split(",")))
-    measured = read_measured(args.measured) if args.measured else None
-    earlier = read_measured(args.resume) if args.resume else {}
+    measured = None
+    if args.measured:
+        paths = args.measured.split(",")
+        labels = [l.strip() for l in args.measured_label.split(";")] if args.measured_label else []
+        labels = (labels + paths[len(labels):])[:len(paths)]
+        measured = read_measured_runs(paths, labels)
+        args.measured_sources = [(l, sum(1 for m in measured.values() if m["source"] == l))
+                                 for l in labels]
+    earlier = {}
+    if args.resume:
+        paths = args.resume.split(",")
+        earlier = read_measured_runs(paths, paths)
     rows = []
     calib = []
     failures = []
@@ -450,7 +481,7 @@ def main():
                                "rounds": m["rounds"], "ghz": m["ghz"],
                                "shared": m.get("contention_median", 1.0),
                                "clean": "" if m.get("clean") is None else m["clean"],
-                               "n1": m["n1"], "n2": m["n2"]}
+                               "n1": m["n1"], "n2": m["n2"], "source": m.get("source", "")}
                         if s in loops and loops[s][0].get("analysable") is False:
                             row["not_analysable"] = loops[s][0]["reason"]
                         elif s in loops:
@@ -497,6 +528,8 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
               "loops",
               "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "loopperf_base", "mca", "asm",
               "lines", "not_analysable", "start", "bytes", "lines64", "lp_cpi_asm", "loopperf_asm"]
+    if any(r.get("source") for r in rows):
+        fields.append("source")  # which earlier run (--measured/--resume) a row comes from
     with open(os.path.join(args.out, "validation.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -519,7 +552,14 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     L.append(f"Generated by `bench/validation/run.sh` on {datetime.date.today()} on "
              f"{model_name} (CPUID family {fam} model {mod}, LLVM host CPU `{host_cpu}`, "
              f"KVM guest; see docs/measure.md for what the hardware really is).")
-    if args.measured:
+    if args.measured and len(args.measured_sources) > 1:
+        runs = ", ".join(f"`{l}` ({n} kernels)" for l, n in args.measured_sources)
+        L.append(f"Measurements taken from earlier runs, per kernel the better one by its quality "
+                 f"alone (clean rounds first, then the least shared-core contention, then the "
+                 f"smallest relative IQR; never by a prediction; CSV column `source`): {runs}. "
+                 "Each run has its own rounds, trip counts and retries; only the predictions were "
+                 "computed again. ")
+    elif args.measured:
         L.append(f"Measurements taken from `{args.measured_label or args.measured}` (an earlier run: "
                  "its own rounds, trip counts and retries); only the predictions were computed "
                  "again. ")
