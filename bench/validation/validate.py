@@ -575,14 +575,19 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         L.append(f"Measurements taken from `{args.measured_label or args.measured}` (an earlier run: "
                  "its own rounds, trip counts and retries); only the predictions were computed "
                  "again. ")
-    L.append(f"Measured with `loopperf-measure kernel` (at least {args.rounds} rounds, waiting up to "
-             f"{args.max_seconds:g} s per kernel for {args.clean_rounds} rounds on a core not shared "
-             f"with a busy SMT sibling and keeping only those, "
-             f"trip counts per kernel from its main loop (`trip_counts`: at most 6 KiB per stream, "
-             f"both at least 128 or both at most 64 iterations; CSV columns n1, n2), kernels with an "
-             f"IQR over 10 % or a median shared-core contention over 1.10 re-measured up to "
-             f"{args.retries} times "
-             f"(a clean run kept first, then the least contended, then the smallest relative IQR), "
+    if args.measured:
+        how = ("each run with its own rounds, time budget for clean rounds, trip counts (CSV "
+               "columns n1, n2; 0 = not recorded) and retries, ")
+    else:
+        how = (f"at least {args.rounds} rounds, waiting up to "
+               f"{args.max_seconds:g} s per kernel for {args.clean_rounds} rounds on a core not shared "
+               f"with a busy SMT sibling and keeping only those, "
+               f"trip counts per kernel from its main loop (`trip_counts`: at most 6 KiB per stream, "
+               f"both at least 128 or both at most 64 iterations; CSV columns n1, n2), kernels with an "
+               f"IQR over 10 % or a median shared-core contention over 1.10 re-measured up to "
+               f"{args.retries} times "
+               f"(a clean run kept first, then the least contended, then the smallest relative IQR), ")
+    L.append(f"Measured with `loopperf-measure kernel` ({how}"
              f"clock calibrated against a dependent add chain, median clock "
              f"{statistics.median(calib) if calib else 0:.2f} GHz); predicted by "
              f"`loopperf --mcpu={args.mcpu}` (model `{lp_model}`) and "
