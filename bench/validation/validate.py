@@ -230,23 +230,25 @@ def rel_iqr(m):
     return m["iqr"] / m["cycles"] if m.get("cycles") else math.inf
 
 
+def measured_clean(m):
+    """A measurement on a core of its own: 15 clean rounds, or (an earlier
+    run's row without the flag) a median contention <= 1.05."""
+    if m.get("clean") is None:
+        return m.get("contention_median", 1.0) <= 1.05
+    return m["clean"]
+
+
 def quality(m):
     """Sort key of a measurement's quality (smaller is better): a result
     over clean rounds first, then the shared-core contention (a busy SMT
     sibling halves a throughput-bound loop's speed), then the relative IQR."""
-    clean = m.get("clean")
-    if clean is None:  # an earlier run's row without the flag
-        clean = m.get("contention_median", 1.0) <= 1.05
-    return (not clean, round(m.get("contention_median", 1.0), 2), rel_iqr(m))
+    return (not measured_clean(m), round(m.get("contention_median", 1.0), 2), rel_iqr(m))
 
 
 def is_clean(row):
-    """A report row measured on a core of its own: 15 clean rounds, or (rows
-    of runs from before the `clean` column) a median contention <= 1.05, as
-    quality() counts them."""
-    if row.get("clean") in (True, "True", False, "False"):
-        return row["clean"] in (True, "True")
-    return row.get("shared", 2.0) <= 1.05
+    """measured_clean() of a report row (CSV field names and values)."""
+    flag = {True: True, "True": True, False: False, "False": False}.get(row.get("clean"))
+    return measured_clean({"clean": flag, "contention_median": row.get("shared", 2.0)})
 
 
 def noisy(m):
@@ -357,9 +359,7 @@ def resume_kernels(measure, so, syms, args, elements, label, earlier):
         return (m["n1"], m["n2"]) in ((0, 0), trip_counts(s, elements.get(s, 0)))
 
     todo = [s for s in syms
-            if not (s in old and (old[s]["clean"] if old[s]["clean"] is not None
-                                  else old[s]["contention_median"] <= 1.05)
-                    and same_trips(old[s], s))]
+            if not (s in old and measured_clean(old[s]) and same_trips(old[s], s))]
     new = {m["name"]: m for m in measure_kernels(measure, so, todo, args, elements)} if todo else {}
     out = []
     for s in syms:
