@@ -131,6 +131,21 @@ bool isUntypedMove(std::string_view M) {
          P == "movntdq" || P == "lddqu";
 }
 
+/// An AVX-512 move whose suffix names an element size (vmovdqu8/16/32/64,
+/// vmovdqa32/64) moves whole registers of any data unless it is masked: the
+/// suffix is then only the masking granularity (clang loads bytes with
+/// vmovdqu64 in its AVX-512 to_upper loop). Masked, the suffix is the
+/// element.
+bool isUntypedMove(const Instruction &I) {
+  if (isUntypedMove(I.mnemonic))
+    return true;
+  std::string_view M = I.mnemonic;
+  std::string_view P = startsWith(M, "v") ? M.substr(1) : M;
+  bool sized = P == "movdqu8" || P == "movdqu16" || P == "movdqu32" || P == "movdqu64" ||
+               P == "movdqa32" || P == "movdqa64";
+  return sized && std::string_view(I.formKey).find("{k}") == std::string_view::npos;
+}
+
 /// The element size of the loop's register-only vector operations when each
 /// has one and all agree; 0 otherwise (a count accumulated in 64 bits over
 /// 32-bit data, vptestnmd + vpsubq, stays unknown rather than guessed). An untyped move in
@@ -139,7 +154,7 @@ bool isUntypedMove(std::string_view M) {
 unsigned commonElementBytes(const LoopKernel &K) {
   unsigned Common = 0;
   for (const Instruction &I : K.insts) {
-    if (!touchesVector(I) || isUntypedMove(I.mnemonic))
+    if (!touchesVector(I) || isUntypedMove(I))
       continue;
     if (!I.mem.empty())
       continue; // memory forms are counted by their own access
@@ -164,7 +179,7 @@ unsigned elementBytes(const Instruction &I) {
   }
   if (M.find("cvt") != std::string_view::npos)
     return 0; // two element types
-  if (isUntypedMove(M))
+  if (isUntypedMove(I))
     return 0;
   if (endsWith(M, "pd") || endsWith(M, "sd"))
     return 8;
@@ -227,7 +242,7 @@ unsigned elementsPerIteration(const LoopKernel &K) {
     if (I.mem.empty())
       continue;
     unsigned Elem = elementBytes(I);
-    if (!Elem && isUntypedMove(I.mnemonic))
+    if (!Elem && isUntypedMove(I))
       Elem = LoopElem;
     if (!Elem)
       continue;

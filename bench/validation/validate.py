@@ -137,12 +137,14 @@ def section_starts(asm_path, so_path, cc):
     return starts, sorted(bad)
 
 
-def main_loops(asm_path, symbols, mcpu, loopperf, starts=None):
+def main_loops(asm_path, symbols, mcpu, loopperf, starts=None, model_file=""):
     """{symbol: loop dict} - the innermost loop with the most elements per
     iteration in each function (the vector body), from loopperf --json;
-    `starts` ({section: address}) are passed as --section-start."""
+    `starts` ({section: address}) are passed as --section-start; a
+    `model_file` replaces --mcpu."""
     placed = [f"--section-start={sec}={addr:#x}" for sec, addr in sorted((starts or {}).items())]
-    doc = json.loads(run([loopperf, f"--mcpu={mcpu}", "--json", "--per-element", *placed,
+    model = [f"--model-file={model_file}"] if model_file else [f"--mcpu={mcpu}"]
+    doc = json.loads(run([loopperf, *model, "--json", "--per-element", *placed,
                           asm_path]))
     lines = open(asm_path).read().split("\n")
     starts = sorted((ln, s) for s, ln in function_lines(lines, set(symbols)).items())
@@ -400,6 +402,23 @@ def main():
                          "separated by commas: per kernel the better measurement by quality")
     ap.add_argument("--measured-label", default="",
                     help="how the report names the --measured run(s), separated by ';'")
+    ap.add_argument("--asm-dir", default="",
+                    help="with --measured: take each configuration's .s from this folder (the "
+                         "measured host's own compiler output, e.g. "
+                         "../shared/measurements/zen5/suite-asm) instead of compiling here")
+    ap.add_argument("--host-cpu", default="",
+                    help="LLVM's CPU name of the measured host (default: this host's, from "
+                         "llc-19 --version); llvm-mca's 'native' and the baseline model use it")
+    ap.add_argument("--host", default="",
+                    help="how the report names the measured host (default: this host's "
+                         "/proc/cpuinfo)")
+    ap.add_argument("--model-file", default="",
+                    help="loopperf --model-file: a model or override file (e.g. an overlay that "
+                         "scripts/calibrate-host.sh wrote) instead of a built-in --mcpu")
+    ap.add_argument("--name", default="validation",
+                    help="base name of the outputs: NAME.{md,csv,png} in --out")
+    ap.add_argument("--notes", default=os.path.join(HERE, "notes.md"),
+                    help="Markdown appended to the report")
     ap.add_argument("--resume", default="",
                     help="keep this validation.csv's clean measurements and measure only the "
                          "kernels it lacks or measured on a shared core (a busy host's quiet "
@@ -410,8 +429,11 @@ def main():
     loopperf = os.path.join(args.build, "bin", "loopperf")
     measure = os.path.join(args.build, "bin", "loopperf-measure")
     mca = os.environ.get("LLVM_MCA", "llvm-mca-19")
-    host_cpu = run(["llc-19", "--version"]).split("Host CPU:")[1].split()[0]
-    lp_model = json.loads(run([loopperf, f"--mcpu={args.mcpu}", "--json",
+    if args.asm_dir and not args.measured:
+        ap.error("--asm-dir needs --measured: its code cannot be measured on this host")
+    host_cpu = args.host_cpu or run(["llc-19", "--version"]).split("Host CPU:")[1].split()[0]
+    lp_model = json.loads(run([loopperf, *([f"--model-file={args.model_file}"] if args.model_file
+                                           else [f"--mcpu={args.mcpu}"]), "--json",
                                os.path.join(ROOT, "bench", "measure", "known", "add1.s")]))
     lp_model_name = lp_model.get("model", args.mcpu)
     mca_cpu = host_cpu if args.mca_mcpu == "native" else args.mca_mcpu
@@ -453,14 +475,22 @@ def main():
                     if not syms:
                         continue
                     base = os.path.join(work, f"{tag}-{src[:-2]}")
-                    run([cc, opt, *march, *COMMON, *NO_IDIOM[cc], "-I", SUITE, "-S",
-                         os.path.join(SUITE, src), "-o", base + ".s"])
+                    if args.asm_dir:
+                        # The measured host's own compiler output (-march=native
+                        # there is not -march=native here); only linked here, so
+                        # that section placement comes from the same assembler.
+                        shutil.copyfile(os.path.join(args.asm_dir, os.path.basename(base) + ".s"),
+                                        base + ".s")
+                    else:
+                        run([cc, opt, *march, *COMMON, *NO_IDIOM[cc], "-I", SUITE, "-S",
+                             os.path.join(SUITE, src), "-o", base + ".s"])
                     run([cc, "-shared", "-o", base + ".so", base + ".s"])
                     if args.compile_only:
                         continue
                     # The .s alone (placement unknown): elements per iteration
                     # for the trip counts, and the "placement unknown" row.
-                    asm_loops, _ = main_loops(base + ".s", syms, args.mcpu, loopperf)
+                    asm_loops, _ = main_loops(base + ".s", syms, args.mcpu, loopperf,
+                                              model_file=args.model_file)
                     elements = {s: asm_loops[s][0].get("elements_per_iteration") or 0
                                 for s in asm_loops}
                     try:
@@ -482,7 +512,8 @@ def main():
                     if unplaced:
                         print(f"{label}: {src}: no address for section(s) {', '.join(unplaced)}",
                               file=sys.stderr)
-                    loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf, starts)
+                    loops, lines = main_loops(base + ".s", syms, args.mcpu, loopperf, starts,
+                                              args.model_file)
                     base_loops, _ = main_loops(base + ".s", syms, args.baseline_mcpu, loopperf,
                                                starts)
                     for m in meas["results"]:
@@ -542,7 +573,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
               "lines", "not_analysable", "start", "bytes", "lines64", "lp_cpi_asm", "loopperf_asm"]
     if any(r.get("source") for r in rows):
         fields.append("source")  # which earlier run (--measured/--resume) a row comes from
-    with open(os.path.join(args.out, "validation.csv"), "w", newline="") as f:
+    with open(os.path.join(args.out, args.name + ".csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
         for r in rows:
@@ -555,15 +586,22 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         ("core not shared (contention ≤ 1.10)", [r for r in comparable if r["shared"] <= 1.10]),
         ("clean (15 rounds at contention 0.95–1.05, or older runs at median contention ≤ 1.05)",
          [r for r in comparable if is_clean(r)])]
-    cpuinfo = open("/proc/cpuinfo").read()
-    model_name = re.search(r"model name\s*:\s*(.*)", cpuinfo).group(1)
-    fam = re.search(r"cpu family\s*:\s*(\d+)", cpuinfo).group(1)
-    mod = re.search(r"^model\s*:\s*(\d+)", cpuinfo, re.M).group(1)
+    if args.host:
+        host = f"{args.host} (LLVM host CPU `{host_cpu}`)"
+    else:
+        cpuinfo = open("/proc/cpuinfo").read()
+        model_name = re.search(r"model name\s*:\s*(.*)", cpuinfo).group(1)
+        fam = re.search(r"cpu family\s*:\s*(\d+)", cpuinfo).group(1)
+        mod = re.search(r"^model\s*:\s*(\d+)", cpuinfo, re.M).group(1)
+        host = (f"{model_name} (CPUID family {fam} model {mod}, LLVM host CPU `{host_cpu}`, "
+                f"KVM guest; see docs/measure.md for what the hardware really is)")
     L = []
     L.append(f"# Validation: loopperf and llvm-mca against measured cycles\n")
-    L.append(f"Generated by `bench/validation/run.sh` on {datetime.date.today()} on "
-             f"{model_name} (CPUID family {fam} model {mod}, LLVM host CPU `{host_cpu}`, "
-             f"KVM guest; see docs/measure.md for what the hardware really is).")
+    where = "measured on" if args.measured else "on"
+    L.append(f"Generated by `bench/validation/run.sh` on {datetime.date.today()}, {where} {host}.")
+    if args.asm_dir:
+        L.append(f"The assembly is the measured host's own compiler output (`{args.asm_dir}`), "
+                 "not compiled again here. ")
     if args.measured and len(args.measured_sources) > 1:
         runs = ", ".join(f"`{l}` ({n} kernels)" for l, n in args.measured_sources)
         L.append(f"Measurements taken from earlier runs, per kernel the better one by its quality "
@@ -625,7 +663,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
                  ", ".join(sorted({f"{r['kernel']} ({r['config']})" for r in excluded})) + ".")
     if failures:
         L.append("\nNot measured (the program failed): " + "; ".join(failures) + ".")
-    L.append("\n![predicted vs measured](validation.png)\n")
+    L.append(f"\n![predicted vs measured]({args.name}.png)\n")
     L.append("## Per loop\n")
     L.append("| config | kernel | elem/iter | measured | IQR | loopperf | err % | loopperf (.s only) | "
              "llvm-mca | err % | 64-byte lines | loopperf bottleneck |")
@@ -638,12 +676,11 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
                  f"{fmt(r.get('loopperf_asm'), 3)} | "
                  f"{fmt(r.get('mca'), 3)} | {err('mca')} | {r.get('lines64', '')} | "
                  f"{r.get('bottleneck', '')} |")
-    notes = os.path.join(HERE, "notes.md")
-    if os.path.exists(notes):
-        L.append("\n" + open(notes).read())
-    with open(os.path.join(args.out, "validation.md"), "w") as f:
+    if args.notes and os.path.exists(args.notes):
+        L.append("\n" + open(args.notes).read())
+    with open(os.path.join(args.out, args.name + ".md"), "w") as f:
         f.write("\n".join(L) + "\n")
-    plot(comparable, os.path.join(args.out, "validation.png"), lp_model, mca_cpu)
+    plot(comparable, os.path.join(args.out, args.name + ".png"), lp_model, mca_cpu)
     for name, rs in groups:
         for key in ("loopperf", "loopperf_asm", "loopperf_base", "mca"):
             s = summary(rs, key)
