@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstring>
 #include <tuple>
 #include <utility>
@@ -89,7 +90,7 @@ TEST(MeasureHarness, IntelSyntaxIsSwitchedBack) {
   ASSERT_TRUE(parseAsmBody(".intel_syntax noprefix\nadd rax, 1\n", "i.s", b, err)) << err;
   EXPECT_TRUE(b.intelSyntax);
   b.name = "i";
-  std::string f = emitHarnessFunction(b, "lp_body_0", 2);
+  std::string f = emitHarnessFunction(b, "lp_body_0", 2, VectorIsa{});
   EXPECT_NE(f.find("\t.intel_syntax noprefix\n\tadd rax, 1\n\tadd rax, 1\n\t.att_syntax prefix\n"
                    "\tdecq\t%rbp\n"),
             std::string::npos)
@@ -106,7 +107,7 @@ TEST(MeasureHarness, UnrollAndFunctionText) {
   b.name = "add1";
   b.body = {"addq $1, %rax"};
   b.instructions = 1;
-  std::string f = emitHarnessFunction(b, "lp_body_0", 3);
+  std::string f = emitHarnessFunction(b, "lp_body_0", 3, VectorIsa{});
   EXPECT_NE(f.find("lp_body_0:\n"), std::string::npos);
   EXPECT_NE(f.find("\tmovq\t%rdi, %rbp\n"), std::string::npos);
   EXPECT_NE(f.find("\tmovdqu\t128(%rsi), %xmm0\n"), std::string::npos); // vec[] after 16 GPRs
@@ -115,6 +116,115 @@ TEST(MeasureHarness, UnrollAndFunctionText) {
             std::string::npos)
       << f;
   EXPECT_EQ(f.find("vzeroupper"), std::string::npos);
+}
+
+TEST(MeasureHarness, FindsZmmAndMaskRegisters) {
+  AsmBody b;
+  std::string err;
+  ASSERT_TRUE(parseAsmBody("vaddps %zmm1, %zmm2, %zmm3{%k1}\n", "t.s", b, err)) << err;
+  EXPECT_TRUE(b.usesZmm);
+  EXPECT_TRUE(b.usesMask);
+  EXPECT_FALSE(b.usesYmm);
+  ASSERT_TRUE(parseAsmBody("kmovw %k1, %k2\n", "t.s", b, err)) << err;
+  EXPECT_FALSE(b.usesZmm);
+  EXPECT_TRUE(b.usesMask);
+  // xmm16-31 exist only with AVX-512 (EVEX) state.
+  ASSERT_TRUE(parseAsmBody("vaddps %xmm16, %xmm1, %xmm1\n", "t.s", b, err)) << err;
+  EXPECT_TRUE(b.usesZmm);
+  EXPECT_FALSE(b.usesMask);
+  // A symbol named k1 or a mnemonic starting with k is no register in AT&T.
+  ASSERT_TRUE(parseAsmBody("movq k1(%rip), %rax\nvaddps %ymm1, %ymm2, %ymm3\n", "t.s", b, err));
+  EXPECT_FALSE(b.usesAvx512State());
+  EXPECT_TRUE(b.usesYmm);
+  // Intel syntax: bare names; "zmmword" is no register.
+  ASSERT_TRUE(parseAsmBody(".intel_syntax noprefix\nvmovups zmm1 {k2}, zmmword ptr [rsi]\n", "t.s",
+                           b, err));
+  EXPECT_TRUE(b.usesZmm);
+  EXPECT_TRUE(b.usesMask);
+  ASSERT_TRUE(parseAsmBody(".intel_syntax noprefix\nvmovups ymm1, ymmword ptr [rsi]\n", "t.s", b,
+                           err));
+  EXPECT_FALSE(b.usesAvx512State());
+}
+
+TEST(MeasureHarness, RefusesZmmWithoutAvx512State) {
+  AsmBody b;
+  std::string err;
+  ASSERT_TRUE(parseAsmBody("vaddps %zmm1, %zmm2, %zmm3{%k1}\n", "t.s", b, err)) << err;
+  b.name = "masked";
+  // This guest: no AVX512F in CPUID, XCR0 = 7 (x87, SSE, AVX state).
+  VectorIsa guest;
+  ASSERT_TRUE(namedVectorIsa("avx2", guest));
+  EXPECT_EQ(harnessRefusal(b, guest),
+            "masked: body uses zmm/k registers but this host has no AVX-512 state enabled (CPUID "
+            "AVX512F=0, XCR0=0x7: opmask/ZMM state bits 5-7 not set)");
+  // A hypervisor that shows AVX512F while the guest's OS left the state off.
+  VectorIsa offState = guest;
+  offState.avx512f = true;
+  EXPECT_EQ(harnessRefusal(b, offState),
+            "masked: body uses zmm/k registers but this host has no AVX-512 state enabled (CPUID "
+            "AVX512F=1, XCR0=0x7: opmask/ZMM state bits 5-7 not set)");
+  // Without OSXSAVE, xgetbv would fault: XCR0 is not read.
+  VectorIsa noXsave;
+  noXsave.avx512f = true;
+  EXPECT_EQ(harnessRefusal(b, noXsave),
+            "masked: body uses zmm/k registers but this host has no AVX-512 state enabled (CPUID "
+            "AVX512F=1, XCR0=0x0: OSXSAVE not set, XCR0 unreadable)");
+  ASSERT_TRUE(parseAsmBody("kandw %k1, %k2, %k3\n", "t.s", b, err)) << err;
+  b.name = "k";
+  EXPECT_EQ(harnessRefusal(b, guest).substr(0, 25), "k: body uses k registers ");
+  ASSERT_TRUE(parseAsmBody("vaddps %ymm1, %ymm2, %ymm3\n", "t.s", b, err)) << err;
+  EXPECT_EQ(harnessRefusal(b, guest), "");
+  VectorIsa full;
+  ASSERT_TRUE(namedVectorIsa("avx512bw", full));
+  ASSERT_TRUE(parseAsmBody("vaddps %zmm1, %zmm2, %zmm3{%k1}\n", "t.s", b, err)) << err;
+  EXPECT_EQ(harnessRefusal(b, full), "");
+  EXPECT_FALSE(namedVectorIsa("avx10", full));
+}
+
+TEST(MeasureHarness, LoadsZmmAndMasksWithAvx512State) {
+  // State layout: 16 GPRs (128 bytes), then zmm0-31 at 64 bytes each (zmm
+  // v at 128 + 64 v, zmm31 at 2112), then k0-7 at 2176 + 8 k.
+  EXPECT_EQ(offsetof(HarnessState, vec), 128u);
+  EXPECT_EQ(offsetof(HarnessState, mask), 2176u);
+  AsmBody b;
+  std::string err;
+  ASSERT_TRUE(parseAsmBody("vaddps %zmm1, %zmm2, %zmm3{%k1}\n", "t.s", b, err)) << err;
+  b.name = "masked";
+  VectorIsa bw, f, guest;
+  ASSERT_TRUE(namedVectorIsa("avx512bw", bw));
+  ASSERT_TRUE(namedVectorIsa("avx512f", f));
+  ASSERT_TRUE(namedVectorIsa("avx2", guest));
+  std::string t = emitHarnessFunction(b, "lp_body_0", 1, bw);
+  EXPECT_NE(t.find("\tmovq\t%rdi, %rbp\n\tvmovdqu64\t128(%rsi), %zmm0\n\tvmovdqu64\t192(%rsi), "
+                   "%zmm1\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("\tvmovdqu64\t2112(%rsi), %zmm31\n\tkmovq\t2176(%rsi), %k0\n"
+                   "\tkmovq\t2184(%rsi), %k1\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("\tkmovq\t2232(%rsi), %k7\n\tmovq\t0(%rsi), %rax\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("\tjnz\t.Llp_body_0_loop\n\tvzeroupper\n"), std::string::npos) << t;
+  EXPECT_EQ(t.find("%ymm"), std::string::npos) << t;
+  // AVX512F without AVX512BW: 16-bit masks (kmovq is a BW instruction).
+  t = emitHarnessFunction(b, "lp_body_0", 1, f);
+  EXPECT_NE(t.find("\tkmovw\t2184(%rsi), %k1\n"), std::string::npos) << t;
+  EXPECT_EQ(t.find("kmovq"), std::string::npos) << t;
+  // Refused on the guest (harnessRefusal): no zmm or k load is emitted.
+  t = emitHarnessFunction(b, "lp_body_0", 1, guest);
+  EXPECT_EQ(t.find("vmovdqu64"), std::string::npos) << t;
+  EXPECT_EQ(t.find("kmov"), std::string::npos) << t;
+  // A ymm body keeps its ymm loads on an AVX-512 host.
+  ASSERT_TRUE(parseAsmBody("vaddps %ymm1, %ymm2, %ymm3\n", "t.s", b, err)) << err;
+  t = emitHarnessFunction(b, "lp_body_0", 1, bw);
+  EXPECT_NE(t.find("\tvmovdqu\t1088(%rsi), %ymm15\n\tmovq\t0(%rsi), %rax\n"), std::string::npos)
+      << t;
+  EXPECT_EQ(t.find("zmm"), std::string::npos) << t;
+  // A mask-only body gets the whole AVX-512 state too (zmm0-31, k0-7).
+  ASSERT_TRUE(parseAsmBody("kandw %k1, %k2, %k3\n", "t.s", b, err)) << err;
+  t = emitHarnessFunction(b, "lp_body_0", 1, bw);
+  EXPECT_NE(t.find("\tvmovdqu64\t128(%rsi), %zmm0\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("\tkmovq\t2200(%rsi), %k3\n"), std::string::npos) << t;
 }
 
 TEST(MeasureHarness, StatePointsIntoDistinctSlices) {
@@ -128,6 +238,11 @@ TEST(MeasureHarness, StatePointsIntoDistinctSlices) {
   double d;
   std::memcpy(&d, s.vec[3], 8);
   EXPECT_DOUBLE_EQ(d, 1.000000238418579);
+  // zmm31's last quadword and every mask: the pattern and all ones.
+  std::memcpy(&d, s.vec[31] + 56, 8);
+  EXPECT_DOUBLE_EQ(d, 1.000000238418579);
+  EXPECT_EQ(s.mask[1], ~0ull);
+  EXPECT_EQ(s.mask[7], ~0ull);
 }
 
 TEST(MeasureProtocol, ContentionFromTheThroughputProbe) {
@@ -152,29 +267,102 @@ TEST(MeasureProtocol, MixedProbeCountsRelativeToItsBestRound) {
   EXPECT_DOUBLE_EQ(c[0], 1.01);
   EXPECT_NEAR(c[1], 1.4, 1e-12);
   EXPECT_DOUBLE_EQ(c[2], 1.02);
-  // A busy ALU sibling still counts through the add probe.
-  EXPECT_DOUBLE_EQ(combinedContention({1.9}, {1.03})[0], 1.9);
+  // A busy ALU sibling still counts through the add probe: a run whose
+  // every round reads 1.9 takes the reference ceiling 1.15, not 1.9.
+  EXPECT_DOUBLE_EQ(combinedContention({1.9}, {1.03})[0], 1.9 / 1.15);
   // Without mixed-probe samples the add probe alone decides.
   EXPECT_EQ(combinedContention(alu, {}), alu);
 }
 
-TEST(MeasureProtocol, DisturbedRoundIsNotTheMixedReference) {
+TEST(MeasureProtocol, DisturbedRoundIsNotTheReference) {
   // Seen on the host (--trace): a round whose calibration chain was
   // preempted reads alu 0.569, mixed 0.887 (the clock rate came out 1.46
   // GHz instead of 3.2). Were 0.887 the reference, the rounds at mixed 1.006
   // and 1.039 would count as 1.134 and 1.171 contended. Only plausible
-  // rounds (both probes >= 0.95) qualify: the reference is 1.006.
+  // rounds (both probes >= 0.95) qualify: the references are the add
+  // probe's least plausible value 1.008 and the mixed probe's 1.006.
   std::vector<double> alu{1.014, 0.569, 1.008, 1.010}, mixed{1.039, 0.887, 1.006, 1.54};
-  EXPECT_DOUBLE_EQ(mixedReference(alu, mixed, 0.95), 1.006);
+  ProbeReference ref = probeReference(alu, mixed, 0.95);
+  EXPECT_DOUBLE_EQ(ref.alu, 1.008);
+  EXPECT_DOUBLE_EQ(ref.mixed, 1.006);
   std::vector<double> c = combinedContention(alu, mixed, 0.95);
   EXPECT_DOUBLE_EQ(c[0], 1.039 / 1.006);
   EXPECT_DOUBLE_EQ(c[1], 0.887 / 1.006);  // still implausible: not clean
-  EXPECT_DOUBLE_EQ(c[2], 1.008);
+  EXPECT_DOUBLE_EQ(c[2], 1.0);            // 1.008 / 1.008 and 1.006 / 1.006
   EXPECT_DOUBLE_EQ(c[3], 1.54 / 1.006);
-  // A plausible add probe with an implausible mixed probe is no reference
-  // either; with no plausible round at all the nominal rate (1) is.
-  EXPECT_DOUBLE_EQ(mixedReference({1.0, 1.0}, {0.7, 1.2}, 0.95), 1.2);
-  EXPECT_DOUBLE_EQ(mixedReference({0.6}, {0.7}, 0.95), 1.0);
+  // A plausible add probe with an implausible mixed probe is no mixed
+  // reference (seen here: mixed 0.90 beside alu 0.99), but the add probe's
+  // value still counts for its own reference; the add probe's reference is
+  // never below its nominal rate (a plausible 0.96 is a disturbed round
+  // too). With no plausible round at all the nominal rates (1) are.
+  ref = probeReference({1.0, 1.02}, {0.9, 1.2}, 0.95);
+  EXPECT_DOUBLE_EQ(ref.mixed, 1.2);
+  EXPECT_DOUBLE_EQ(ref.alu, 1.0);
+  EXPECT_DOUBLE_EQ(probeReference({0.96, 1.01}, {1.03, 1.03}, 0.95).alu, 1.0);
+  EXPECT_DOUBLE_EQ(probeReference({1.06, 1.08}, {0.8, 0.8}, 0.95).alu, 1.06);
+  ref = probeReference({0.6}, {0.7}, 0.95);
+  EXPECT_DOUBLE_EQ(ref.alu, 1.0);
+  EXPECT_DOUBLE_EQ(ref.mixed, 1.0);
+}
+
+TEST(MeasureProtocol, AddProbeCountsRelativeToTheHostsBest) {
+  // Zen 5 (../shared/measurements/zen5/README.md): the add probe read
+  // 1.06-1.13 of its nominal rate in every round, so against the nominal
+  // rate no round was ever clean and every measurement ran its whole
+  // budget. A host whose probe runs uniformly at 1.10 of the nominal rate:
+  // relative to its own best (1.10) the rounds are 1.0, clean, except
+  // round 3, at 1.21 = 1.10 x 1.10: contended relative to the host's best,
+  // rejected as before.
+  RoundPolicy p;
+  p.minRounds = 5;
+  p.wantClean = 4;
+  std::vector<double> alu{1.10, 1.10, 1.10, 1.21, 1.10}, mixed{1.02, 1.02, 1.02, 1.02, 1.02};
+  EXPECT_FALSE(isClean(p, 1.10)); // the old fixed reference: nothing clean
+  ProbeReference ref = probeReference(alu, mixed, 2 - p.threshold, p.aluCeiling);
+  EXPECT_DOUBLE_EQ(ref.alu, 1.10);
+  EXPECT_DOUBLE_EQ(ref.mixed, 1.02);
+  std::vector<double> c = combinedContention(alu, mixed, 2 - p.threshold, p.aluCeiling);
+  EXPECT_DOUBLE_EQ(c[0], 1.0);
+  EXPECT_DOUBLE_EQ(c[3], 1.21 / 1.10); // 1.1: not clean
+  EXPECT_FALSE(isClean(p, c[3]));
+  RoundSelection sel = selectRounds(p, c);
+  EXPECT_TRUE(sel.enough);
+  EXPECT_EQ(sel.clean, 4u);
+  EXPECT_EQ(sel.kept, (std::vector<size_t>{0, 1, 2, 4}));
+  // A mixed-probe round twice as slow as the host's best is contended too
+  // (1.02 * 2 = 2.04 -> 2.0).
+  mixed[1] = 2.04;
+  EXPECT_DOUBLE_EQ(combinedContention(alu, mixed, 2 - p.threshold, p.aluCeiling)[1], 2.0);
+  // The reference stops at the ceiling (1.15): a run that shared its core
+  // throughout (every round 1.8) is not clean: 1.8 / 1.15 = 1.565.
+  c = combinedContention({1.8, 1.8, 1.8}, {}, 2 - p.threshold, p.aluCeiling);
+  EXPECT_DOUBLE_EQ(c[0], 1.8 / 1.15);
+  EXPECT_FALSE(isClean(p, c[0]));
+  // The mixed probe's stops at 1.6 (a core renaming 4 instructions per
+  // cycle needs 1.5): seen here with builds running, a 3-round run whose
+  // best mixed probe read 2.33 (a free core: 1.03) counts 2.33 / 1.6.
+  ref = probeReference({1.2, 1.3, 1.25}, {2.33, 2.5, 2.4}, 0.95);
+  EXPECT_DOUBLE_EQ(ref.alu, 1.15);
+  EXPECT_DOUBLE_EQ(ref.mixed, 1.6);
+  c = combinedContention({1.2, 1.3, 1.25}, {2.33, 2.5, 2.4}, 0.95);
+  EXPECT_DOUBLE_EQ(c[0], 2.33 / 1.6);
+  EXPECT_FALSE(isClean(p, c[0]));
+}
+
+TEST(MeasureProtocol, FallbackIgnoresDisturbedRounds) {
+  // Budget spent, no clean rounds: 5 rounds read 0.70-0.72 (calibration
+  // disturbed: on Zen 5 1 % of the kernels were kept at such rounds), the
+  // plausible ones 1.10-1.15. "Least contended" is among the plausible
+  // rounds only: within 5 % of 1.10, i.e. up to 1.155.
+  RoundPolicy p;
+  p.wantClean = 15;
+  std::vector<double> c = {0.70, 1.10, 0.71, 1.12, 0.72, 1.15, 0.70, 1.13, 0.71, 1.11, 1.60};
+  RoundSelection sel = selectRounds(p, c);
+  EXPECT_FALSE(sel.enough);
+  EXPECT_EQ(sel.clean, 0u);
+  EXPECT_EQ(sel.kept, (std::vector<size_t>{1, 3, 5, 7, 9}));
+  // Nothing plausible: the old rule over everything.
+  EXPECT_EQ(selectRounds(p, {0.70, 0.71, 0.90}).kept, (std::vector<size_t>{0, 1, 2}));
 }
 
 TEST(MeasureProtocol, LeastContendedRoundsWithinTolerance) {

@@ -38,6 +38,56 @@ bool isMarker(const std::string &line, const char *what) {
   return t == lower(what);
 }
 
+/// Vector and mask registers a (lower-case) line names. In AT&T syntax a
+/// register is "%name"; in Intel syntax it is a bare word.
+struct RegisterUse {
+  bool ymm = false, zmm = false, mask = false;
+};
+
+void scanRegisters(const std::string &lc, bool intelSyntax, RegisterUse &use) {
+  auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < lc.size();) {
+    if (!std::isalpha(static_cast<unsigned char>(lc[i])) || (i > 0 && wordChar(lc[i - 1])) ||
+        (i > 0 && (lc[i - 1] == '.' || lc[i - 1] == '$'))) {
+      ++i;
+      continue;
+    }
+    size_t e = i;
+    while (e < lc.size() && wordChar(lc[e]))
+      ++e;
+    bool isRegister = intelSyntax || (i > 0 && lc[i - 1] == '%');
+    std::string w = lc.substr(i, e - i);
+    i = e;
+    if (!isRegister)
+      continue;
+    auto number = [&](size_t from) {
+      if (from >= w.size() || w.size() - from > 2)
+        return -1;
+      int n = 0;
+      for (size_t k = from; k < w.size(); ++k) {
+        if (!std::isdigit(static_cast<unsigned char>(w[k])))
+          return -1;
+        n = 10 * n + (w[k] - '0');
+      }
+      return n;
+    };
+    if (w.size() >= 4 && w.compare(1, 2, "mm") == 0 &&
+        (w[0] == 'x' || w[0] == 'y' || w[0] == 'z')) {
+      int n = number(3);
+      if (n < 0 || n > 31)
+        continue;
+      if (w[0] == 'y')
+        use.ymm = true;
+      if (w[0] == 'z' || n >= 16)
+        use.zmm = true;
+    } else if (w.size() == 2 && w[0] == 'k') {
+      int n = number(1);
+      if (n >= 0 && n <= 7)
+        use.mask = true;
+    }
+  }
+}
+
 bool isBranchMnemonic(const std::string &m) {
   if (m == "jmp" || m == "jmpq" || m == "call" || m == "callq" || m == "ret" || m == "retq" ||
       m == "loop" || m == "loope" || m == "loopne" || m == "jrcxz" || m == "jecxz")
@@ -60,7 +110,7 @@ bool parseAsmBody(const std::string &text, const std::string &fileName, AsmBody 
   out.body.clear();
   out.init.clear();
   out.instructions = 0;
-  out.usesYmm = false;
+  out.usesYmm = out.usesZmm = out.usesMask = false;
 
   bool haveMarkers = false;
   for (const std::string &l : lines)
@@ -123,12 +173,11 @@ bool parseAsmBody(const std::string &text, const std::string &fileName, AsmBody 
       error = where + "%rbp and %rsp are reserved for the harness";
       return false;
     }
-    if (lc.find("ymm") != std::string::npos)
-      out.usesYmm = true;
-    if (lc.find("zmm") != std::string::npos) {
-      error = where + "zmm registers are not set up by the harness";
-      return false;
-    }
+    RegisterUse use;
+    scanRegisters(lc, out.intelSyntax, use);
+    out.usesYmm |= use.ymm;
+    out.usesZmm |= use.zmm;
+    out.usesMask |= use.mask;
     if (state == Body) {
       out.body.push_back(code);
       ++out.instructions;
@@ -150,10 +199,22 @@ unsigned defaultUnroll(unsigned bodyInstructions) {
   return std::clamp(u, 1u, 32u);
 }
 
-std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, unsigned unroll) {
+std::string harnessRefusal(const AsmBody &b, const VectorIsa &isa) {
+  if (!b.usesAvx512State() || isa.avx512())
+    return "";
+  std::string what = b.usesZmm && b.usesMask ? "zmm/k" : b.usesZmm ? "zmm" : "k";
+  return b.name + ": body uses " + what +
+         " registers but this host has no AVX-512 state enabled (" + missingAvx512(isa) + ")";
+}
+
+std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, unsigned unroll,
+                                const VectorIsa &isa) {
   static const char *gprNames[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
                                      "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
   const unsigned vecBase = offsetof(HarnessState, vec);
+  const unsigned vecStride = sizeof(HarnessState::vec[0]);
+  const unsigned maskBase = offsetof(HarnessState, mask);
+  const bool avx512 = b.usesAvx512State() && isa.avx512();
   std::ostringstream o;
   o << "\t.text\n"
     << "\t.globl\t" << symbol << "\n"
@@ -165,12 +226,19 @@ std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, uns
   for (const char *r : {"rbp", "rbx", "r12", "r13", "r14", "r15"})
     o << "\tpushq\t%" << r << "\n";
   o << "\tmovq\t%rdi, %rbp\n";
-  for (int v = 0; v < 16; ++v) {
-    if (b.usesYmm)
-      o << "\tvmovdqu\t" << vecBase + 32 * v << "(%rsi), %ymm" << v << "\n";
+  for (int v = 0; v < (avx512 ? 32 : 16); ++v) {
+    unsigned off = vecBase + vecStride * v;
+    if (avx512)
+      o << "\tvmovdqu64\t" << off << "(%rsi), %zmm" << v << "\n";
+    else if (b.usesYmm)
+      o << "\tvmovdqu\t" << off << "(%rsi), %ymm" << v << "\n";
     else
-      o << "\tmovdqu\t" << vecBase + 32 * v << "(%rsi), %xmm" << v << "\n";
+      o << "\tmovdqu\t" << off << "(%rsi), %xmm" << v << "\n";
   }
+  if (avx512)
+    for (int k = 0; k < 8; ++k)
+      o << (isa.wideMasks() ? "\tkmovq\t" : "\tkmovw\t") << maskBase + 8 * k << "(%rsi), %k" << k
+        << "\n";
   for (int g = 0; g < 16; ++g) {
     if (g == 4 || g == 5 || g == 6) // rsp, rbp, and rsi last
       continue;
@@ -194,7 +262,7 @@ std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, uns
   emitUser(b.body, unroll);
   o << "\tdecq\t%rbp\n"
     << "\tjnz\t.L" << symbol << "_loop\n";
-  if (b.usesYmm)
+  if (b.usesYmm || avx512)
     o << "\tvzeroupper\n";
   for (const char *r : {"r15", "r14", "r13", "r12", "rbx", "rbp"})
     o << "\tpopq\t%" << r << "\n";
@@ -204,11 +272,12 @@ std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, uns
 }
 
 std::string emitHarnessFile(const std::vector<AsmBody> &bodies,
-                            const std::vector<unsigned> &unrolls) {
+                            const std::vector<unsigned> &unrolls, const VectorIsa &isa) {
   std::string s = "# generated by loopperf-measure\n";
-  for (size_t i = 0; i < bodies.size(); ++i)
-    s += emitHarnessFunction(bodies[i], "lp_body_" + std::to_string(i),
-                             i < unrolls.size() ? unrolls[i] : defaultUnroll(bodies[i].instructions));
+  for (size_t i = 0; i < bodies.size(); ++i) {
+    unsigned unroll = i < unrolls.size() ? unrolls[i] : defaultUnroll(bodies[i].instructions);
+    s += emitHarnessFunction(bodies[i], "lp_body_" + std::to_string(i), unroll, isa);
+  }
   s += "\t.section\t.note.GNU-stack,\"\",@progbits\n";
   return s;
 }
@@ -224,8 +293,10 @@ HarnessState makeHarnessState(void *buffer) {
     s.gpr[r] = reinterpret_cast<uint64_t>(base + slice++ * kSliceBytes + kSliceBytes / 2);
   const uint64_t pattern = 0x3FF0000040000000ull;
   for (auto &v : s.vec)
-    for (int q = 0; q < 4; ++q)
+    for (unsigned q = 0; q < sizeof v / 8; ++q)
       std::memcpy(v + 8 * q, &pattern, 8);
+  for (uint64_t &k : s.mask)
+    k = ~0ull;
   return s;
 }
 

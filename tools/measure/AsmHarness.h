@@ -8,11 +8,16 @@
 // The body must not branch or define labels: the harness supplies the loop.
 //
 // The generated function `<name>(long iterations, const HarnessState *s)`
-// (SysV ABI) saves the callee-saved registers, loads every GPR and xmm/ymm
-// register from `s` (see HarnessState), runs the set-up code, then executes
-// `unroll` copies of the body per iteration of a `decq %rbp; jnz` loop, and
-// returns. The body may use every register except %rsp and %rbp.
+// (SysV ABI) saves the callee-saved registers, loads every GPR and vector
+// register from `s` (see HarnessState): xmm0-15, ymm0-15 when the file
+// names ymm registers, zmm0-31 and k0-7 when it names zmm, k or xmm/ymm16-31
+// registers (only on a host with AVX-512 state, see HostIsa.h), runs the
+// set-up code, then executes `unroll` copies of the body per iteration of a
+// `decq %rbp; jnz` loop, and returns. The body may use every register except
+// %rsp and %rbp.
 #pragma once
+
+#include "HostIsa.h"
 
 #include <cstdint>
 #include <string>
@@ -24,8 +29,10 @@ namespace loopperf::measure {
 struct alignas(64) HarnessState {
   /// GPRs in hardware order rax rcx rdx rbx rsp(unused) rbp(unused) rsi rdi r8..r15.
   uint64_t gpr[16] = {};
-  /// ymm0..ymm15 (xmm = low 16 bytes).
-  uint8_t vec[16][32] = {};
+  /// zmm0..zmm31 (ymm = low 32 bytes, xmm = low 16).
+  uint8_t vec[32][64] = {};
+  /// k0..k7 (kmovq reads all 64 bits, kmovw the low 16).
+  uint64_t mask[8] = {};
 };
 
 /// Registers that point into the data buffer (distinct 2 KiB slices, at the
@@ -40,7 +47,11 @@ struct AsmBody {
   std::vector<std::string> init;  ///< set-up lines, run once
   bool intelSyntax = false;
   bool usesYmm = false;      ///< body or init mentions ymm registers
+  bool usesZmm = false;      ///< ... zmm0-31, xmm16-31 or ymm16-31 (EVEX state)
+  bool usesMask = false;     ///< ... mask registers k0-7
   unsigned instructions = 0; ///< instruction lines in the body
+  /// Needs the AVX-512 register state (zmm/k loaded by the harness).
+  bool usesAvx512State() const { return usesZmm || usesMask; }
 };
 
 /// Extracts the body from the text of a .s file; on error returns false and
@@ -52,17 +63,29 @@ bool parseAsmBody(const std::string &text, const std::string &fileName, AsmBody 
 /// iteration, between 1 and 32.
 unsigned defaultUnroll(unsigned bodyInstructions);
 
+/// "" when the harness can run `b` on a host with `isa`, else why not:
+/// "NAME: body uses zmm/k registers but this host has no AVX-512 state
+/// enabled (CPUID AVX512F=0, XCR0=0x7: ...)".
+std::string harnessRefusal(const AsmBody &b, const VectorIsa &isa);
+
 /// The assembler text of one harness function (AT&T outside the body).
-std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, unsigned unroll);
+/// Vector registers load as xmm, ymm (usesYmm) or, for a body that needs
+/// AVX-512 state on an `isa` that has it, zmm0-31 (vmovdqu64) and k0-7
+/// (kmovq with AVX512BW, else kmovw); vzeroupper after ymm or zmm loads.
+/// Check harnessRefusal first: for a refused body the zmm/k loads are
+/// left out.
+std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, unsigned unroll,
+                                const VectorIsa &isa);
 
 /// A complete .s file with one function per body (`lp_body_<i>`).
 std::string emitHarnessFile(const std::vector<AsmBody> &bodies,
-                            const std::vector<unsigned> &unrolls);
+                            const std::vector<unsigned> &unrolls, const VectorIsa &isa);
 
 /// The state the measurement runs with: pointer registers into `buffer`
 /// (which must hold 8 * kSliceBytes), the other GPRs 1, every vector
 /// element the bit pattern 0x3FF0000040000000 (double 1.00000024, floats
-/// 2.0 and 1.875: normal numbers for any interpretation).
+/// 2.0 and 1.875: normal numbers for any interpretation), every mask
+/// register all ones (masked operations act on every lane).
 HarnessState makeHarnessState(void *buffer);
 
 } // namespace loopperf::measure

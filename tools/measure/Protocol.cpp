@@ -28,23 +28,37 @@ std::optional<double> contention(const CalibrationSample &probe, double f) {
   return f / *rate;
 }
 
-double mixedReference(const std::vector<double> &alu, const std::vector<double> &mixed,
-                      double lowest) {
-  double best = 0;
-  for (size_t i = 0; i < mixed.size() && i < alu.size(); ++i)
-    if (plausibleRound(alu[i], mixed[i], lowest) && (best == 0 || mixed[i] < best))
-      best = mixed[i];
-  return best > 0 ? best : 1.0;
+ProbeReference probeReference(const std::vector<double> &alu, const std::vector<double> &mixed,
+                              double lowest, double aluCeiling, double mixedCeiling) {
+  bool haveMixed = mixed.size() == alu.size();
+  double bestAlu = 0, bestMixed = 0;
+  for (size_t i = 0; i < alu.size(); ++i) {
+    if (plausibleAluRound(alu[i], lowest) && (bestAlu == 0 || alu[i] < bestAlu))
+      bestAlu = alu[i];
+    if (haveMixed && plausibleRound(alu[i], mixed[i], lowest) &&
+        (bestMixed == 0 || mixed[i] < bestMixed))
+      bestMixed = mixed[i];
+  }
+  ProbeReference r;
+  if (bestAlu > 0)
+    r.alu = std::clamp(bestAlu, 1.0, aluCeiling);
+  if (bestMixed > 0)
+    r.mixed = std::min(bestMixed, mixedCeiling);
+  return r;
 }
 
 std::vector<double> combinedContention(const std::vector<double> &alu,
-                                       const std::vector<double> &mixed, double lowest) {
-  if (mixed.empty() || mixed.size() != alu.size())
-    return alu;
-  double best = mixedReference(alu, mixed, lowest);
+                                       const std::vector<double> &mixed, double lowest,
+                                       double aluCeiling, double mixedCeiling) {
+  bool haveMixed = !mixed.empty() && mixed.size() == alu.size();
+  ProbeReference ref = probeReference(alu, haveMixed ? mixed : std::vector<double>{}, lowest,
+                                      aluCeiling, mixedCeiling);
   std::vector<double> out(alu.size());
-  for (size_t i = 0; i < alu.size(); ++i)
-    out[i] = std::max(alu[i], mixed[i] / best);
+  for (size_t i = 0; i < alu.size(); ++i) {
+    out[i] = alu[i] / ref.alu;
+    if (haveMixed)
+      out[i] = std::max(out[i], mixed[i] / ref.mixed);
+  }
   return out;
 }
 
@@ -81,8 +95,24 @@ RoundSelection selectRounds(const RoundPolicy &p, const std::vector<double> &c) 
       s.kept.push_back(i);
   s.clean = s.kept.size();
   s.enough = p.wantClean > 0 && s.clean >= p.wantClean;
-  if (!s.enough)
+  if (s.enough)
+    return s;
+  // Rounds below 2 - threshold had their calibration disturbed (they read
+  // too low, cycles included): they must not set "least contended".
+  std::vector<size_t> plausible;
+  std::vector<double> pc;
+  for (size_t i = 0; i < c.size(); ++i)
+    if (c[i] >= 2 - p.threshold) {
+      plausible.push_back(i);
+      pc.push_back(c[i]);
+    }
+  if (plausible.empty()) {
     s.kept = leastContendedRounds(c, p.tolerance, std::max<size_t>(5, c.size() / 5));
+    return s;
+  }
+  s.kept.clear();
+  for (size_t j : leastContendedRounds(pc, p.tolerance, std::max<size_t>(5, pc.size() / 5)))
+    s.kept.push_back(plausible[j]);
   return s;
 }
 

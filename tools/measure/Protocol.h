@@ -39,36 +39,73 @@ std::optional<double> cyclesPerTimeUnit(const CalibrationSample &c);
 /// positive (a disturbed round).
 std::optional<double> cyclesPerUnit(const KernelSample &k, double f);
 
-/// Contention of one round: the clock rate f divided by the rate at which
-/// the throughput probe (4 independent add chains; `shortAdds`/`longAdds`
-/// hold its expected cycles) ran. 1 when the core's ALUs were the
-/// measurement's alone; 2 when an SMT sibling took half of them.
+/// Contention of one round against the probe's nominal rate: the clock rate
+/// f divided by the rate at which the throughput probe (4 independent add
+/// chains; `shortAdds`/`longAdds` hold its expected cycles) ran. 1 when the
+/// probe ran at its nominal rate, 2 when at half of it (an SMT sibling took
+/// half the ALUs).
 std::optional<double> contention(const CalibrationSample &probe, double f);
 
-/// Per-round contention from both probes: the larger of the add probe's
-/// (`alu`, absolute: 4 adds per cycle on any core with 4 ALUs to itself)
-/// and the mixed probe's (`mixed`, see mixedThroughputProbe) relative to
-/// its reference, mixedReference(alu, mixed, lowest), as its best rate
-/// differs between cores. `mixed` may be empty (add probe only); otherwise
-/// it has one entry per round.
-std::vector<double> combinedContention(const std::vector<double> &alu,
-                                       const std::vector<double> &mixed,
-                                       double lowest = 0.95);
+/// The add probe's host reference is never taken above this: Zen 5's rounds
+/// read 1.06-1.13 of the nominal rate on a core of their own (its best 1.06),
+/// this host 1.01; a best above 1.15 is more likely a neighbour busy for the
+/// whole run than a slow probe.
+inline constexpr double kAluReferenceCeiling = 1.15;
 
-/// Whether a round's probes are physically possible: neither probe ran
-/// faster than `lowest` times its nominal rate. Below that the calibration
-/// chain was disturbed (a preemption or frequency change inside it), and
-/// the round says nothing about contention.
+/// The mixed probe's host reference is never taken above this: a core that
+/// renames 4 instructions per cycle (Skylake) needs 1.5 of its nominal time;
+/// a run whose best is above 1.6 shared its core throughout (on this host,
+/// with builds running, a 3-round run's best read 2.33 where a free core
+/// reads 1.03).
+inline constexpr double kMixedReferenceCeiling = 1.6;
+
+/// Whether a round's add probe is physically possible: it ran at no less
+/// than `lowest` of its nominal time (4 chains of one-cycle adds cannot run
+/// faster on any core). Below that the calibration chain was disturbed (a
+/// preemption or frequency change inside it), and the round says nothing
+/// about contention.
+inline bool plausibleAluRound(double alu, double lowest) { return alu >= lowest; }
+
+/// Whether a round may set the mixed probe's reference: the add probe is
+/// plausible and the mixed probe ran at no less than `lowest` of its nominal
+/// time too. (A core that dispatches more than 6 instructions per cycle
+/// could run it faster; there no round qualifies and the mixed probe counts
+/// against its nominal time, so it only sees contention beyond that. This
+/// host read 0.90 in a disturbed round whose add probe read 0.99.)
 inline bool plausibleRound(double alu, double mixed, double lowest) {
-  return alu >= lowest && mixed >= lowest;
+  return plausibleAluRound(alu, lowest) && mixed >= lowest;
 }
 
-/// The mixed probe's contention-free value: its least value over the
-/// plausible rounds (plausibleRound), or 1 when no round is plausible. A
-/// disturbed round (the probe "ran" at 0.6 of its nominal time) must not
-/// become the reference, or every other round looks contended.
-double mixedReference(const std::vector<double> &alu, const std::vector<double> &mixed,
-                      double lowest);
+/// Each probe's contention-free value on this host, as a multiple of its
+/// nominal time.
+struct ProbeReference {
+  double alu = 1;
+  double mixed = 1;
+};
+
+/// The host's own best: the add probe's least value over the rounds where
+/// it is plausible (plausibleAluRound), at least 1 (its nominal rate: a
+/// plausible 0.96 is a disturbed calibration too, not a faster core) and at
+/// most `aluCeiling`; the mixed probe's least value over the plausible
+/// rounds (plausibleRound), at most `mixedCeiling`; 1 (the nominal rate)
+/// for a probe without such rounds. A disturbed round (the probe "ran" at
+/// 0.6 of its nominal time) must not become the reference, or every other
+/// round looks contended. `mixed` may be empty (add probe only).
+ProbeReference probeReference(const std::vector<double> &alu, const std::vector<double> &mixed,
+                              double lowest, double aluCeiling = kAluReferenceCeiling,
+                              double mixedCeiling = kMixedReferenceCeiling);
+
+/// Per-round contention from both probes, each relative to the host's own
+/// best (probeReference): the larger of the add probe's (`alu`) and the
+/// mixed probe's (`mixed`, see mixedThroughputProbe). Both probes' best
+/// rates differ between microarchitectures (the add probe's is 1.01 of its
+/// nominal rate here, 1.06 on Zen 5), so neither is judged against a fixed
+/// number. `mixed` may be empty (add probe only); otherwise it has one
+/// entry per round.
+std::vector<double> combinedContention(const std::vector<double> &alu,
+                                       const std::vector<double> &mixed, double lowest = 0.95,
+                                       double aluCeiling = kAluReferenceCeiling,
+                                       double mixedCeiling = kMixedReferenceCeiling);
 
 /// Indices of the rounds within `tolerance` (relative) of the least
 /// contended round. When fewer than `minKeep` rounds qualify, all rounds are
@@ -84,13 +121,16 @@ std::vector<size_t> leastContendedRounds(const std::vector<double> &contention,
 /// at least `minRounds` have run and `wantClean` of them were clean, or the
 /// time budget is spent; the result is then over the clean rounds or,
 /// short of `wantClean`, over the rounds within `tolerance` of the least
-/// contended (leastContendedRounds).
+/// contended (leastContendedRounds) among those not below 2 - threshold
+/// (disturbed calibrations, which read too low).
 struct RoundPolicy {
   size_t minRounds = 61;   ///< rounds always run, rejected ones included
   size_t wantClean = 15;   ///< 0: no waiting, the least contended rule only
   double threshold = 1.05; ///< clean: |contention - 1| <= threshold - 1
   double maxSeconds = 20;  ///< budget for running beyond minRounds
   double tolerance = 0.05; ///< of the fallback rule
+  double aluCeiling = kAluReferenceCeiling;     ///< see probeReference
+  double mixedCeiling = kMixedReferenceCeiling; ///< see probeReference
 };
 
 inline bool isClean(const RoundPolicy &p, double contention) {

@@ -84,8 +84,9 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
   };
 
   std::vector<double> cycles, ghz, aluBusy, mixedBusy, busy;
-  double bestMixed = 0;
   size_t clean = 0;
+  const double lowest = 2 - policy.threshold;
+  const double aluCeiling = policy.aluCeiling, mixedCeiling = policy.mixedCeiling;
   for (unsigned round = 0; needAnotherRound(policy, round, clean, seconds()); ++round) {
     r.roundsRun = round + 1;
     CalibrationSample before = calibrate(opt.calShort, opt.calLong);
@@ -122,25 +123,19 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     aluBusy.push_back(std::max(*cb, *ca));
     mixedBusy.push_back(std::max(*mb, *ma));
     cycles.push_back(*c);
-    // Online (whether to pause and when to stop), the mixed probe is judged
-    // against its best plausible round so far; when that improves, the
-    // earlier rounds are judged again, so the count of clean rounds is
-    // the one the final selection (mixedReference over all rounds) sees.
-    const double lowest = 2 - policy.threshold;
-    if (plausibleRound(aluBusy.back(), mixedBusy.back(), lowest) &&
-        (bestMixed == 0 || mixedBusy.back() < bestMixed)) {
-      bestMixed = mixedBusy.back();
-      busy = combinedContention(aluBusy, mixedBusy, lowest);
-      clean = size_t(std::count_if(busy.begin(), busy.end(),
-                                   [&](double c) { return isClean(policy, c); }));
-    } else {
-      busy.push_back(std::max(aluBusy.back(), mixedBusy.back() / (bestMixed > 0 ? bestMixed : 1.0)));
-      clean += isClean(policy, busy.back());
-    }
-    if (opt.trace)
+    // Online (whether to pause and when to stop), every round so far is
+    // judged against the host's best plausible probe values so far; when
+    // they improve, earlier rounds count again, so the count of clean
+    // rounds is the one the final selection sees.
+    busy = combinedContention(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
+    clean = size_t(std::count_if(busy.begin(), busy.end(),
+                                 [&](double c) { return isClean(policy, c); }));
+    if (opt.trace) {
+      ProbeReference ref = probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
       *opt.trace << "round " << round << ": cycles " << *c << " ghz " << f << " alu " << aluBusy.back()
-                 << " mixed " << mixedBusy.back() << " -> contention " << busy.back()
-                 << " t " << seconds() << "\n";
+                 << " mixed " << mixedBusy.back() << " (reference " << ref.alu << " " << ref.mixed
+                 << ") -> contention " << busy.back() << " t " << seconds() << "\n";
+    }
     // The neighbour's phases last from a fraction of a second to minutes:
     // wait for a clean one asleep (a round takes about 0.1 ms), then warm
     // up again.
@@ -149,7 +144,8 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
       warmUp();
     }
   }
-  busy = combinedContention(aluBusy, mixedBusy, 2 - policy.threshold);
+  busy = combinedContention(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
+  r.reference = probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
   RoundSelection sel = selectRounds(policy, busy);
   std::vector<double> kept, keptBusy;
   for (size_t i : sel.kept) {

@@ -29,7 +29,8 @@ struct RunResult {
   Summary ghz;               ///< calibrated clock, GHz (cycles per ns), valid rounds
   unsigned rejected = 0;     ///< rounds without a positive difference
   unsigned contended = 0;    ///< valid rounds dropped because the ALUs were shared
-  Summary contention;        ///< throughput-probe contention of the kept rounds (1 = none)
+  Summary contention;        ///< probes' contention of the kept rounds (1 = the host's best)
+  ProbeReference reference;  ///< the host's best probe values (probeReference)
   bool clean = false;        ///< kept rounds are the clean ones (RoundSelection::enough)
   unsigned cleanRounds = 0;  ///< clean rounds (isClean)
   unsigned roundsRun = 0;    ///< all rounds run, rejected ones included

@@ -4,16 +4,19 @@
 //   loopperf-measure [options] kernel LIB.so SYM...  C kernels: void SYM(long n, void*, void*, void*, void*)
 //   loopperf-measure emit-harness FILE.s...          print the generated harness
 //   loopperf-measure calibrate                       clock only
+//   loopperf-measure host-isa                        CPUID/XCR0 vector facts (JSON)
 //
 // See docs/measure.md.
 #include "AsmHarness.h"
 #include "Clock.h"
+#include "HostIsa.h"
 #include "Runner.h"
 #include "SharedObject.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +24,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace loopperf::measure;
@@ -33,14 +37,17 @@ struct Options {
   unsigned unroll = 0; // 0 = default per body
   int cpu = -1;
   bool json = false;
+  std::string isaName; // --isa= (emit-harness only); empty: the host's
 };
 
 int usage() {
   std::cerr << "usage: loopperf-measure [--rounds=N] [--clean-rounds=K] [--clean-threshold=C]\n"
                "                        [--max-seconds=T] [--n1=N] [--n2=N] [--unroll=N]\n"
-               "                        [--cpu=N] [--block-us=T] [--no-counter] [--json]\n"
+               "                        [--probe-ceiling=A[,M]] [--cpu=N] [--block-us=T]\n"
+               "                        [--no-counter] [--json] [--trace]\n"
                "                        asm FILE.s... | kernel LIB.so SYMBOL... |\n"
-               "                        emit-harness FILE.s... | calibrate\n";
+               "                        [--isa=avx2|avx512f|avx512bw] emit-harness FILE.s... |\n"
+               "                        calibrate | host-isa\n";
   return 2;
 }
 
@@ -88,6 +95,7 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
       j["contended"] = r.contended;
       j["contention_median"] = r.contention.median;
       j["contention_min"] = r.contention.min;
+      j["probe_reference"] = {{"alu", r.reference.alu}, {"mixed", r.reference.mixed}};
       j["clean"] = r.clean;
       j["clean_rounds"] = r.cleanRounds;
       j["rounds_run"] = r.roundsRun;
@@ -122,6 +130,26 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
   }
 }
 
+// A body or kernel with an instruction the host lacks (an EVEX-only form on
+// xmm/ymm registers, say) raises SIGILL: report which one instead of dying
+// of the signal. The message is built before the run (async-signal-safe).
+std::string gIllegalMessage = "loopperf-measure: illegal instruction (SIGILL)\n";
+
+extern "C" void onIllegalInstruction(int) {
+  ssize_t n = write(2, gIllegalMessage.data(), gIllegalMessage.size());
+  (void)n;
+  _exit(1);
+}
+
+void guardIllegalInstruction(const std::string &what) {
+  gIllegalMessage = "loopperf-measure: " + what +
+                    " executed an instruction this host does not support (SIGILL)\n";
+  struct sigaction sa = {};
+  sa.sa_handler = onIllegalInstruction;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGILL, &sa, nullptr);
+}
+
 using BodyFn = void (*)(long, const HarnessState *);
 using KernelFn = void (*)(long, void *, void *, void *, void *);
 
@@ -143,7 +171,18 @@ int runAsm(const std::vector<std::string> &files, Options &o, bool emitOnly, int
     unrolls.push_back(o.unroll ? o.unroll : defaultUnroll(b.instructions));
     bodies.push_back(std::move(b));
   }
-  std::string harness = emitHarnessFile(bodies, unrolls);
+  VectorIsa isa = hostVectorIsa();
+  if (!o.isaName.empty() && !namedVectorIsa(o.isaName, isa)) {
+    std::cerr << "loopperf-measure: unknown --isa=" << o.isaName
+              << " (avx2, avx512f or avx512bw)\n";
+    return 2;
+  }
+  for (const AsmBody &b : bodies)
+    if (std::string why = harnessRefusal(b, isa); !why.empty()) {
+      std::cerr << "loopperf-measure: " << why << "\n";
+      return 1;
+    }
+  std::string harness = emitHarnessFile(bodies, unrolls, isa);
   if (emitOnly) {
     std::cout << harness;
     return 0;
@@ -180,6 +219,7 @@ int runAsm(const std::vector<std::string> &files, Options &o, bool emitOnly, int
     e.unroll = unrolls[i];
     e.n1 = run.n1;
     e.n2 = run.n2;
+    guardIllegalInstruction("body " + files[i]);
     e.result = runMeasurement([&](long n) { fn(n, &state); }, run);
     // The harness runs `unroll` bodies per loop iteration.
     for (double *v : {&e.result.cycles.median, &e.result.cycles.q1, &e.result.cycles.q3,
@@ -225,13 +265,14 @@ int runKernels(const std::string &lib, const std::vector<std::string> &symbols, 
     void *p[4];
     for (int i = 0; i < 4; ++i)
       p[i] = mem + i * kBuf + kFront + i * kStagger;
-    if (auto init = reinterpret_cast<KernelFn>(so.symbol(sym + "_init")))
-      init(run.n2, p[0], p[1], p[2], p[3]);
     Entry e;
     e.name = sym;
     e.unit = "element";
     e.n1 = run.n1;
     e.n2 = run.n2;
+    guardIllegalInstruction("kernel " + sym);
+    if (auto init = reinterpret_cast<KernelFn>(so.symbol(sym + "_init")))
+      init(run.n2, p[0], p[1], p[2], p[3]);
     // LFENCE after every call (dispatch-serializing on AMD family 17h+ and
     // Intel): consecutive calls' independent work cannot overlap, so a
     // latency-bound loop that runs only a few iterations per call is not
@@ -278,6 +319,13 @@ int main(int argc, char **argv) {
       o.run.n2 = std::atol(v), o.n2Given = true;
     else if (const char *v = val("--unroll="))
       o.unroll = unsigned(std::atoi(v));
+    else if (const char *v = val("--probe-ceiling=")) {
+      // ALU[,MIXED]
+      o.run.policy.aluCeiling = std::atof(v);
+      if (const char *comma = std::strchr(v, ','))
+        o.run.policy.mixedCeiling = std::atof(comma + 1);
+    } else if (const char *v = val("--isa="))
+      o.isaName = v;
     else if (const char *v = val("--cpu="))
       o.cpu = std::atoi(v);
     else if (const char *v = val("--block-us="))
@@ -301,6 +349,14 @@ int main(int argc, char **argv) {
   args.erase(args.begin());
   if (cmd == "emit-harness")
     return args.empty() ? usage() : runAsm(args, o, true, -1);
+  if (cmd == "host-isa") {
+    std::cout << describeJson(hostVectorIsa()) << "\n";
+    return 0;
+  }
+  if (!o.isaName.empty()) {
+    std::cerr << "loopperf-measure: --isa is for emit-harness only (measurements use the host's)\n";
+    return 2;
+  }
   if (o.run.policy.minRounds == 0 || (o.n1Given && o.n2Given && o.run.n1 >= o.run.n2)) {
     std::cerr << "loopperf-measure: need --rounds > 0 and --n1 < --n2\n";
     return 2;

@@ -10,7 +10,7 @@
 # CHECK-NEXT: pushq %rbp
 # CHECK:      movq %rdi, %rbp
 # CHECK-NEXT: vmovdqu 128(%rsi), %ymm0
-# CHECK:      vmovdqu 608(%rsi), %ymm15
+# CHECK:      vmovdqu 1088(%rsi), %ymm15
 # CHECK-NEXT: movq 0(%rsi), %rax
 # CHECK:      movq 120(%rsi), %r15
 # CHECK-NEXT: movq 48(%rsi), %rsi

@@ -1,0 +1,3 @@
+# LLVM-MCA-BEGIN
+	kandw	%k1, %k2, %k3
+# LLVM-MCA-END
