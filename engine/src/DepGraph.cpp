@@ -5,6 +5,8 @@
 // the last writer in the whole body (distance 1, possibly c itself). Data
 // reads feed c's operation node, address reads feed its load node. A zero
 // idiom reads nothing. Flags are one unit each, so a jne waits for ZF only.
+// Memory edges: store data -> the loading instruction's operation, weighted
+// by forwardLatency (success by register class, failure, memory renaming).
 #include "DepGraph.h"
 
 #include "IsaRegisters.h"
@@ -13,7 +15,6 @@
 #include <cstdint>
 
 namespace loopperf::detail {
-namespace {
 
 bool touchesVector(const Instruction &in, const IsaRegisters &isa) {
   auto vec = [&](const std::vector<RegUnit> &us) {
@@ -22,14 +23,18 @@ bool touchesVector(const Instruction &in, const IsaRegisters &isa) {
   return vec(in.writes) || vec(in.reads);
 }
 
-/// A gather: a load whose address has a vector index (x86 VSIB; the
-/// canonical names of vector registers are "xmm"/"ymm"/"zmm" in any case).
+bool hasVectorIndex(const MemRef &m) {
+  return m.index.size() > 3 && (m.index.compare(0, 3, "zmm") == 0 ||
+                                m.index.compare(0, 3, "ymm") == 0 ||
+                                m.index.compare(0, 3, "xmm") == 0);
+}
+
+namespace {
+
+/// A gather: a load whose address has a vector index.
 bool isGather(const Instruction &in) {
-  return std::any_of(in.mem.begin(), in.mem.end(), [](const MemRef &m) {
-    return m.isLoad && m.index.size() > 3 &&
-           (m.index.compare(0, 3, "zmm") == 0 || m.index.compare(0, 3, "ymm") == 0 ||
-            m.index.compare(0, 3, "xmm") == 0);
-  });
+  return std::any_of(in.mem.begin(), in.mem.end(),
+                     [](const MemRef &m) { return m.isLoad && hasVectorIndex(m); });
 }
 
 /// The load part's latency of an instruction that loads: the whole form
@@ -132,8 +137,42 @@ LatencyParams latencyParams(const MachineModel &m) {
   p.loadLatency = m.pipeline.loadLatency.value;
   p.vecLoadLatency = m.pipeline.vecLoadLatency.value;
   p.storeForward = m.pipeline.storeForwardLatency.value; // 0: unknown, see below
+  p.vecStoreForward = m.pipeline.vecStoreForwardLatency.value;
+  p.vec512StoreForward = m.pipeline.vec512StoreForwardLatency.value;
+  p.storeForwardFail = m.pipeline.storeForwardFailLatency.value;
+  p.vecStoreForwardFail = m.pipeline.vecStoreForwardFailLatency.value;
+  p.memoryRenaming = m.rules.memoryRenaming.enabled;
   return p;
 }
+
+namespace {
+
+/// Store data ready -> load result for one forwarding pair. The first
+/// known of: a failed forward (load not contained in the store, or a masked
+/// store) when the model knows its cost; zero for memory renaming; the
+/// latency of a 64-byte store; of a load into a vector register; the
+/// general one; and, when the model knows none, the L1 load latency of the
+/// loaded register's class (a forwarded load is taken to be no faster than
+/// an L1 hit).
+double forwardLatency(const ForwardingPair &p, const Instruction &load, const LatencyParams &lat,
+                      const IsaRegisters &isa) {
+  bool vec = touchesVector(load, isa);
+  if (lat.knowsForwardFailure() && (!p.contained || p.maskedStore)) {
+    double fail = vec && lat.vecStoreForwardFail > 0 ? lat.vecStoreForwardFail : lat.storeForwardFail;
+    return fail > 0 ? fail : lat.vecStoreForwardFail;
+  }
+  if (lat.memoryRenaming && p.sameAddressText64)
+    return 0;
+  if (p.storeBytes == 64 && lat.vec512StoreForward > 0)
+    return lat.vec512StoreForward;
+  if (vec && lat.vecStoreForward > 0)
+    return lat.vecStoreForward;
+  if (lat.storeForward > 0)
+    return lat.storeForward;
+  return vec && lat.vecLoadLatency > 0 ? lat.vecLoadLatency : lat.loadLatency;
+}
+
+} // namespace
 
 DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res,
                        const LatencyParams &lat, const IsaRegisters &isa,
@@ -205,16 +244,11 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
   }
 
   if (memoryDependencies)
-    for (const ForwardingPair &p : findStoreForwarding(k, isa)) {
+    for (const ForwardingPair &p : findStoreForwarding(k, isa, lat.knowsForwardFailure())) {
       // Store data ready -> load result: the forwarding latency, then the
       // loading instruction's own operation.
       unsigned from = g.opNode[p.store];
-      // Unknown forwarding latency: a forwarded load is taken to be no
-      // faster than an L1 hit of the same register class.
-      double forward = lat.storeForward;
-      if (forward <= 0)
-        forward = touchesVector(k.insts[p.load], isa) && lat.vecLoadLatency > 0 ? lat.vecLoadLatency
-                                                                           : lat.loadLatency;
+      double forward = forwardLatency(p, k.insts[p.load], lat, isa);
       edges.add(from, g.opNode[p.load], g.nodes[from].latency + forward, p.distance,
                 true, EdgeSet::MemoryLabel);
     }

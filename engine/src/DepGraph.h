@@ -48,6 +48,13 @@ struct LatencyParams {
   double loadLatency = 0;      ///< integer load-to-use, 0 if unknown
   double vecLoadLatency = 0;   ///< vector load-to-use, 0 if unknown
   double storeForward = 0;     ///< store data -> load result, 0 if unknown
+  double vecStoreForward = 0;  ///< the same into a vector register, 0 if unknown
+  double vec512StoreForward = 0; ///< the same from a 64-byte store, 0 if unknown
+  double storeForwardFail = 0;   ///< store data -> load result when forwarding fails
+  double vecStoreForwardFail = 0; ///< the same into a vector register
+  bool memoryRenaming = false; ///< rule memoryRenaming (SpecialRules)
+  /// Failing forwards are known: match stores and loads by overlap.
+  bool knowsForwardFailure() const { return storeForwardFail > 0 || vecStoreForwardFail > 0; }
 };
 LatencyParams latencyParams(const MachineModel &m);
 
@@ -55,17 +62,40 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
                        const LatencyParams &lat, const IsaRegisters &isa,
                        bool memoryDependencies);
 
+/// The instruction reads or writes a vector register.
+bool touchesVector(const Instruction &in, const IsaRegisters &isa);
+/// The address has a vector index (x86 VSIB: gathers and scatters; the
+/// canonical names of vector registers are "xmm"/"ymm"/"zmm" in any case).
+bool hasVectorIndex(const MemRef &m);
+
 /// A store-to-load forwarding pair found by address arithmetic: the load of
 /// instruction `load`, `distance` iterations after the store of `store`,
-/// reads exactly the bytes written.
+/// reads bytes that store wrote.
 struct ForwardingPair {
   unsigned store = 0, load = 0;
   unsigned distance = 0;
+  /// Every loaded byte comes from this store (always true without
+  /// `byOverlap`: only loads at the store's address, not wider, match).
+  bool contained = true;
+  /// The store is masked (x86 form key with "{k}"): its data is not
+  /// forwarded.
+  bool maskedStore = false;
+  /// Both are 8-byte accesses of GPR data (the store's from a register or
+  /// its own operation) written with the same base register (not written
+  /// in between), no index and the same displacement: what rule
+  /// memoryRenaming needs.
+  bool sameAddressText64 = false;
+  unsigned storeBytes = 0; ///< the store's width, 0 if unknown
 };
 /// Tracks every GPR as (value at iteration start + constant) through the
 /// body (x86: add/sub/inc/dec/lea with constants, register copies; other
 /// ISAs: any write makes the register opaque) and matches store and load
-/// addresses; for each load the nearest earlier store wins.
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa);
+/// addresses; for each load the nearest earlier store wins. Without
+/// `byOverlap` a load matches a store at the same address that is at least
+/// as wide; with it, any store whose bytes overlap the load's (both widths
+/// known and no vector index; otherwise the same-address test) and the
+/// pair says whether the load is contained.
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa,
+                                                bool byOverlap = false);
 
 } // namespace loopperf::detail

@@ -9,9 +9,12 @@
 // c per iteration. A store in iteration i and a load in iteration i+k touch
 // the same address iff they have the same roots and
 //     off_store == off_load + k * stride,   k >= 0,
-// with k = 0 only when the store comes first in the body. Only AT&T text is
-// interpreted; anything else makes the written register opaque, which can
-// only lose edges, never invent them.
+// with k = 0 only when the store comes first in the body. Matching by
+// overlap (models that know what a failed forward costs) asks instead
+// whether the load's bytes [off_load + k * stride, + width) meet the
+// store's [off_store, + width) and whether they lie inside them. Only AT&T
+// text is interpreted; anything else makes the written register opaque,
+// which can only lose edges, never invent them.
 #include "DepGraph.h"
 
 #include "AsmText.h"
@@ -196,7 +199,14 @@ struct Access {
   unsigned inst;
   Address addr;
   unsigned width;
+  const MemRef *ref;
 };
+
+/// Floor of a / b for b > 0.
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
 
 /// Iterations from the store to the load it feeds, if the addresses match.
 std::optional<unsigned> aliasDistance(const Access &st, const Access &ld, AddressTracker &t) {
@@ -220,9 +230,89 @@ std::optional<unsigned> aliasDistance(const Access &st, const Access &ld, Addres
   return static_cast<unsigned>(diff / stride);
 }
 
+struct OverlapMatch {
+  unsigned distance = 0;
+  bool contained = false;
+};
+
+/// The nearest iteration distance at which the load's bytes overlap the
+/// store's, and whether they lie inside them. Accesses of unknown width or
+/// with a vector index use the same-address test (and count as contained).
+std::optional<OverlapMatch> overlapDistance(const Access &st, const Access &ld, AddressTracker &t) {
+  if (!st.width || !ld.width || hasVectorIndex(*st.ref) || hasVectorIndex(*ld.ref)) {
+    auto d = aliasDistance(st, ld, t);
+    return d ? std::optional<OverlapMatch>({*d, true}) : std::nullopt;
+  }
+  const Address &a = st.addr, &b = ld.addr;
+  if (a.base != b.base || a.index != b.index || a.scale != b.scale || a.symbol != b.symbol)
+    return std::nullopt;
+  // The load of iteration i+k starts at b.off + k * stride in iteration i's
+  // terms; it overlaps the store iff lo < k * stride < hi.
+  const int64_t ws = st.width, wl = ld.width;
+  const int64_t lo = a.off - b.off - wl, hi = a.off - b.off + ws;
+  auto result = [&](unsigned k, int64_t stride) {
+    int64_t start = b.off + static_cast<int64_t>(k) * stride;
+    return OverlapMatch{k, start >= a.off && start + wl <= a.off + ws};
+  };
+  const unsigned k0 = st.inst < ld.inst ? 0 : 1;
+  if (k0 == 0 && lo < 0 && 0 < hi)
+    return result(0, 0);
+  auto sb = t.stride(a.base), si = t.stride(a.index);
+  if (!sb || !si)
+    return std::nullopt;
+  int64_t stride = *sb + a.scale * *si;
+  if (stride == 0)
+    return k0 == 1 && lo < 0 && 0 < hi ? std::optional<OverlapMatch>(result(1, 0)) : std::nullopt;
+  // Smallest k >= k0 with k * |stride| inside the interval (mirrored for a
+  // negative stride).
+  int64_t step = stride > 0 ? stride : -stride;
+  int64_t from = stride > 0 ? lo : -hi, to = stride > 0 ? hi : -lo;
+  int64_t k = std::max<int64_t>(floorDiv(from, step) + 1, k0);
+  if (k > MaxForwardDistance || k * step >= to)
+    return std::nullopt;
+  return result(static_cast<unsigned>(k), stride);
+}
+
+bool writesRegister(const Instruction &in, const std::string &reg, const IsaRegisters &isa) {
+  return std::any_of(in.writes.begin(), in.writes.end(), [&](RegUnit u) {
+    return isa.isGprUnit(u) && isa.unitRegister(u) == reg;
+  });
+}
+
+/// Rule memoryRenaming's condition: 8-byte GPR store and load written
+/// alike (same base register, no index or symbol, same displacement) with
+/// the base register not written after the store and before the load. The
+/// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
+/// result (addq $1,(%rdi)); an immediate store was not measured.
+bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld, unsigned distance,
+                       const IsaRegisters &isa) {
+  const MemRef &s = *st.ref, &l = *ld.ref;
+  if (st.width != 8 || ld.width != 8 || s.base.empty() || s.base != l.base || !s.index.empty() ||
+      !l.index.empty() || !s.symbol.empty() || !l.symbol.empty() || s.disp != l.disp)
+    return false;
+  const Instruction &store = k.insts[st.inst];
+  if (touchesVector(store, isa) || touchesVector(k.insts[ld.inst], isa))
+    return false;
+  bool readModifyWrite = std::any_of(store.mem.begin(), store.mem.end(),
+                                     [](const MemRef &m) { return m.isLoad && m.isStore; });
+  bool gprData = std::any_of(store.reads.begin(), store.reads.end(), isa.isGprUnit);
+  if (!readModifyWrite && !gprData)
+    return false;
+  size_t n = k.insts.size();
+  for (size_t j = 0; j < n; ++j) {
+    bool between = distance == 0   ? j > st.inst && j < ld.inst
+                   : distance == 1 ? j > st.inst || j < ld.inst
+                                   : true;
+    if (between && writesRegister(k.insts[j], s.base, isa))
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa) {
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa,
+                                                bool byOverlap) {
   AddressTracker tracker(isa);
   std::vector<Access> stores, loads;
   for (unsigned i = 0; i < k.insts.size(); ++i) {
@@ -231,7 +321,7 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRe
     for (const MemRef &m : in.mem) {
       if (isLea)
         continue;
-      Access acc{i, tracker.address(m), m.widthBytes};
+      Access acc{i, tracker.address(m), m.widthBytes, &m};
       if (m.isLoad)
         loads.push_back(acc);
       if (m.isStore)
@@ -243,21 +333,33 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRe
   std::vector<ForwardingPair> pairs;
   for (const Access &ld : loads) {
     std::optional<ForwardingPair> best;
+    const Access *bestStore = nullptr;
     long bestGap = 0;
     for (const Access &st : stores) {
-      auto d = aliasDistance(st, ld, tracker);
+      std::optional<OverlapMatch> d;
+      if (byOverlap)
+        d = overlapDistance(st, ld, tracker);
+      else if (auto exact = aliasDistance(st, ld, tracker))
+        d = OverlapMatch{*exact, true};
       if (!d)
         continue;
       // Instructions between the store and the load: the nearest store is
       // the one the load actually reads.
-      long gap = static_cast<long>(*d * n) + static_cast<long>(ld.inst) - static_cast<long>(st.inst);
+      long gap = static_cast<long>(d->distance * n) + static_cast<long>(ld.inst) -
+                 static_cast<long>(st.inst);
       if (!best || gap < bestGap) {
-        best = ForwardingPair{st.inst, ld.inst, *d};
+        best = ForwardingPair{st.inst, ld.inst, d->distance};
+        best->contained = d->contained;
+        bestStore = &st;
         bestGap = gap;
       }
     }
-    if (best)
-      pairs.push_back(*best);
+    if (!best)
+      continue;
+    best->maskedStore = k.insts[best->store].formKey.find("{k}") != std::string::npos;
+    best->sameAddressText64 = sameAddressText64(k, *bestStore, ld, best->distance, isa);
+    best->storeBytes = bestStore->width;
+    pairs.push_back(*best);
   }
   return pairs;
 }

@@ -225,6 +225,10 @@ private:
         {"loadLatency", &PipelineParams::loadLatency},
         {"vecLoadLatency", &PipelineParams::vecLoadLatency},
         {"storeForwardLatency", &PipelineParams::storeForwardLatency},
+        {"vecStoreForwardLatency", &PipelineParams::vecStoreForwardLatency},
+        {"vec512StoreForwardLatency", &PipelineParams::vec512StoreForwardLatency},
+        {"storeForwardFailLatency", &PipelineParams::storeForwardFailLatency},
+        {"vecStoreForwardFailLatency", &PipelineParams::vecStoreForwardFailLatency},
         {"mispredictPenalty", &PipelineParams::mispredictPenalty}};
     for (auto it = v.begin(); it != v.end(); ++it) {
       std::string where = "pipeline." + it.key();
@@ -258,6 +262,8 @@ private:
           M->rules.macroFusible.push_back(asString(a[i], where + "[" + std::to_string(i) + "]"));
       } else if (it.key() == "lineCrossing") {
         applyLineCrossing(it.value(), where);
+      } else if (it.key() == "memoryRenaming") {
+        applyMemoryRenaming(it.value(), where);
       } else if (it.key() == "source" || it.key() == "src") {
         M->rules.source = sourceIndex(asString(it.value(), where), where);
       } else if (it.key() != "notes") {
@@ -287,6 +293,25 @@ private:
       rule.source = sourceOf(v, where);
     }
     M->rules.lineCrossing = rule;
+  }
+
+  /// "memoryRenaming": {"src": id, "note": text} turns the rule on (the
+  /// conditions are fixed, see SpecialRules::MemoryRenaming); false turns
+  /// it off (in an override of a model that has it).
+  void applyMemoryRenaming(const json &v, const std::string &where) {
+    SpecialRules::MemoryRenaming rule;
+    if (v.is_boolean() && !v.get<bool>()) {
+      M->rules.memoryRenaming = rule;
+      return;
+    }
+    if (!v.is_object())
+      fail(where, "expected {\"src\": id, \"note\": text} or false");
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (it.key() != "src" && it.key() != "source" && it.key() != "note")
+        fail(where + "." + it.key(), "unknown field (src, note)");
+    rule.enabled = true;
+    rule.source = sourceOf(v, where);
+    M->rules.memoryRenaming = rule;
   }
 
   /// Resource list "[[portset, cycles], ...]" appended to storage.

@@ -192,6 +192,10 @@ std::string emitModel(const MachineModel &m, const std::string &fn, const std::s
   sourced("loadLatency", pp.loadLatency);
   sourced("vecLoadLatency", pp.vecLoadLatency);
   sourced("storeForwardLatency", pp.storeForwardLatency);
+  sourced("vecStoreForwardLatency", pp.vecStoreForwardLatency);
+  sourced("vec512StoreForwardLatency", pp.vec512StoreForwardLatency);
+  sourced("storeForwardFailLatency", pp.storeForwardFailLatency);
+  sourced("vecStoreForwardFailLatency", pp.vecStoreForwardFailLatency);
   sourced("mispredictPenalty", pp.mispredictPenalty);
   const SpecialRules &r = m.rules;
   os << "    m.rules.zeroIdioms = " << (r.zeroIdioms ? "true" : "false") << ";\n"
@@ -204,6 +208,8 @@ std::string emitModel(const MachineModel &m, const std::string &fn, const std::s
     os << (i ? ", " : "") << cppString(r.macroFusible[i]);
   os << "};\n    m.rules.lineCrossing = {" << r.lineCrossing.bytes << ", "
      << num(r.lineCrossing.minCycles) << ", " << r.lineCrossing.source << "};\n"
+     << "    m.rules.memoryRenaming = {" << (r.memoryRenaming.enabled ? "true" : "false") << ", "
+     << r.memoryRenaming.source << "};\n"
      << "    m.rules.source = " << r.source << ";\n"
      << "    m.dividerPort = " << m.dividerPort << ";\n"
      << "    m.loadPorts = 0x" << std::hex << m.loadPorts << "ull;\n"

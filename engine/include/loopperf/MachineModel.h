@@ -84,7 +84,20 @@ struct PipelineParams {
   Sourced takenBranchesPerCycle;
   Sourced loadLatency;          ///< L1 hit, integer load-to-use
   Sourced vecLoadLatency;       ///< L1 hit, vector load-to-use
-  Sourced storeForwardLatency;  ///< store data -> dependent load data
+  /// Store data -> dependent load data when the load is contained in one
+  /// earlier store; for every register class that has no value below. 0:
+  /// unknown, the load's L1 latency of its class is used.
+  Sourced storeForwardLatency;
+  /// The same, for loads into vector registers.
+  Sourced vecStoreForwardLatency;
+  /// The same, from a 64-byte (512-bit) store, whatever the load.
+  Sourced vec512StoreForwardLatency;
+  /// Store data -> load data when forwarding fails: the load is not
+  /// contained in the nearest earlier store it overlaps, or that store is
+  /// masked. Known (> 0, either one) also turns on matching by overlap.
+  Sourced storeForwardFailLatency;
+  /// The same, for loads into vector registers.
+  Sourced vecStoreForwardFailLatency;
   Sourced mispredictPenalty;
 };
 
@@ -110,6 +123,16 @@ struct SpecialRules {
     double minCycles = 0;
     uint16_t source = 0;
   } lineCrossing;
+  /// Memory renaming ("memfile"): a 64-bit GPR load from the address of
+  /// the nearest earlier 64-bit GPR store, written with the same base
+  /// register (not written in between), no index and the same
+  /// displacement, gets the stored value at zero latency (Zen 5: a
+  /// movq store/reload pair and addq $1,(%rdi) measured at 0 cycles of
+  /// forwarding). `enabled` false: no such rule.
+  struct MemoryRenaming {
+    bool enabled = false;
+    uint16_t source = 0;
+  } memoryRenaming;
   uint16_t source = 0;
 };
 
