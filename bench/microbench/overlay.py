@@ -327,6 +327,17 @@ def main():
                 m = model_form(models_bin, key, compare)
                 if m is not None:
                     lat_keys.setdefault(int(round(lat)), []).append(key)
+                    # With facts (a new-style overlay): the load+op form of
+                    # the same operation (first source from memory) takes
+                    # that latency plus the facts' load-to-use latency, as
+                    # ModelIO's formRules do for load+op keys (the dev-host
+                    # overlay predates this and keeps LLVM's totals).
+                    op, _, ops = key.partition(" ")
+                    parts = ops.split(",")
+                    mem = f"{op} {','.join(['mem'] + parts[1:])}" if len(parts) >= 2 else None
+                    if (args.facts and mem and
+                            model_form(models_bin, mem, compare) is not None):
+                        lat_keys[int(round(lat))].append(mem)
         rtp = e.get("rtp")
         if rtp is None:
             continue

@@ -1,5 +1,6 @@
 // ModelCheck.cpp - internal-consistency checks of a machine model.
 #include "loopperf/ModelIO.h"
+#include "loopperf/X86.h"
 
 #include <algorithm>
 #include <bit>
@@ -69,6 +70,30 @@ bool isRegisterClass(std::string_view c) {
          c != "sae" && c != "sysreg" && c != "cond" && c != "shift" && c != "ext";
 }
 
+/// A register-to-register move of one class that the model's rule
+/// `moveElimination` executes at rename: latency 0 is right for it.
+/// Masked moves merge into their destination and are not such moves.
+/// Also exchanges and movslq r32,r32 (movsxd), which AMD's guides list as
+/// zero-cycle moves, and register NOPs, which write nothing.
+bool eliminatedMove(const MachineModel &m, std::string_view key) {
+  if (m.isa != "x86-64" || key.find('{') != std::string_view::npos)
+    return false;
+  size_t sp = key.find(' ');
+  if (sp == std::string_view::npos)
+    return false;
+  std::string_view mn = key.substr(0, sp);
+  if (mn.substr(0, 3) == "nop")
+    return true;
+  if (!m.rules.moveElimination)
+    return false;
+  if (!x86::isEliminableMoveMnemonic(mn) && mn != "xchgl" && mn != "xchgq" && mn != "movslq")
+    return false;
+  std::string_view ops = key.substr(sp + 1);
+  size_t comma = ops.find(',');
+  return comma != std::string_view::npos && ops.substr(0, comma) == ops.substr(comma + 1) &&
+         isRegisterClass(ops.substr(0, comma));
+}
+
 } // namespace
 
 std::vector<ModelFinding> checkModel(const MachineModel &m) {
@@ -121,7 +146,7 @@ std::vector<ModelFinding> checkModel(const MachineModel &m) {
                       "resources",
                       f.rthroughput, bound));
     if (f.latency == 0 && !(f.flags & (FormMayStore | FormBranch)) &&
-        isRegisterClass(destinationClass(m, f.asmKey)))
+        isRegisterClass(destinationClass(m, f.asmKey)) && !eliminatedMove(m, f.asmKey))
       add(Sev::Warning, "zero-latency", &f, "writes a register but has latency 0");
   }
   for (size_t p = 0; p < m.ports.size() && p < 64; ++p)

@@ -5,8 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -96,10 +99,15 @@ public:
       defaultSource = sourceIndex(asString(*it, "defaultSource"), "defaultSource");
     if (auto it = doc.find("ports"); it != doc.end()) {
       if (isOverride)
-        fail("ports", "an override cannot redefine the port list");
+        fail("ports", "an override cannot redefine the port list (use addPorts)");
       applyPorts(*it);
     } else if (!isOverride) {
       fail("ports", "missing field 'ports'");
+    }
+    if (auto it = doc.find("addPorts"); it != doc.end()) {
+      if (!isOverride)
+        fail("addPorts", "only an override adds ports (a model lists them in 'ports')");
+      applyAddPorts(*it);
     }
     if (auto it = doc.find("dividerPort"); it != doc.end())
       M->dividerPort = portIndex(asString(*it, "dividerPort"), "dividerPort");
@@ -115,6 +123,8 @@ public:
       applyForms(*it, isOverride);
     else if (!isOverride)
       fail("forms", "missing field 'forms'");
+    if (auto it = doc.find("portRules"); it != doc.end())
+      applyPortRules(*it);
     if (auto it = doc.find("formRules"); it != doc.end())
       applyFormRules(*it);
     if (auto it = doc.find("resourceRules"); it != doc.end())
@@ -185,6 +195,24 @@ private:
     M->ports.clear();
     for (size_t i = 0; i < v.size(); ++i)
       M->ports.push_back({asString(v[i], "ports[" + std::to_string(i) + "]")});
+  }
+
+  /// "addPorts": ["P6", "P7"]: ports appended to the base model's list
+  /// (existing port masks keep their bits), at most 64 in all.
+  void applyAddPorts(const json &v) {
+    asArray(v, "addPorts");
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string where = "addPorts[" + std::to_string(i) + "]";
+      std::string name = asString(v[i], where);
+      if (name.empty() || name.find('+') != std::string::npos)
+        fail(where, "a port name is not empty and has no '+'");
+      for (const Port &p : M->ports)
+        if (p.name == name)
+          fail(where, "port '" + name + "' already exists");
+      if (M->ports.size() >= 64)
+        fail(where, "at most 64 ports");
+      M->ports.push_back({name});
+    }
   }
 
   int portIndex(const std::string &name, const std::string &where) const {
@@ -399,7 +427,8 @@ private:
       if (op.empty() && key.empty())
         fail(where, "a form needs 'op' or 'key'");
       bool matched = false;
-      for (InstrForm &f : S->forms) {
+      for (size_t fi = 0; fi < S->forms.size(); ++fi) {
+        InstrForm &f = S->forms[fi];
         bool hit = op.empty() ? f.asmKey == key
                               : f.opcode == op && (key.empty() || f.asmKey == key);
         if (!hit)
@@ -407,12 +436,16 @@ private:
         json patch = e;
         patch.erase("key"); // the key selected the form; keep it
         patchForm(patch, where, f, true);
+        if (e.contains("res"))
+          givenDemands.insert(fi);
         matched = true;
       }
       if (!matched) {
         InstrForm f;
         f.opcode = S->intern(op);
         patchForm(e, where, f, true);
+        if (e.contains("res"))
+          givenDemands.insert(S->forms.size());
         S->forms.push_back(f);
       }
     }
@@ -491,6 +524,96 @@ private:
     }
   }
 
+  /// "portRules": [{"ports": "A+B", "to": "A+B+C", "fromCycles": 2,
+  /// "toCycles": 1, "only": "stores", "src": ...}]: every demand whose port
+  /// set is exactly `ports` (and, with `fromCycles`, that occupies it that
+  /// many cycles) is made on `to` instead ("" drops the demand) for
+  /// `toCycles` (default: unchanged). `only`: "stores" (forms that store and
+  /// do not load) or "loads" (forms that load). E.g. six integer ALUs where
+  /// LLVM's Zen 4 model has four; two stores per cycle where it charges a
+  /// store two cycles on its two store pipes. Rules apply in order. The
+  /// form's reciprocal throughput follows the change of its densest demand
+  /// per port; the model's loadPorts/storePorts follow `to`. Forms get their
+  /// own copy of the demand list.
+  void applyPortRules(const json &v) {
+    asArray(v, "portRules");
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string where = "portRules[" + std::to_string(i) + "]";
+      const json &r = asObject(v[i], where);
+      for (auto it = r.begin(); it != r.end(); ++it)
+        if (it.key() != "ports" && it.key() != "to" && it.key() != "fromCycles" &&
+            it.key() != "toCycles" && it.key() != "only" && it.key() != "src" &&
+            it.key() != "source" && it.key() != "note")
+          fail(where + "." + it.key(),
+               "unknown field (ports, to, fromCycles, toCycles, only, src, note)");
+      PortMask from = portMask(asString(member(r, "ports", where), where + ".ports"), where + ".ports");
+      if (!from)
+        fail(where + ".ports", "empty port set");
+      PortMask to = from;
+      if (auto it = r.find("to"); it != r.end())
+        to = portMask(asString(*it, where + ".to"), where + ".to");
+      double fromCycles = r.contains("fromCycles")
+                              ? asNumber(r["fromCycles"], where + ".fromCycles") : -1;
+      double toCycles = r.contains("toCycles") ? asNumber(r["toCycles"], where + ".toCycles") : -1;
+      if (toCycles == 0)
+        fail(where + ".toCycles", "must be positive (drop a demand with \"to\": \"\")");
+      std::string only = r.contains("only") ? asString(r["only"], where + ".only") : "";
+      if (!only.empty() && only != "stores" && only != "loads")
+        fail(where + ".only", "expected \"stores\" or \"loads\"");
+      if (to == from && toCycles < 0)
+        fail(where, "changes nothing (give 'to' or 'toCycles')");
+      uint16_t src = sourceOf(r, where);
+      unsigned hits = 0;
+      for (size_t fi = 0; fi < S->forms.size(); ++fi) {
+        InstrForm &f = S->forms[fi];
+        if ((f.flags & FormUnsupported) || givenDemands.count(fi))
+          continue;
+        if (only == "stores" && (!(f.flags & FormMayStore) || (f.flags & FormMayLoad)))
+          continue;
+        if (only == "loads" && !(f.flags & FormMayLoad))
+          continue;
+        std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
+                                      S->resources.begin() + f.resBegin + f.resCount);
+        auto densest = [](const std::vector<ResourceUse> &us) {
+          return static_cast<float>(portBound(us));
+        };
+        float before = densest(uses);
+        bool changed = false;
+        std::vector<ResourceUse> out;
+        for (ResourceUse u : uses) {
+          if (u.ports == from && (fromCycles < 0 || u.cycles == fromCycles)) {
+            changed = true;
+            if (!to)
+              continue;
+            u.ports = to;
+            if (toCycles > 0)
+              u.cycles = static_cast<float>(toCycles);
+          }
+          out.push_back(u);
+        }
+        if (!changed)
+          continue;
+        f.resBegin = static_cast<uint32_t>(S->resources.size());
+        f.resCount = static_cast<uint16_t>(out.size());
+        S->resources.insert(S->resources.end(), out.begin(), out.end());
+        float after = densest(out);
+        if (before > 0 && after > 0 && std::abs(f.rthroughput - before) < 1e-4f)
+          f.rthroughput = after;
+        else if (after > f.rthroughput)
+          f.rthroughput = after;
+        f.source = src;
+        f.flags |= FormOverlaid;
+        ++hits;
+      }
+      if (to && M->loadPorts == from)
+        M->loadPorts = to;
+      if (to && M->storePorts == from)
+        M->storePorts = to;
+      if (hits == 0)
+        fail(where, "matches no form");
+    }
+  }
+
   /// "resourceRules": [{"operandClass": "zmm", "ports": "P0+P1",
   /// "fromCycles": 2, "toCycles": 1, "src": ...}]: in every supported form
   /// with an operand of that class, each demand confined to `ports` that
@@ -512,8 +635,10 @@ private:
         fail(where, "fromCycles and toCycles must be positive");
       uint16_t src = sourceOf(r, where);
       unsigned hits = 0;
-      for (InstrForm &f : S->forms) {
-        if (f.asmKey.empty() || (f.flags & FormUnsupported) || !hasOperandClass(f.asmKey, cls))
+      for (size_t fi = 0; fi < S->forms.size(); ++fi) {
+        InstrForm &f = S->forms[fi];
+        if (f.asmKey.empty() || (f.flags & FormUnsupported) || !hasOperandClass(f.asmKey, cls) ||
+            givenDemands.count(fi))
           continue;
         std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
                                       S->resources.begin() + f.resBegin + f.resCount);
@@ -527,7 +652,9 @@ private:
           continue;
         f.resBegin = static_cast<uint32_t>(S->resources.size());
         S->resources.insert(S->resources.end(), uses.begin(), uses.end());
-        f.rthroughput = static_cast<float>(f.rthroughput * to / from);
+        // Scaled alike, but never below what the form's other demands
+        // need (a zmm load+op keeps its load pipe's share).
+        f.rthroughput = static_cast<float>(std::max<double>(f.rthroughput * to / from, portBound(uses)));
         f.source = src;
         f.flags |= FormOverlaid;
         ++hits;
@@ -540,6 +667,9 @@ private:
   std::unique_ptr<MachineModel> M;
   MachineModel::Storage *S;
   uint16_t defaultSource = 0;
+  /// Forms whose demands this document's "forms" gave explicitly: port and
+  /// resource rules leave them alone (their "res" names the final ports).
+  std::set<size_t> givenDemands;
 };
 
 } // namespace

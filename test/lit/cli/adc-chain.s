@@ -4,10 +4,10 @@
 # RUN: %loopperf --mcpu=znver5 %s | %FileCheck %s
 #
 # Expected from models/znver4.json: ADC64ri8 latency 1, so the CF chain is
-# 8 x 1 = 8 cycles/iteration. LLVM gives ADC64ri8 4 cycles on the four-ALU
-# group (reciprocal throughput 1): (8 x 4 + 1 for dec) / 4 ALUs = 8.25, just
-# above the chain; jnz can go to the branch unit.
-# CHECK: Predicted 8.25 cycles/iteration; bottleneck: ports
+# 8 x 1 = 8 cycles/iteration. LLVM: ADC64ri8 4 cycles on the ALU group, six ALUs on Zen 5
+# (models/facts/znver5.json): (8 x 4 + 1 dec) / 6 = 5.53 < the chain (znver4's 4 ALUs: 8.25).
+# CHECK: Predicted 8.00 cycles/iteration; bottleneck: loop-carried
+# CHECK: ports              5.53
 # CHECK: loop-carried       8.00
 # CHECK: 8.00 cycles/iteration = latency 8 / 1 iteration(s): adcq (line 17) → adcq (line 18) → adcq (line 19) → adcq (line 20) → adcq (line 21) → adcq (line 22) → adcq (line 23) → adcq (line 24)
 # CHECK-NEXT: 1.00 cycles/iteration = latency 1 / 1 iteration(s): decq (line 25)

@@ -7,11 +7,11 @@
 # RUN: %not test -e %t.dot
 #
 # Expected: loop .La's recurrence edge: vaddpd feeds itself one iteration
-# later with VADDPDYrr latency 3 (models/znver4.json), label "3/1", drawn
+# later with VADDPDYrr latency 2 (measured on Zen 5, overlays/znver5.json), label "2/1", drawn
 # dashed (carried) and blue (on a recurrence).
 # ONE: digraph ".La" {
 # ONE: i0 [label="18: vaddpd  %ymm1, %ymm0, %ymm0"];
-# ONE: i0 -> i0 [label="3/1", color=blue, penwidth=2, style=dashed];
+# ONE: i0 -> i0 [label="2/1", color=blue, penwidth=2, style=dashed];
 # TWO: digraph ".Lb" {
 
 .La:

@@ -3,12 +3,12 @@
 # recurrence; the three other neighbours are loads off the chain.
 # RUN: %loopperf --mcpu=znver5 %s | %FileCheck %s
 #
-# Expected from models/znver4.json: VADDSDrm latency 10 = 3 + vector load 7,
-# so 3 cycles each on the chain; VMULSDrr latency 3. Recurrence:
-# 3 + 3 + 3 + 3 = 12 cycles/iteration (the OSACA thesis's "12 instead of 18"
-# point: the loads do not count).
-# CHECK: Predicted 12.00 cycles/iteration; bottleneck: loop-carried
-# CHECK: 12.00 cycles/iteration = latency 12 / 1 iteration(s): vaddsd (line 14) → vaddsd (line 15) → vaddsd (line 16) → vmulsd (line 17)
+# Expected from models/overlays/znver5.json (measured on Zen 5, microbench-zen5.md): vaddsd xmm,xmm,xmm
+# latency 2 (the load+op form's operation takes its register form's
+# latency), vmulsd xmm,xmm,xmm 3. Recurrence: 2 + 2 + 2 + 3 = 9
+# cycles/iteration (the OSACA thesis's point: the loads do not count).
+# CHECK: Predicted 9.00 cycles/iteration; bottleneck: loop-carried
+# CHECK: 9.00 cycles/iteration = latency 9 / 1 iteration(s): vaddsd (line 14) → vaddsd (line 15) → vaddsd (line 16) → vmulsd (line 17)
 
 .L3:
         vaddsd  16(%rax), %xmm0, %xmm0

@@ -2,16 +2,16 @@
 # dependent vaddpd with a folded load, delimited by OSACA comment markers.
 # RUN: %loopperf --mcpu=znver5 %s | %FileCheck %s
 #
-# Expected, from models/znver4.json (znver5 inherits it; overlays/znver5.json
-# sets vecLoadLatency 7 and does not touch vaddpd): VADDPDYrm lat 10 = 3 +
-# vector load 7. The load is split off the chain (address registers feed it,
-# only %ymm0 is carried), so the recurrence is 8 x 3 = 24 cycles/iteration
-# over one iteration. The add/cmp/jne chain on %rax is 1 cycle.
+# Expected: vaddpd ymm,ymm,ymm latency 2 on Zen 5 (measured 1.96, microbench-zen5.md;
+# overlays/znver5.json; LLVM's znver4 says 3). The load of each VADDPDYrm is split off the chain (address registers feed it,
+# only %ymm0 is carried) and its operation takes the register form's
+# latency, so the recurrence is 8 x 2 = 16 cycles/iteration over one
+# iteration. The add/cmp/jne chain on %rax is 1 cycle.
 # CHECK: osaca 'osaca region 1' (lines 20-30), model znver5
-# CHECK: Predicted 24.00 cycles/iteration; bottleneck: loop-carried
-# CHECK: loop-carried      24.00
+# CHECK: Predicted 16.00 cycles/iteration; bottleneck: loop-carried
+# CHECK: loop-carried      16.00
 # CHECK: Loop-carried chains (longest first):
-# CHECK-NEXT: 24.00 cycles/iteration = latency 24 / 1 iteration(s): vaddpd (line 20) → vaddpd
+# CHECK-NEXT: 16.00 cycles/iteration = latency 16 / 1 iteration(s): vaddpd (line 20) → vaddpd
 # CHECK-NEXT: 1.00 cycles/iteration = latency 1 / 1 iteration(s): addq (line 28)
 
         .text

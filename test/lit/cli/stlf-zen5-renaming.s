@@ -8,18 +8,18 @@
 # per copy of the body; znver5 overlay source measured-zen5-stlf-2026-11-23).
 #
 # 'reload': stlf_r64.chain 0.50. The store/reload chain costs 0 (the
-# loop-carried bound). Predicted 1.00, not 0.50, because of the port bound,
-# which is not about forwarding: LLVM's Zen 4 movq store takes 2 cycles on
-# the three LSU pipes and 1 on two store pipes, the load 1 on an LSU pipe:
-# 5 cycles on those 5 pipes = 1.00; Zen 5 measured a store every 0.50
-# cycles (movq_store.tp 2.01 per 4 stores, same file).
+# loop-carried bound); the store takes one of Zen 5's two store pipes for a
+# cycle (models/facts/znver5.json portRules, movq_store.tp 2.01 per 4
+# stores, same file): 0.50, as measured, tied with the front end (2 uops /
+# 8). With LLVM's Zen 4 store demands (2 cycles on the LSU and store
+# pipes) it was 1.00.
 # CHECK: === {{.*}}: llvm-mca 'reload'
-# CHECK: Predicted 1.00 cycles/iteration; bottleneck: memory
+# CHECK: Predicted 0.50 cycles/iteration; bottleneck: memory
 # CHECK: loop-carried       0.00
 # CHECK: 0.00 cycles/iteration = latency 0 / 1 iteration(s) through memory: movq (line 49) → movq (line 50)
 #
 # 'counter': a counter kept in memory, stlf_addmem_r64's work as three
-# instructions: renamed reload 0 + addq 1 (measured-zen5-2026-11) = 1.00,
+# instructions: renamed reload 0 + addq 1 (measured, microbench-zen5.md) = 1.00,
 # as measured for stlf_addmem_r64.chain (1.00).
 # CHECK: === {{.*}}: llvm-mca 'counter'
 # CHECK: Predicted 1.00 cycles/iteration; bottleneck: loop-carried
