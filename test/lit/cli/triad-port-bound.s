@@ -3,14 +3,14 @@
 #
 # Expected, from overlays/znver5.json: every vector load (VMOVUPDYrm, the load of VFMADD213PDYm) takes one cycle on the two FP load
 # pipes Zn4FP45_0/1 (LLVM's znver4 numbers; Zen 5 measured two ymm loads per
-# cycle, vmovups_ymm_load.tp). Stores take no load pipe on Zen 5 (portRules
-# from the measured 2 loads + 1 store per cycle; llvm-mca-19's znver4 model
-# charges them there too and says 3.00). Four loads / 2 pipes = 2.00
-# cycles/iteration, above the front end (9 instructions, cmp+jb fused = 8
-# uops / dispatch width 8 = 1.00) and the only recurrence (addq, 1 cycle).
+# cycle, vmovups_ymm_load.tp); a store takes one of three load/store slots
+# (Zn5FPLdSt + the two, facts portRules: at most 3 vector loads and stores
+# per cycle measured). (4 loads + 2 stores) / 3 = 4 loads / 2 = 2.00
+# (llvm-mca-19's znver4: 3.00), above the front end (8 fused uops / 8 =
+# 1.00) and the only recurrence (addq, 1 cycle); the larger set is named.
 # CHECK: Predicted 2.00 cycles/iteration; bottleneck: ports
 # CHECK: front end          1.00  (8 fused uops
-# CHECK: ports              2.00  (Zn4FP45_0+Zn4FP45_1)
+# CHECK: ports              2.00  (Zn4FP45_0+Zn4FP45_1+Zn5FPLdSt)
 # CHECK: loop-carried       1.00
 
 .L3:
