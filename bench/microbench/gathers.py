@@ -13,16 +13,17 @@ Per form, bodies timed side by side in one loopperf-measure run:
   fp-add     the FP add chain alone
   tp         4 independent gathers (destination zeroed first) per iteration;
              reciprocal throughput = cycles / 4
-Writes bench/results/microbench-gathers.{json,md}.
+Writes OUT/microbench-gathers.{json,md} (--out, default bench/results).
 
 Bodies measured clean by an earlier run are kept; the others are measured
 again.
 
   /usr/bin/python3 bench/microbench/gathers.py [--build build] [--rounds 31] [--fresh]
+      [--max-seconds 20] [--out bench/results]
 """
 import datetime, json, os, tempfile
 
-from mbcommon import measure_asm, parse_args, write_results
+from mbcommon import measure_asm, parse_args, results_path, write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -63,8 +64,7 @@ def bodies(key):
 
 def main():
     args = parse_args()
-    rdir = os.path.join(ROOT, "bench", "results")
-    path = os.path.join(rdir, "microbench-gathers.json")
+    path = results_path(args, "gathers")
     # Bodies measured clean by an earlier run are kept (a busy host's quiet
     # windows add up); --fresh measures everything again.
     got = {}
@@ -122,7 +122,7 @@ def main():
         for what, v in e["bodies"].items():
             L.append(f"| `{e['key']}` | {what} | {v['cycles']} | {v['iqr']} | {v['contention']} | "
                      f"{'yes' if v['clean'] else 'no'} |")
-    write_results("gathers", doc, L)
+    write_results(args, "gathers", doc, L)
 
 
 if __name__ == "__main__":

@@ -15,16 +15,17 @@ values, which is what loops mostly store. (With one fixed address per
 access, as a first version of this script had, the FMA case ran at 1.21:
 streaming is what loops do.)
 
-Writes bench/results/microbench-ldst.{json,md}.
+Writes OUT/microbench-ldst.{json,md} (--out, default bench/results).
 
 Bodies measured clean (15 rounds at contention 0.95-1.05) by an earlier run
 are kept; the others are measured again.
 
   /usr/bin/python3 bench/microbench/ldst.py [--build build] [--rounds 31] [--fresh]
+      [--max-seconds 20] [--out bench/results]
 """
 import datetime, json, os, tempfile
 
-from mbcommon import measure_asm, parse_args, write_results
+from mbcommon import measure_asm, parse_args, results_path, write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -61,8 +62,7 @@ def body_text(lines):
 
 def main():
     args = parse_args()
-    rdir = os.path.join(ROOT, "bench", "results")
-    path = os.path.join(rdir, "microbench-ldst.json")
+    path = results_path(args, "ldst")
     # Bodies measured clean by an earlier run are kept (a busy host's quiet
     # windows add up); --fresh measures everything again.
     kept = {}
@@ -109,7 +109,7 @@ def main():
     for r in res:
         L.append(f"| {r['body']} | `{'; '.join(r['instructions'])}` | {r['cycles']} | {r['if_shared']} | "
                  f"{r['if_separate']} | {r['iqr']} | {r['contention']} | {'yes' if r['clean'] else 'no'} |")
-    write_results("ldst", doc, L)
+    write_results(args, "ldst", doc, L)
 
 
 if __name__ == "__main__":

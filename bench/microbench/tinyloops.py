@@ -8,10 +8,10 @@ per body the table gives cycles per iteration at each offset, the
 body's length in bytes and how many 64-byte lines (and 32-byte fetch
 windows) it spans there.
 
-Writes bench/results/microbench-tinyloops.{json,md}.
+Writes OUT/microbench-tinyloops.{json,md} (--out, default bench/results).
 
   /usr/bin/python3 bench/microbench/tinyloops.py [--build build] [--rounds 31]
-      [--offsets 0,8,...] [--only NAME,...]
+      [--max-seconds 20] [--offsets 0,8,...] [--only NAME,...] [--out bench/results]
 """
 import argparse, datetime, json, os, re, subprocess, tempfile
 
@@ -126,9 +126,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=31)
     ap.add_argument("--offsets", default="0,8,16,24,32,40,48,56")
     ap.add_argument("--only", default="")
+    ap.add_argument("--max-seconds", type=float, default=20,
+                    help="loopperf-measure --max-seconds: waiting budget per kernel")
     ap.add_argument("--retries", type=int, default=3)
-    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "microbench-tinyloops"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"),
+                    help="results folder (default bench/results)")
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    out_base = os.path.join(args.out, "microbench-tinyloops")
     measure = os.path.join(args.build, "bin", "loopperf-measure")
     offsets = [int(o) for o in args.offsets.split(",")]
     bodies = {k: v for k, v in BODIES.items() if not args.only or k in args.only.split(",")}
@@ -150,7 +155,8 @@ def main():
     for _ in range(1 + args.retries):
         # Items measured on a shared core (median contention > 1.10) are
         # measured again; the least contended run is kept.
-        out = json.loads(subprocess.run([measure, "--json", f"--rounds={args.rounds}", "--n1=128",
+        out = json.loads(subprocess.run([measure, "--json", f"--rounds={args.rounds}",
+                                         f"--max-seconds={args.max_seconds}", "--n1=128",
                                          "--n2=384", "kernel", so, *todo], capture_output=True,
                                         text=True, check=True).stdout)
         for r in out["results"]:
@@ -172,7 +178,7 @@ def main():
     doc = {"meta": {"date": str(datetime.date.today()), "rounds": args.rounds,
                     "bodies": {k: {"body": v[1], "what": v[2]} for k, v in bodies.items()}},
            "loops": res}
-    with open(args.out + ".json", "w") as f:
+    with open(out_base + ".json", "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
     L = ["# Small loops by start offset\n",
@@ -187,7 +193,7 @@ def main():
         cells = [f"{r['cycles']:.2f} ({r['lines64']}L{r['windows32']}W{'' if r['contention'] <= 1.1 else ' sh%.1f' % r['contention']})"
                  for r in rr]
         L.append(f"| {b} | {bodies[b][2]} | {rr[0]['bytes']} | " + " | ".join(cells) + " |")
-    with open(args.out + ".md", "w") as f:
+    with open(out_base + ".md", "w") as f:
         f.write("\n".join(L) + "\n")
     print("\n".join(L))
 
