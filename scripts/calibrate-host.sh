@@ -110,6 +110,19 @@ PY
 field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1])[sys.argv[2]]; print(v if not isinstance(v, list) else ", ".join(v))' "$identity" "$1"; }
 name=$(field name)
 masked=$(field cpuid_masked)
+# A host that loopperf already knows as a measured model of its own (the
+# engine's HostCpu: `--mcpu=native` on the KVM guests reporting AMD EPYC
+# family 25 model 1 is epyc-kvm-host) keeps that name, so a new calibration
+# replaces the model `native` picks there.
+if [[ -z ${CALIBRATE_CPUINFO:-} && $name = "$(field llvm_cpu)-kvm-host" && -x $build/bin/loopperf ]]; then
+  known=$("$build/bin/loopperf" --mcpu=native --json "$root/bench/measure/known/add1.s" 2>/dev/null |
+          python3 -c 'import json,sys; print(json.load(sys.stdin).get("model",""))' 2>/dev/null || true)
+  if [[ -n $known && $known != "$(field llvm_cpu)" ]]; then
+    echo "calibrate-host: loopperf's --mcpu=native already names this host '$known': using that name"
+    name=$known
+    identity=$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d["name"]=sys.argv[2]; print(json.dumps(d))' "$identity" "$name")
+  fi
+fi
 echo "calibrate-host: $(field model_name) ($(field vendor), family $(field family) = $(field family_hex), model $(field model) = $(field model_hex), stepping $(field stepping)), $(field date)"
 echo "calibrate-host: flags that matter: $(field flags)"
 echo "calibrate-host: LLVM host CPU $(field llvm_cpu); hypervisor $(field hypervisor) $(field hypervisor_vendor)"
