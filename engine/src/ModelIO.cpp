@@ -710,6 +710,10 @@ ModelLoadResult parseModel(std::string_view jsonText, std::string_view fileName,
   } catch (const json::parse_error &e) {
     r.error = file + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what();
     return r;
+  } catch (const json::exception &e) {
+    // The parser also throws out_of_range (a number beyond double, 1e999).
+    r.error = file + ": not valid JSON: " + e.what();
+    return r;
   }
   try {
     bool isOverride = doc.is_object() && doc.contains("base");

@@ -280,6 +280,15 @@ TEST(ModelIO, MalformedFiles) {
   EXPECT_NE(port.error.find("unknown port 'SKLPort9'"), std::string::npos) << port.error;
 
   EXPECT_NE(loadModelFile("/nonexistent/model.json").error.find("cannot open"), std::string::npos);
+
+  // A number beyond double: nlohmann's parser throws out_of_range (406),
+  // which aborted the CLI and clang (issue 19); now an error like any other.
+  ModelLoadResult huge = parseModel(
+      R"({"base": "skylake", "pipeline": {"decodeWidth": {"value": 1e999}}})", "huge.json",
+      findBuiltinModel);
+  EXPECT_FALSE(huge);
+  EXPECT_NE(huge.error.find("huge.json: not valid JSON"), std::string::npos) << huge.error;
+  EXPECT_NE(huge.error.find("number overflow"), std::string::npos) << huge.error;
 }
 
 TEST(ModelCheck, FindsInconsistencies) {
