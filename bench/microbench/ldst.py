@@ -25,6 +25,7 @@ are kept; the others are measured again.
 """
 import datetime, json, os, tempfile
 
+from forms import host_isa, isa_skip_note
 from mbcommon import measure_asm, parse_args, results_path, write_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,14 +51,50 @@ BODIES = {
     "1L1FMA1S-sd": (["vmovsd @(%rsi,%rax), %xmm0", "vfmadd213sd @(%rdx,%rax), %xmm2, %xmm0",
                      "vmovsd %xmm0, @(%rdi,%rax)"], 1.5, 1.0),
 }
+# Reference bodies, not part of the verdict (their two times are equal: what
+# the microbenchmarks of single forms would give):
+# * line-crossing ymm loads: every copy's loads 8 bytes past the 32-byte
+#   piece, so the copies at 32 and 96 cross a 64-byte line (stencils load
+#   x[i-1] and x[i+1] this way); 1.0 if crossing costs nothing;
+# * streaming 512-bit loads and stores (AVX-512 hosts only; copies 64 bytes
+#   apart, `%` stands for them): Zen 5's suite ran 2 zmm loads + 1 zmm store
+#   per 1.5 cycles where the fixed-address bodies of the shared measurements
+#   gave 1.1.
+BODIES.update({
+    "2L-ymm-cross": (["vmovdqu @+8(%rsi,%rax), %ymm0", "vmovdqu @+8(%rdx,%rax), %ymm1"], 1.0, 1.0),
+})
+ZMM_BODIES = {
+    "2L-zmm": (["vmovdqu64 %(%rsi,%rax), %zmm0", "vmovdqu64 %(%rdx,%rax), %zmm1"], 1.0, 1.0),
+    "1S-zmm": (["vmovdqu64 %zmm3, %(%rdi,%rax)"], 1.0, 1.0),
+    "1L1S-zmm": (["vmovdqu64 %(%rsi,%rax), %zmm0", "vmovdqu64 %zmm0, %(%rdi,%rax)"], 1.0, 1.0),
+    "2L1S-zmm": (["vmovdqu64 %(%rsi,%rax), %zmm0", "vmovdqu64 %(%rdx,%rax), %zmm1",
+                  "vmovdqu64 %zmm0, %(%rdi,%rax)"], 1.0, 1.0),
+    "2L-zmm-cross": (["vmovdqu64 %+8(%rsi,%rax), %zmm0", "vmovdqu64 %+8(%rdx,%rax), %zmm1"],
+                     1.0, 1.0),
+}
 COPIES = 4
 
 
+def offset_line(line, c):
+    """A body line for copy c: @ is 32*c, % is 64*c (zmm bodies); '+8'
+    after either adds to it."""
+    for mark, step in (("@", 32), ("%(", 64), ("%+", 64)):
+        if mark in line:
+            base = step * c
+            if "+8(" in line:
+                line = line.replace(mark[0] + "+8(", str(base + 8) + "(")
+            else:
+                line = line.replace(mark, str(base) + mark[1:])
+    return line
+
+
 def body_text(lines):
+    wide = any("zmm" in l for l in lines)
     out = ["# LOOPPERF-INIT-BEGIN", "xorl %eax, %eax", "# LOOPPERF-INIT-END", "# LLVM-MCA-BEGIN"]
     for c in range(COPIES):
-        out += [l.replace("@", str(32 * c)) for l in lines]
-    return "\n".join(out + ["addq $128, %rax", "andq $1023, %rax", "# LLVM-MCA-END"]) + "\n"
+        out += [offset_line(l, c) for l in lines]
+    step = 256 if wide else 128
+    return "\n".join(out + [f"addq ${step}, %rax", "andq $1023, %rax", "# LLVM-MCA-END"]) + "\n"
 
 
 def main():
@@ -65,6 +102,13 @@ def main():
     path = results_path(args, "ldst")
     # Bodies measured clean by an earlier run are kept (a busy host's quiet
     # windows add up); --fresh measures everything again.
+    # 512-bit bodies only where the harness can run them (loopperf-measure
+    # host-isa: CPUID AVX512F and the OS's XCR0 state).
+    isa = host_isa(os.path.join(args.build, "bin", "loopperf-measure"))
+    if isa.get("avx512_state"):
+        BODIES.update(ZMM_BODIES)
+    else:
+        print(f"ldst.py: {', '.join(ZMM_BODIES)} skipped: {isa_skip_note(isa)}")
     kept = {}
     if os.path.exists(path) and not args.fresh:
         kept = {r["body"]: r for r in json.load(open(path))["bodies"]
