@@ -18,6 +18,7 @@
 #include "llvm/MC/MCSymbol.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 using namespace llvm;
@@ -58,7 +59,7 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
       Branches.push_back({J, It->second});
   }
 
-  // Header label statement -> last back-branch statement.
+  // Header label statement -> last back-branch statement, in header order.
   std::map<size_t, size_t> Spans;
   for (auto [J, T] : Branches)
     if (T <= J) {
@@ -66,22 +67,55 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
       Latch = std::max(Latch, J);
     }
   std::vector<std::pair<size_t, size_t>> Loops(Spans.begin(), Spans.end());
-  auto Innermost = [&](std::pair<size_t, size_t> L) {
-    return std::none_of(Loops.begin(), Loops.end(), [&](const auto &Other) {
-      return Other.first != L.first && Other.first >= L.first && Other.second <= L.second;
-    });
-  };
+  const size_t N = Loops.size();
+
+  // A loop is innermost when no later-starting span ends inside it. A span
+  // starting after its latch ends after it too, so it is enough that the
+  // least end among all later headers lies beyond the latch (one pass
+  // from the back; everything below is linear in the file, issue 19).
+  std::vector<bool> Innermost(N);
+  size_t LeastEnd = SIZE_MAX;
+  for (size_t I = N; I-- > 0;) {
+    Innermost[I] = LeastEnd > Loops[I].second;
+    LeastEnd = std::min(LeastEnd, Loops[I].second);
+  }
+  // Innermost spans never contain one another, so in header order their
+  // ends rise too: a span overlapping one without nesting is its
+  // neighbour among the innermost spans.
+  std::vector<size_t> Inner;
+  for (size_t I = 0; I < N; ++I)
+    if (Innermost[I])
+      Inner.push_back(I);
+  // The least target of an unconditional forward jump at statement p or
+  // later: a loop [H, L] holds one that skips code inside it iff the least
+  // target from H on is at most L (a jump at or after L lands beyond L).
+  std::vector<size_t> LeastJumpTarget(Stmts.size() + 1, SIZE_MAX);
+  for (auto [J, T] : Branches)
+    if (T > J && R.instrInfo().get(Stmts[J].inst.getOpcode()).isUnconditionalBranch())
+      LeastJumpTarget[J] = std::min(LeastJumpTarget[J], T);
+  for (size_t P = Stmts.size(); P-- > 0;)
+    LeastJumpTarget[P] = std::min(LeastJumpTarget[P], LeastJumpTarget[P + 1]);
+  // The function each statement lies in: the last function label before it.
+  std::vector<size_t> FunctionLabel(Stmts.size(), SIZE_MAX);
+  for (size_t I = 0, Last = SIZE_MAX; I < Stmts.size(); ++I) {
+    const AsmStatement &S = Stmts[I];
+    if (S.kind == AsmStatement::Kind::Label &&
+        (R.isFunctionSymbol(S.symbol) || !S.symbol->isTemporary()))
+      Last = I;
+    FunctionLabel[I] = Last;
+  }
+
   std::vector<CodeRegion> Out;
-  for (auto [Header, Latch] : Loops) {
-    if (!Innermost({Header, Latch}))
-      continue;
+  for (size_t K = 0; K < Inner.size(); ++K) {
+    auto [Header, Latch] = Loops[Inner[K]];
     CodeRegion Region;
     Region.kind = CodeRegion::Kind::Loop;
     Region.name = Stmts[Header].symbol->getName().str();
     Region.begin = Header;
     Region.end = Latch + 1;
     Region.loc = Stmts[Header].loc;
-    Region.function = enclosingFunction(R, Header);
+    if (FunctionLabel[Header] != SIZE_MAX)
+      Region.function = Stmts[FunctionLabel[Header]].symbol->getName().str();
     // The straight-line body is one path through the loop unless control
     // flow inside it selects between alternatives: another innermost span
     // overlapping this one without nesting (two back branches share part of
@@ -89,20 +123,27 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
     // unconditional jump that skips code inside it (the else arm of an
     // if/else). Summing such a body would charge every arm in every
     // iteration, so it is not analysed. (A conditional forward branch
-    // alone, an if-then, is analysed as if its code ran.)
-    for (const auto &Other : Loops)
-      if (Other.first != Header && Innermost(Other) &&
-          ((Other.first < Header && Header <= Other.second && Other.second < Latch) ||
-           (Header < Other.first && Other.first <= Latch && Latch < Other.second)))
-        Region.notAnalysable = "alternative paths inside the loop body (another branch back "
-                               "into it, to '" + Stmts[Other.first].symbol->getName().str() +
-                               "', overlaps it); loopperf analyses single-path bodies only";
-    for (auto [J, T] : Branches)
-      if (J >= Header && J < Latch && T > J && T <= Latch &&
-          R.instrInfo().get(Stmts[J].inst.getOpcode()).isUnconditionalBranch())
-        Region.notAnalysable = "alternative paths inside the loop body (an if/else: an "
-                               "unconditional jump skips code inside the loop); loopperf "
-                               "analyses single-path bodies only";
+    // alone, an if-then, is analysed as if its code ran.) The later of two
+    // overlapping neighbours is the one named.
+    auto Overlap = [&](size_t Other) {
+      Region.notAnalysable = "alternative paths inside the loop body (another branch back "
+                             "into it, to '" + Stmts[Loops[Other].first].symbol->getName().str() +
+                             "', overlaps it); loopperf analyses single-path bodies only";
+    };
+    if (K > 0) {
+      auto [First, Last] = Loops[Inner[K - 1]];
+      if (First < Header && Header <= Last && Last < Latch)
+        Overlap(Inner[K - 1]);
+    }
+    if (K + 1 < Inner.size()) {
+      auto [First, Last] = Loops[Inner[K + 1]];
+      if (Header < First && First <= Latch && Latch < Last)
+        Overlap(Inner[K + 1]);
+    }
+    if (LeastJumpTarget[Header] <= Latch)
+      Region.notAnalysable = "alternative paths inside the loop body (an if/else: an "
+                             "unconditional jump skips code inside the loop); loopperf "
+                             "analyses single-path bodies only";
     Out.push_back(std::move(Region));
   }
   return Out;
