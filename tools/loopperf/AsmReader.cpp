@@ -197,6 +197,12 @@ public:
       Labels.push_back({Loc, Symbol, nullptr});
   }
 
+  // Symbol sizes place nothing, and ELF object writing evaluates a `.size`
+  // expression with report_fatal_error when it is not absolute (its label
+  // undefined or in another section: "Size expression must be absolute",
+  // an abort of the CLI, issue 19), so the layout pass ignores them.
+  void emitELFSize(MCSymbol *, const MCExpr *) override {}
+
   // The alignment a section needs is the largest the input asks for in it
   // (.p2align/.balign/.align, code alignment included; GNU as records it so,
   // max-skip or not). LLVM's own initial 4-byte alignment of .text is not
