@@ -54,13 +54,14 @@ value depends on the microarchitecture (Zen 5 never read below 1.06).
   /usr/bin/python3 bench/microbench/overlay.py --results DIR [--forms FILE] [--bodies FILE] \
       --name NAME --base CPU [--facts FILE] [--host TEXT] [--out FILE]
 """
-import argparse, json, os, re, subprocess
+import argparse, functools, json, os, re, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 NAME = "epyc-kvm-host"
 
 
+@functools.lru_cache(maxsize=None)
 def model_form(models_bin, key, model="znver3"):
     """LLVM's numbers for `key` in `model` (a CPU name or a model file) as
     loopperf-models shows them: {"lat", "rtp", "res"}, or None."""

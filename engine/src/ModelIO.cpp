@@ -574,10 +574,7 @@ private:
           continue;
         std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
                                       S->resources.begin() + f.resBegin + f.resCount);
-        auto densest = [](const std::vector<ResourceUse> &us) {
-          return static_cast<float>(portBound(us));
-        };
-        float before = densest(uses);
+        float before = static_cast<float>(portBound(uses));
         bool changed = false;
         std::vector<ResourceUse> out;
         for (ResourceUse u : uses) {
@@ -596,7 +593,7 @@ private:
         f.resBegin = static_cast<uint32_t>(S->resources.size());
         f.resCount = static_cast<uint16_t>(out.size());
         S->resources.insert(S->resources.end(), out.begin(), out.end());
-        float after = densest(out);
+        float after = static_cast<float>(portBound(out));
         if (before > 0 && after > 0 && std::abs(f.rthroughput - before) < 1e-4f)
           f.rthroughput = after;
         else if (after > f.rthroughput)

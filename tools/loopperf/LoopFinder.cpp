@@ -26,6 +26,13 @@ using namespace llvm;
 namespace loopperf::cli {
 namespace {
 
+/// A label that names a function: a function symbol or any non-temporary
+/// label (enclosingFunction's and the loop finder's notion).
+bool isFunctionLabel(const AsmReader &R, const AsmStatement &S) {
+  return S.kind == AsmStatement::Kind::Label &&
+         (R.isFunctionSymbol(S.symbol) || !S.symbol->isTemporary());
+}
+
 /// The label a direct branch jumps to, or null (indirect branch, return).
 const MCSymbol *branchTarget(const MCInst &Inst) {
   for (const MCOperand &Op : Inst)
@@ -98,9 +105,7 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
   // The function each statement lies in: the last function label before it.
   std::vector<size_t> FunctionLabel(Stmts.size(), SIZE_MAX);
   for (size_t I = 0, Last = SIZE_MAX; I < Stmts.size(); ++I) {
-    const AsmStatement &S = Stmts[I];
-    if (S.kind == AsmStatement::Kind::Label &&
-        (R.isFunctionSymbol(S.symbol) || !S.symbol->isTemporary()))
+    if (isFunctionLabel(R, Stmts[I]))
       Last = I;
     FunctionLabel[I] = Last;
   }
@@ -151,12 +156,9 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
 
 std::string enclosingFunction(const AsmReader &R, size_t Statement) {
   const auto &Stmts = R.statements();
-  for (size_t I = std::min(Statement + 1, Stmts.size()); I-- > 0;) {
-    const AsmStatement &S = Stmts[I];
-    if (S.kind == AsmStatement::Kind::Label &&
-        (R.isFunctionSymbol(S.symbol) || !S.symbol->isTemporary()))
-      return S.symbol->getName().str();
-  }
+  for (size_t I = std::min(Statement + 1, Stmts.size()); I-- > 0;)
+    if (isFunctionLabel(R, Stmts[I]))
+      return Stmts[I].symbol->getName().str();
   return {};
 }
 
