@@ -175,7 +175,11 @@ unsigned elementsPerIteration(const std::vector<rtx_insn *> &insns,
 /// line and column in the function's own file (inlined code elsewhere does
 /// not count). For a `for` loop that is its header line, whether or not the
 /// loop was vectorised or rotated; the back-edge jump's location (the exit
-/// test) moves with such transformations. Falls back to the latch's jump.
+/// test) moves with such transformations. Falls back to the jump of a block
+/// that branches back to the header: the first such one with a location, in
+/// edge order. The loop structure is built without simple latches
+/// (AVOID_CFG_MODIFICATIONS), so a loop with several back edges has no
+/// `latch` block at all.
 rtx_insn *locationInsn(class loop *l, const char *functionFile) {
   rtx_insn *best = nullptr;
   expanded_location bestLoc = {};
@@ -197,8 +201,16 @@ rtx_insn *locationInsn(class loop *l, const char *functionFile) {
   free(body);
   if (best)
     return best;
-  rtx_insn *end = BB_END(l->latch);
-  return end && JUMP_P(end) && INSN_LOCATION(end) != UNKNOWN_LOCATION ? end : nullptr;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, l->header->preds) {
+    if (!flow_bb_inside_loop_p(l, e->src))
+      continue; // the entry edge, not a back edge
+    rtx_insn *end = BB_END(e->src);
+    if (end && JUMP_P(end) && INSN_LOCATION(end) != UNKNOWN_LOCATION)
+      return end;
+  }
+  return nullptr;
 }
 
 } // namespace
