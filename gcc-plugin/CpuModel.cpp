@@ -66,9 +66,14 @@ ModelChoice chooseModel(const std::string &requested, const char *arch, const ch
       basis += " (" + (name.empty() ? std::string("unknown host") : name) + ")";
     }
     ModelChoice c = byName(name, basis);
-    if (!c.model)
+    if (!c.model) {
       c.error = "no machine model for CPU '" + requested + "'" +
                 (requested == "native" ? " (host detected as '" + name + "')" : "");
+    } else if (c.model->isa != "x86-64") {
+      // This plugin only ever sees GCC's x86 back end (it reads ix86_arch).
+      c.error = "model '" + c.name + "' is for " + c.model->isa + ", the target is x86-64";
+      c.model = nullptr;
+    }
     return c;
   }
   const std::string_view a = arch ? arch : "", t = tune ? tune : "";

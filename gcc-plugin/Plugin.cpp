@@ -44,14 +44,15 @@ void finish(void *, void *data) {
   try {
     if (!state->json.write(state->options.jsonPath, main_input_filename ? main_input_filename : "",
                            tu.name, error))
-      ::error("loopperf: %s", error.c_str());
+      ::warning(0, "loopperf: %s", error.c_str());
   } catch (const std::exception &e) {
-    ::error("loopperf: cannot write the JSON record: %s", e.what());
+    ::warning(0, "loopperf: cannot write the JSON record: %s", e.what());
   }
 }
 
-bool parseArguments(const plugin_name_args *info, PluginState &state) {
-  bool ok = true;
+/// Unknown or malformed arguments are warned about and ignored: like the
+/// clang plugin, a misconfigured loopperf never fails a compile.
+void parseArguments(const plugin_name_args *info, PluginState &state) {
   for (int i = 0; i < info->argc; ++i) {
     const std::string key = info->argv[i].key;
     const char *value = info->argv[i].value;
@@ -64,12 +65,10 @@ bool parseArguments(const plugin_name_args *info, PluginState &state) {
       state.options.jsonPath =
           value && *value ? std::string(value) : std::string(dump_base_name) + ".loopperf.json";
     } else {
-      ::error("loopperf: unknown or malformed plugin argument %<-fplugin-arg-%s-%s%s%s%>",
-              info->base_name, key.c_str(), value ? "=" : "", value ? value : "");
-      ok = false;
+      ::warning(0, "loopperf: ignoring unknown or malformed plugin argument %<-fplugin-arg-%s-%s%s%s%>",
+                info->base_name, key.c_str(), value ? "=" : "", value ? value : "");
     }
   }
-  return ok;
 }
 
 } // namespace
@@ -81,14 +80,13 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
     return 1;
   }
   auto *state = new PluginState; // lives as long as cc1
-  if (!parseArguments(info, *state))
-    return 1;
+  parseArguments(info, *state);
+  // A model that cannot be used is said once here; every loop then gets a
+  // missed-analysis remark with the same reason (LoopPass.cpp).
   if (!state->options.cpu.empty()) {
     const auto choice = loopperf::gccplugin::chooseModel(state->options.cpu, nullptr, nullptr);
-    if (!choice.model) {
-      ::error("loopperf: %s", choice.error.c_str());
-      return 1;
-    }
+    if (!choice.model)
+      ::warning(0, "loopperf: %s; loops will not be analysed", choice.error.c_str());
   }
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &Info);
 

@@ -5,6 +5,7 @@
 //            [--section-start=NAME=ADDR]... FILE.s|-
 //   loopperf --list-models
 #include "AsmReader.h"
+#include "ForeignIsa.h"
 #include "KernelBuilder.h"
 #include "Regions.h"
 #include "ReportWriter.h"
@@ -207,6 +208,10 @@ int main(int argc, char **argv) {
   if (std::error_code EC = Buffer.getError())
     return fail("cannot read '" + InputFile + "': " + EC.message());
   std::string FileName = (*Buffer)->getBufferIdentifier().str();
+  if (std::string Foreign = describeForeignAssembly((*Buffer)->getBuffer()); !Foreign.empty())
+    return fail(FileName + ": this looks like " + Foreign +
+                "; the loopperf CLI reads x86-64 assembly only (for AArch64 code, use the "
+                "clang plugin with -mcpu=neoverse-v2)");
   if (!Reader->parse(std::move(*Buffer)))
     return 1; // the parser printed file:line diagnostics
 
