@@ -30,7 +30,8 @@ bool TuJson::write(const std::string &path, const std::string &file, const std::
   }
   doc["loops"] = std::move(array);
   std::ofstream out(path);
-  out << doc.dump(2) << "\n";
+  // replace: a file or symbol name that is not UTF-8 must not lose the record.
+  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   out.close();
   if (!out) {
     error = "cannot write '" + path + "'";

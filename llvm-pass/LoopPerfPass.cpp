@@ -69,7 +69,8 @@ std::string jsonWithLocation(const std::string &LoopJson, const std::string &Fun
   J["function"] = Function;
   J["file"] = Loc ? Loc->getFilename().str() : std::string();
   J["line"] = Loc ? Loc.getLine() : 0u;
-  return J.dump(2);
+  // replace: a file or function name that is not UTF-8 must not throw.
+  return J.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 /// Innermost loops in layout order of their headers (deterministic).
@@ -104,12 +105,19 @@ void LoopPerfPass::getAnalysisUsage(AnalysisUsage &AU) const {
 
 bool LoopPerfPass::doInitialization(Module &M) {
   bool Changed = Displaced && Displaced->doInitialization(M);
-  std::vector<std::string> Problems;
-  Opts = readOptions(Problems);
-  for (const std::string &P : Problems)
-    M.getContext().diagnose(SettingsWarning(P));
-  Models = std::make_unique<ModelChooser>(Opts);
   JsonLoops.clear();
+  // No exception leaves the plugin (it would abort the compiler): a failure
+  // here turns loopperf off for the module, with a warning.
+  try {
+    std::vector<std::string> Problems;
+    Opts = readOptions(Problems);
+    for (const std::string &P : Problems)
+      M.getContext().diagnose(SettingsWarning(P));
+    Models = std::make_unique<ModelChooser>(Opts);
+  } catch (const std::exception &E) {
+    M.getContext().diagnose(SettingsWarning(std::string("disabled: ") + E.what()));
+    Opts.Off = true;
+  }
   return Changed;
 }
 
@@ -122,7 +130,10 @@ bool LoopPerfPass::doFinalization(Module &M) {
       M.getContext().diagnose(
           SettingsWarning("cannot write '" + Opts.JsonFile + "': " + EC.message()));
     } else {
-      OS << "{\"module\": \"" << M.getModuleIdentifier() << "\", \"loops\": [";
+      // The identifier is a path: quotes and backslashes must be escaped.
+      const std::string Module = nlohmann::json(M.getModuleIdentifier())
+                                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      OS << "{\"module\": " << Module << ", \"loops\": [";
       for (size_t I = 0; I < JsonLoops.size(); ++I)
         OS << (I ? ",\n" : "\n") << JsonLoops[I];
       OS << "\n]}\n";
@@ -144,8 +155,17 @@ bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
   bool Changed = false;
   if (Displaced && MF.getFunction().hasMetadata(LLVMContext::MD_pcsections))
     Changed = DisplacedRunner::run(*Displaced, MF);
-  if (wanted(MF))
-    analyseFunction(MF);
+  if (wanted(MF)) {
+    // Per-loop failures are caught in analyseFunction; this catches what is
+    // left (building the loop structure, the MC printers), so that no
+    // exception reaches the compiler.
+    try {
+      analyseFunction(MF);
+    } catch (const std::exception &E) {
+      MF.getFunction().getContext().diagnose(SettingsWarning(
+          "analysis of function '" + MF.getName().str() + "' failed: " + E.what()));
+    }
+  }
   return Changed;
 }
 
@@ -203,17 +223,32 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
   MachineLowering Lowering(MF);
 
   for (MachineLoop *L : Loops) {
-    LoopBody Body = buildLoopBody(*L, Lowering, Translator, Opts.MaxInstructions);
-    if (!Body.missed.empty()) {
-      emitMissed(ORE, Body);
-      continue;
+    LoopBody Body;
+    try {
+      Body = buildLoopBody(*L, Lowering, Translator, Opts.MaxInstructions);
+      if (!Body.missed.empty()) {
+        emitMissed(ORE, Body);
+        continue;
+      }
+      LoopReport Report = analyzeLoop(Body.kernel, *Choice.model);
+      // Everything that can fail is done before the first remark of the
+      // loop is emitted, so a failure never leaves half a set of remarks.
+      std::string Json;
+      if (!Opts.JsonFile.empty())
+        Json = jsonWithLocation(renderJson(Body.kernel, Report, *Choice.model),
+                                MF.getName().str(), Body.loc);
+      emitSummary(ORE, Body, Report, Choice);
+      emitDetail(ORE, Body, Report, *Choice.model, Opts.Detail);
+      if (!Json.empty())
+        JsonLoops.push_back(std::move(Json));
+    } catch (const std::exception &E) {
+      LoopBody Failed;
+      Failed.header = L->getHeader();
+      Failed.loc = L->getStartLoc();
+      Failed.missedName = "InternalError";
+      Failed.missed = std::string("loopperf failed: ") + E.what();
+      emitMissed(ORE, Failed);
     }
-    LoopReport Report = analyzeLoop(Body.kernel, *Choice.model);
-    emitSummary(ORE, Body, Report, Choice);
-    emitDetail(ORE, Body, Report, *Choice.model, Opts.Detail);
-    if (!Opts.JsonFile.empty())
-      JsonLoops.push_back(jsonWithLocation(renderJson(Body.kernel, Report, *Choice.model),
-                                           MF.getName().str(), Body.loc));
   }
 }
 

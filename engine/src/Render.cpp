@@ -272,7 +272,9 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
   j["notes"] = r.notes;
   j["confidence"] = r.confidence;
   j["fingerprint"] = r.fingerprint;
-  return j.dump(2);
+  // replace: instruction text with bytes that are not UTF-8 (a symbol name
+  // in a label or operand) must not throw.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 namespace {

@@ -78,7 +78,8 @@ bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
     Array.push_back(std::move(Loop));
   }
   Doc["loops"] = std::move(Array);
-  OS << Doc.dump(2) << "\n";
+  // replace: a file name that is not UTF-8 must not abort the CLI.
+  OS << Doc.dump(2, ' ', false, decltype(Doc)::error_handler_t::replace) << "\n";
   return true;
 }
 
