@@ -82,7 +82,7 @@ private:
     for (class loop *l : loops_list(fun, LI_ONLY_INNERMOST)) {
       RtlLoop rl;
       std::string why;
-      const bool built = buildRtlLoop(l, name, rl, why);
+      const bool built = buildRtlLoop(l, name, state_.options.maxInstructions, rl, why);
       const dump_user_location_t loc = rl.locationInsn
                                            ? dump_user_location_t(rl.locationInsn)
                                            : dump_user_location_t::from_function_decl(fun->decl);

@@ -3,6 +3,8 @@
 
 #include "TuJson.h"
 
+#include "loopperf/Kernel.h"
+
 #include <string>
 
 class opt_pass;
@@ -17,6 +19,8 @@ struct PluginOptions {
   std::string cpu;      ///< -fplugin-arg-loopperf-mcpu: model name or "native"
   unsigned detail = 1;  ///< -fplugin-arg-loopperf-detail: 0, 1 or 2
   std::string jsonPath; ///< -fplugin-arg-loopperf-json: "" = no record
+  /// -fplugin-arg-loopperf-max-instructions: larger bodies are not analysed
+  unsigned maxInstructions = DefaultMaxLoopInstructions;
 };
 
 /// One per compilation (cc1 compiles one translation unit).

@@ -10,7 +10,9 @@
 #include "CpuModel.h"
 #include "LoopPass.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <limits>
 #include <cstring>
 #include <string>
 
@@ -31,7 +33,8 @@ plugin_info Info = {
     "  -fopt-info-loop-all          plus notes and loops not analysed\n"
     "  -fplugin-arg-loopperf-mcpu=CPU       machine model (default: -mtune/-march; 'native')\n"
     "  -fplugin-arg-loopperf-detail=N       0: remark only, 1: notes (default), 2: per instruction\n"
-    "  -fplugin-arg-loopperf-json[=FILE]    JSON record (default FILE: <dumpbase>.loopperf.json)\n",
+    "  -fplugin-arg-loopperf-json[=FILE]    JSON record (default FILE: <dumpbase>.loopperf.json)\n"
+    "  -fplugin-arg-loopperf-max-instructions=N  larger loop bodies are not analysed (default 2000)\n",
 };
 
 void finish(void *, void *data) {
@@ -50,6 +53,17 @@ void finish(void *, void *data) {
   }
 }
 
+/// A positive decimal count that fits in unsigned.
+bool parseCount(const char *text, unsigned &out) {
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (!*text || *text == '-' || *end || errno || v == 0 || v > std::numeric_limits<unsigned>::max())
+    return false;
+  out = static_cast<unsigned>(v);
+  return true;
+}
+
 /// Unknown or malformed arguments are warned about and ignored: like the
 /// clang plugin, a misconfigured loopperf never fails a compile.
 void parseArguments(const plugin_name_args *info, PluginState &state) {
@@ -61,6 +75,7 @@ void parseArguments(const plugin_name_args *info, PluginState &state) {
     } else if (key == "detail" && value && std::strlen(value) == 1 && value[0] >= '0' &&
                value[0] <= '2') {
       state.options.detail = static_cast<unsigned>(value[0] - '0');
+    } else if (key == "max-instructions" && value && parseCount(value, state.options.maxInstructions)) {
     } else if (key == "json") {
       state.options.jsonPath =
           value && *value ? std::string(value) : std::string(dump_base_name) + ".loopperf.json";

@@ -215,7 +215,8 @@ rtx_insn *locationInsn(class loop *l, const char *functionFile) {
 
 } // namespace
 
-bool buildRtlLoop(class loop *l, const std::string &function, RtlLoop &out, std::string &why) {
+bool buildRtlLoop(class loop *l, const std::string &function, unsigned maxInstructions,
+                  RtlLoop &out, std::string &why) {
   out.locationInsn = locationInsn(l, DECL_SOURCE_FILE(current_function_decl));
   LoopKernel &k = out.kernel;
   k.function = function;
@@ -267,6 +268,11 @@ bool buildRtlLoop(class loop *l, const std::string &function, RtlLoop &out, std:
     Instruction effects;
     effects.mnemonic = mnemonicOf(lines.front());
     describeInsnEffects(insn, effects, streams);
+    if (k.insts.size() + lines.size() > maxInstructions) {
+      why = "the loop body has more than " + std::to_string(maxInstructions) +
+            " instructions (-fplugin-arg-loopperf-max-instructions=N)";
+      return false;
+    }
     for (const std::string &line : lines) {
       Instruction inst = effects;
       inst.text = line;

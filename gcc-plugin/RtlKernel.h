@@ -23,6 +23,8 @@ struct RtlLoop {
 /// Builds the kernel of `l`. False, with `why` set, when the loop cannot be
 /// analysed honestly: a call, inline asm, an insn recog does not know, or a
 /// body whose blocks do not form a single path per iteration.
-bool buildRtlLoop(loop *l, const std::string &function, RtlLoop &out, std::string &why);
+/// Bodies of more than `maxInstructions` instructions are refused too.
+bool buildRtlLoop(loop *l, const std::string &function, unsigned maxInstructions, RtlLoop &out,
+                  std::string &why);
 
 } // namespace loopperf::gccplugin

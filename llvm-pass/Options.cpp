@@ -33,7 +33,7 @@ cl::opt<std::string> OptJson("loopperf-json",
 cl::opt<unsigned> OptMaxInsts("loopperf-max-instructions",
                               cl::desc("loopperf: loop bodies with more instructions are not "
                                        "analysed"),
-                              cl::init(2000));
+                              cl::init(DefaultMaxLoopInstructions));
 
 bool parseUnsigned(StringRef S, unsigned &Out) { return !S.getAsInteger(10, Out); }
 

@@ -7,6 +7,8 @@
 // the command line wins over the same setting in the environment.
 #pragma once
 
+#include "loopperf/Kernel.h"
+
 #include <string>
 #include <vector>
 
@@ -18,7 +20,7 @@ struct PassOptions {
   std::string ModelFile;      ///< JSON model or override file (models/README.md)
   unsigned Detail = 1;        ///< 0: summary; 1: + bounds, ports, chains; 2: + every instruction
   std::string JsonFile;       ///< per-translation-unit JSON report ("" = none)
-  unsigned MaxInstructions = 2000; ///< larger loop bodies get a missed remark
+  unsigned MaxInstructions = DefaultMaxLoopInstructions; ///< larger loop bodies get a missed remark
 };
 
 /// The settings for one pass instance. Problems with LOOPPERF_OPTIONS

@@ -111,6 +111,13 @@ struct CodeLayout {
   bool known() const { return bytes > 0 && !sizes.empty(); }
 };
 
+/// The largest loop body the front ends analyse by default (each can be told
+/// otherwise): larger bodies get a missed-analysis remark. Analysis time grows
+/// faster than linearly with the body (bench/results/engine-speed-znver5.md),
+/// and a body this large is rarely an innermost loop worth a per-iteration
+/// figure.
+inline constexpr unsigned DefaultMaxLoopInstructions = 2000;
+
 struct LoopKernel {
   std::string name;          ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
   std::string function;

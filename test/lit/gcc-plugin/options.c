@@ -12,6 +12,7 @@
 // RUN: %gcc -O2 -fplugin=%gccplugin -fplugin-arg-loopperf-mcpu=neoverse-v2 -fopt-info-loop-missed -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefix=AARCH64
 // RUN: %gcc -O2 -fplugin=%gccplugin -fplugin-arg-loopperf-colour=1 -fopt-info-loop-optimized -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefix=BADARG
 // RUN: %gcc -O2 -fplugin=%gccplugin -fplugin-arg-loopperf-json=%t.missing/x.json -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefix=BADJSON
+// RUN: %gcc -O2 -fplugin=%gccplugin -fplugin-arg-loopperf-max-instructions=3 -fopt-info-loop-missed -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefix=MAXI
 
 double sum(const double *a, long n) {
   double s = 0;
@@ -30,10 +31,10 @@ double sum_skx(const double *a, long n) {
 
 // x86-64 / generic: the project default, znver5. SSE2 only: addsd (Zen 4/5
 // ADDSDrr latency 3 in models/znver4.json + overlays/znver5.json).
-// GENERIC: options.c:18:22: optimized: loop runs 3.00 cycles/iteration {{.*}} on znver5; bottleneck: loop-carried addsd (line 19)
+// GENERIC: options.c:19:22: optimized: loop runs 3.00 cycles/iteration {{.*}} on znver5; bottleneck: loop-carried addsd (line 20)
 // GENERIC: note: model znver5 (default model for -march=x86-64 -mtune=generic)
 // The target attribute switches the model for that function only.
-// GENERIC: options.c:26:22: optimized: loop runs 4.00 cycles/iteration {{.*}} on skylake-avx512; bottleneck: loop-carried vaddsd (line 27)
+// GENERIC: options.c:27:22: optimized: loop runs 4.00 cycles/iteration {{.*}} on skylake-avx512; bottleneck: loop-carried vaddsd (line 28)
 // GENERIC: note: model skylake-avx512 (-mtune=skylake-avx512)
 
 // Haswell: LLVM 19's own Haswell model (models/haswell.json), whose
@@ -53,13 +54,15 @@ double sum_skx(const double *a, long n) {
 // NATIVE: note: model {{.*}} (-fplugin-arg-loopperf-mcpu=native ({{.*}}))
 
 // BADCPU: warning: loopperf: no machine model for CPU 'pentium'; loops will not be analysed
-// BADCPU: options.c:18:22: missed: loop not analysed: no machine model for CPU 'pentium'
-// BADCPU: options.c:26:22: missed: loop not analysed: no machine model for CPU 'pentium'
+// BADCPU: options.c:19:22: missed: loop not analysed: no machine model for CPU 'pentium'
+// BADCPU: options.c:27:22: missed: loop not analysed: no machine model for CPU 'pentium'
 // An AArch64 model is not used on x86 code (it predicted addsd with Neoverse
 // V2's latencies before).
 // AARCH64: warning: loopperf: model 'neoverse-v2' is for aarch64, the target is x86-64; loops will not be analysed
-// AARCH64: options.c:18:22: missed: loop not analysed: model 'neoverse-v2' is for aarch64, the target is x86-64
+// AARCH64: options.c:19:22: missed: loop not analysed: model 'neoverse-v2' is for aarch64, the target is x86-64
 // BADARG: warning: loopperf: ignoring unknown or malformed plugin argument {{.*}}-fplugin-arg-loopperf-colour=1
-// BADARG: options.c:18:22: optimized: loop runs 3.00 cycles/iteration
+// BADARG: options.c:19:22: optimized: loop runs 3.00 cycles/iteration
 // BADJSON: warning: loopperf: cannot write '{{.*}}.missing/x.json'
 // BADJSON-NOT: error
+// sum's loop is addsd, addq, cmpq, jne: 4 instructions > 3.
+// MAXI: options.c:19:22: missed: loop not analysed: the loop body has more than 3 instructions (-fplugin-arg-loopperf-max-instructions=N)
