@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,17 @@ void addFlags(std::vector<RegUnit> &to, x86::FlagMask mask) {
       to.push_back(x86::flagUnit(static_cast<x86::Flag>(f)));
 }
 
-Instruction make(const Template &T, unsigned i) {
+enum class Shape { Mix, Chain, Independent, Memory };
+
+/// Registers and addresses of the i-th instruction of a body of `shape`:
+///   mix          rotating registers: independent chains, recurrences and
+///                store-to-load candidates (the original benchmark);
+///   chain        every instruction reads what the previous one wrote: one
+///                recurrence through the whole body;
+///   independent  every instruction reads only loop invariants;
+///   memory       loads and stores on one base register, so that many
+///                load/store pairs are forwarding candidates.
+Instruction make(const Template &T, unsigned i, Shape shape) {
   Instruction I;
   I.llvmOpcode = T.opcode;
   I.formKey = T.key;
@@ -76,11 +87,18 @@ Instruction make(const Template &T, unsigned i) {
   std::string v0 = "ymm" + std::to_string(i % 12), v1 = "ymm" + std::to_string((i + 5) % 12),
               v2 = "ymm" + std::to_string(12 + i % 4);
   std::string g0 = "r" + std::to_string(8 + i % 6), g1 = "r" + std::to_string(8 + (i + 3) % 6);
+  if (shape == Shape::Chain) {
+    v0 = v1 = "ymm0", v2 = "ymm1"; // ymm0 and r8 carry the chain
+    g0 = g1 = "r8";
+  } else if (shape == Shape::Independent) {
+    v1 = v0, v2 = "ymm15"; // read invariants only
+    g1 = "r15";
+  }
   MemRef m;
-  m.base = T.memory == 2 ? "rdi" : "rsi";
+  m.base = T.memory == 2 || shape == Shape::Memory ? "rdi" : "rsi";
   m.index = "rax";
   m.scale = 8;
-  m.disp = 32 * static_cast<int64_t>(i % 8);
+  m.disp = 32 * static_cast<int64_t>((T.memory == 2 ? i + 3 : i) % 8);
   m.widthBytes = 32;
   m.isLoad = T.memory == 1;
   m.isStore = T.memory == 2;
@@ -97,7 +115,7 @@ Instruction make(const Template &T, unsigned i) {
     addUnits(I.reads, v2);
     addWrite(I, v0);
   } else if (op == "VADDPDYrr" || op == "VMULPDYrr") {
-    addUnits(I.reads, v1);
+    addUnits(I.reads, shape == Shape::Independent ? v2 : v1);
     addUnits(I.reads, v2);
     addWrite(I, v1);
   } else if (op == "VMOVUPDYmr") {
@@ -107,7 +125,7 @@ Instruction make(const Template &T, unsigned i) {
     addUnits(I.reads, "rax");
     addWrite(I, g0);
   } else { // two-operand integer ALU
-    addUnits(I.reads, g0);
+    addUnits(I.reads, shape == Shape::Independent ? g1 : g0);
     addUnits(I.reads, g1);
     addWrite(I, g0);
     addFlags(I.writes, x86::flagEffects(T.mnemonic).writes);
@@ -115,11 +133,23 @@ Instruction make(const Template &T, unsigned i) {
   return I;
 }
 
-LoopKernel buildKernel(unsigned n) {
+/// Which templates a shape cycles through.
+std::vector<const Template *> templatesOf(Shape shape) {
+  std::vector<const Template *> out;
+  for (const Template &T : Templates) {
+    const bool memory = T.memory == 1 || T.memory == 2;
+    if (shape == Shape::Memory ? memory : true)
+      out.push_back(&T);
+  }
+  return out;
+}
+
+LoopKernel buildKernel(unsigned n, Shape shape) {
   LoopKernel K;
   K.name = "synthetic-" + std::to_string(n);
+  const std::vector<const Template *> ts = templatesOf(shape);
   for (unsigned i = 0; i + 3 < n; ++i)
-    K.insts.push_back(make(Templates[i % std::size(Templates)], i));
+    K.insts.push_back(make(*ts[i % ts.size()], i, shape));
   Instruction add, cmp, jne;
   add.llvmOpcode = "ADD64ri8", add.formKey = "addq imm,r64", add.mnemonic = "addq";
   addUnits(add.reads, "rax");
@@ -139,11 +169,79 @@ LoopKernel buildKernel(unsigned n) {
   return K;
 }
 
+bool parseShape(const std::string &name, Shape &out) {
+  static const std::pair<const char *, Shape> Names[] = {
+      {"mix", Shape::Mix}, {"chain", Shape::Chain}, {"independent", Shape::Independent},
+      {"memory", Shape::Memory}};
+  for (const auto &[n, sh] : Names)
+    if (name == n) {
+      out = sh;
+      return true;
+    }
+  return false;
+}
+
+std::vector<unsigned> parseSizes(const std::string &list) {
+  std::vector<unsigned> out;
+  size_t pos = 0;
+  while (pos < list.size()) {
+    size_t comma = list.find(',', pos);
+    std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    char *end = nullptr;
+    unsigned long v = std::strtoul(item.c_str(), &end, 10);
+    if (item.empty() || *end || v < 4 || v > 100000)
+      return {};
+    out.push_back(static_cast<unsigned>(v));
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  return out;
+}
+
 } // namespace
 
+/// The call callgrind counts in --once mode (--toggle-collect=measuredAnalysis),
+/// after a warm-up call: the steady-state cost of one analysis.
+[[gnu::noinline]] LoopReport measuredAnalysis(const LoopKernel &K, const MachineModel &M) {
+  return analyzeLoop(K, M);
+}
+
+int usage() {
+  fmt::print(stderr, "usage: loopperf-bench-engine [--cpu=CPU] [--reps=N] [--shape=mix|chain|"
+                     "independent|memory] [--sizes=N,N,...] [--once]\n"
+                     "  --once: per size, a warm-up call, then one measuredAnalysis call and no "
+                     "timing (for valgrind --tool=callgrind --toggle-collect=measuredAnalysis)\n");
+  return 2;
+}
+
 int main(int argc, char **argv) {
-  std::string cpu = argc > 1 ? argv[1] : "znver5";
-  int reps = argc > 2 ? std::atoi(argv[2]) : 301;
+  std::string cpu = "znver5", shapeName = "mix";
+  int reps = 301;
+  bool once = false;
+  std::vector<unsigned> sizes = {5, 20, 50, 200};
+  for (int a = 1; a < argc; ++a) {
+    std::string arg = argv[a];
+    auto value = [&](const char *key) -> const char * {
+      size_t k = std::strlen(key);
+      return arg.compare(0, k, key) == 0 ? argv[a] + k : nullptr;
+    };
+    if (const char *v = value("--cpu="))
+      cpu = v;
+    else if (const char *v = value("--reps="))
+      reps = std::atoi(v);
+    else if (const char *v = value("--shape="))
+      shapeName = v;
+    else if (const char *v = value("--sizes="))
+      sizes = parseSizes(v);
+    else if (arg == "--once")
+      once = true;
+    else
+      return usage();
+  }
+  Shape shape;
+  if (reps < 1 || sizes.empty() || !parseShape(shapeName, shape))
+    return usage();
   const MachineModel *model = findBuiltinModel(cpu);
   if (!model) {
     fmt::print(stderr, "loopperf-bench-engine: unknown CPU '{}'\n", cpu);
@@ -154,10 +252,19 @@ int main(int argc, char **argv) {
       fmt::print(stderr, "loopperf-bench-engine: model {} lacks {}\n", cpu, T.opcode);
       return 1;
     }
-  fmt::print("analyzeLoop on {} ({} repetitions per size)\n\n", cpu, reps);
+  if (once) {
+    for (unsigned n : sizes) {
+      LoopKernel K = buildKernel(n, shape);
+      analyzeLoop(K, *model); // one-time initialisation (tables built on first use)
+      LoopReport rep = measuredAnalysis(K, *model);
+      fmt::print("{} {} {:.2f}\n", shapeName, K.insts.size(), rep.cyclesPerIteration);
+    }
+    return 0;
+  }
+  fmt::print("analyzeLoop on {}, {} bodies ({} repetitions per size)\n\n", cpu, shapeName, reps);
   fmt::print("| instructions | median µs | min µs | cycles/iter |\n|---:|---:|---:|---:|\n");
-  for (unsigned n : {5u, 20u, 50u, 200u}) {
-    LoopKernel K = buildKernel(n);
+  for (unsigned n : sizes) {
+    LoopKernel K = buildKernel(n, shape);
     double cycles = analyzeLoop(K, *model).cyclesPerIteration; // warm-up
     std::vector<double> us;
     for (int r = 0; r < reps; ++r) {

@@ -117,10 +117,12 @@ void analyzePorts(const LoopKernel &k, const std::vector<ResolvedInst> &res,
   r.portLoad = sol.portLoad;
   for (size_t d = 0; d < demands.size(); ++d)
     for (unsigned p = 0; p < nPorts; ++p)
-      r.perInstruction[demands[d].owner].portCycles[p] += sol.perDemand[d][p];
-  PortSolution div = solvePortPressure(divider, nPorts);
-  r.bounds.divider = div.bound;
-  r.dividerPorts = div.saturated;
+      r.perInstruction[demands[d].owner].portCycles[p] += sol.assigned(d, p);
+  if (!divider.empty()) {
+    PortSolution div = solvePortPressure(divider, nPorts);
+    r.bounds.divider = div.bound;
+    r.dividerPorts = div.saturated;
+  }
   (void)k;
 }
 

@@ -4,10 +4,10 @@
 #include "PortPressureFlow.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <numeric>
-#include <unordered_set>
 
 namespace loopperf::detail {
 namespace {
@@ -44,28 +44,43 @@ std::vector<PortMask> distinctMasks(std::span<const PortDemand> demands) {
 }
 
 /// Routes all demands onto their ports with capacity `cap` per port.
-/// Returns the flow network and the demand edge ids.
+/// Returns the flow network and, per demand, its (port, edge id) pairs.
 struct Routing {
   MaxFlow flow;
   double routed = 0;
-  std::vector<std::vector<std::pair<unsigned, size_t>>> portEdges; // per demand: (port, edge)
-  size_t firstPortNode = 0;
+  std::vector<std::pair<unsigned, size_t>> portEdges; ///< demand d's: [first[d], first[d + 1])
+  std::vector<size_t> first;
+  std::array<uint32_t, 64> portNode{}; ///< node of each port used, 0 if none
 };
 
 Routing route(std::span<const PortDemand> demands, PortMask ports, double cap) {
-  // Nodes: 0 source, 1 sink, 2.. demands, then 64 port nodes.
-  size_t n = demands.size();
-  Routing r{MaxFlow(2 + n + 64), 0, {}, 2 + n};
-  r.portEdges.resize(n);
+  // Nodes: 0 source, 1 sink, 2.. demands, then one node per port in use.
+  const size_t n = demands.size();
+  PortMask used = ports;
+  size_t pairs = 0;
+  for (const PortDemand &d : demands) {
+    used |= d.mask;
+    pairs += static_cast<size_t>(std::popcount(d.mask));
+  }
+  const size_t usedPorts = static_cast<size_t>(std::popcount(used));
+  Routing r{MaxFlow(2 + n + usedPorts, n + pairs + usedPorts), 0, {}, {}, {}};
+  uint32_t next = static_cast<uint32_t>(2 + n);
+  for (unsigned p = 0; p < 64; ++p)
+    if (used >> p & 1)
+      r.portNode[p] = next++;
+  r.portEdges.reserve(pairs);
+  r.first.reserve(n + 1);
   for (size_t d = 0; d < n; ++d) {
+    r.first.push_back(r.portEdges.size());
     r.flow.addEdge(0, 2 + d, demands[d].cycles);
     for (unsigned p = 0; p < 64; ++p)
       if (demands[d].mask >> p & 1)
-        r.portEdges[d].push_back({p, r.flow.addEdge(2 + d, r.firstPortNode + p, demands[d].cycles)});
+        r.portEdges.push_back({p, r.flow.addEdge(2 + d, r.portNode[p], demands[d].cycles)});
   }
+  r.first.push_back(r.portEdges.size());
   for (unsigned p = 0; p < 64; ++p)
     if (ports >> p & 1)
-      r.flow.addEdge(r.firstPortNode + p, 1, cap);
+      r.flow.addEdge(r.portNode[p], 1, cap);
   r.routed = r.flow.run(0, 1);
   return r;
 }
@@ -99,16 +114,16 @@ DensestSet densestPortSetByUnions(std::span<const PortDemand> demands) {
       std::lower_bound(byMask.begin(), byMask.end(), d.mask,
                        [](const PortDemand &a, PortMask m) { return a.mask < m; })
           ->cycles += d.cycles;
-  // Every union of distinct masks: the densest set is one of them.
+  // Every union of distinct masks: the densest set is one of them. Kept
+  // sorted and unique after each mask (at most 2^12 unions).
   std::vector<PortMask> unions;
-  std::unordered_set<PortMask> seen;
   for (PortMask m : masks) {
-    size_t n = unions.size();
-    for (size_t i = 0; i <= n; ++i) {
-      PortMask u = i < n ? unions[i] | m : m;
-      if (seen.insert(u).second)
-        unions.push_back(u);
-    }
+    const size_t n = unions.size();
+    for (size_t i = 0; i < n; ++i)
+      unions.push_back(unions[i] | m);
+    unions.push_back(m);
+    std::sort(unions.begin(), unions.end());
+    unions.erase(std::unique(unions.begin(), unions.end()), unions.end());
   }
   DensestSet best;
   for (PortMask s : unions)
@@ -132,7 +147,7 @@ DensestSet densestPortSetByFlow(std::span<const PortDemand> demands) {
     std::vector<bool> side = r.flow.sourceSide(0);
     PortMask violated = 0;
     for (unsigned p = 0; p < 64; ++p)
-      if (side[r.firstPortNode + p])
+      if (r.portNode[p] && side[r.portNode[p]])
         violated |= PortMask(1) << p;
     double density = loadWithin(demands, violated) / std::popcount(violated);
     if (!greater(density, best.density))
@@ -190,7 +205,8 @@ DensestSet densestPortSet(std::span<const PortDemand> demands) {
 PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned numPorts) {
   PortSolution sol;
   sol.portLoad.assign(numPorts, 0);
-  sol.perDemand.assign(demands.size(), std::vector<double>(numPorts, 0));
+  sol.numPorts = numPorts;
+  sol.perDemand.assign(demands.size() * numPorts, 0);
 
   // Demands with the same mask are interchangeable: solve for one aggregate
   // per distinct mask, then share its per-port flow among the members in
@@ -244,12 +260,13 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
     }
     Routing r = route(inside, layer.ports, layer.density);
     for (size_t d = 0; d < inside.size(); ++d)
-      for (auto [port, edge] : r.portEdges[d])
-        if (port < numPorts) {
+      for (size_t e = r.first[d]; e < r.first[d + 1]; ++e)
+        if (auto [port, edge] = r.portEdges[e]; port < numPorts) {
           double f = std::max(0.0, r.flow.flowOn(edge));
           size_t agg = insideOrigin[d];
           for (size_t member : members[agg])
-            sol.perDemand[member][port] += f * demands[member].cycles / aggregateCycles[agg];
+            sol.perDemand[member * numPorts + port] +=
+                f * demands[member].cycles / aggregateCycles[agg];
           sol.portLoad[port] += f;
         }
     rest = std::move(outside);

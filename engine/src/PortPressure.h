@@ -44,8 +44,10 @@ struct PortSolution {
   double bound = 0;            ///< min over assignments of the max port load
   PortMask saturated = 0;      ///< the port set that attains it
   std::vector<double> portLoad;///< balanced optimal load per port
-  /// perDemand[d][p]: cycles of demand d assigned to port p.
-  std::vector<std::vector<double>> perDemand;
+  unsigned numPorts = 0;
+  /// Cycles of demand d assigned to port p: perDemand[d * numPorts + p].
+  std::vector<double> perDemand;
+  double assigned(size_t d, unsigned p) const { return perDemand[d * numPorts + p]; }
 };
 
 PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned numPorts);

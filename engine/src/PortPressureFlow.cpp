@@ -2,7 +2,6 @@
 #include "PortPressureFlow.h"
 
 #include <algorithm>
-#include <deque>
 #include <limits>
 
 namespace loopperf::detail {
@@ -11,27 +10,39 @@ namespace loopperf::detail {
 // residuals below this are zero.
 constexpr double FlowEps = 1e-12;
 
+MaxFlow::MaxFlow(size_t nodes, size_t expectedEdges) : head_(nodes, None), tail_(nodes, None) {
+  edges_.reserve(2 * expectedEdges);
+}
+
+void MaxFlow::append(uint32_t node, uint32_t id) {
+  // Edges are visited in the order they were added, as with per-node lists:
+  // the assignment found (one of many optimal ones) does not depend on the
+  // representation.
+  (tail_[node] == None ? head_[node] : edges_[tail_[node]].next) = id;
+  tail_[node] = id;
+}
+
 size_t MaxFlow::addEdge(size_t from, size_t to, double capacity) {
-  size_t id = edges_.size();
-  edges_.push_back({to, capacity, 0});
-  adj_[from].push_back(id);
-  edges_.push_back({from, 0, 0});
-  adj_[to].push_back(id + 1);
+  const auto id = static_cast<uint32_t>(edges_.size());
+  edges_.push_back({static_cast<uint32_t>(to), None, capacity, 0});
+  edges_.push_back({static_cast<uint32_t>(from), None, 0, 0});
+  append(static_cast<uint32_t>(from), id);
+  append(static_cast<uint32_t>(to), id + 1);
   return id;
 }
 
 bool MaxFlow::buildLevels(size_t s, size_t t) {
-  level_.assign(adj_.size(), -1);
-  std::deque<size_t> queue{s};
+  level_.assign(head_.size(), -1);
+  queue_.clear();
+  queue_.push_back(static_cast<uint32_t>(s));
   level_[s] = 0;
-  while (!queue.empty()) {
-    size_t v = queue.front();
-    queue.pop_front();
-    for (size_t id : adj_[v]) {
+  for (size_t q = 0; q < queue_.size(); ++q) {
+    const uint32_t v = queue_[q];
+    for (uint32_t id = head_[v]; id != None; id = edges_[id].next) {
       const Edge &e = edges_[id];
       if (level_[e.to] < 0 && residual(e) > FlowEps) {
         level_[e.to] = level_[v] + 1;
-        queue.push_back(e.to);
+        queue_.push_back(e.to);
       }
     }
   }
@@ -41,8 +52,7 @@ bool MaxFlow::buildLevels(size_t s, size_t t) {
 double MaxFlow::push(size_t v, size_t t, double f) {
   if (v == t)
     return f;
-  for (size_t &i = next_[v]; i < adj_[v].size(); ++i) {
-    size_t id = adj_[v][i];
+  for (uint32_t &id = next_[v]; id != None; id = edges_[id].next) {
     Edge &e = edges_[id];
     if (level_[e.to] != level_[v] + 1 || residual(e) <= FlowEps)
       continue;
@@ -59,7 +69,7 @@ double MaxFlow::push(size_t v, size_t t, double f) {
 double MaxFlow::run(size_t source, size_t sink) {
   double total = 0;
   while (buildLevels(source, sink)) {
-    next_.assign(adj_.size(), 0);
+    next_ = head_;
     while (double f = push(source, sink, std::numeric_limits<double>::infinity()))
       total += f;
   }
@@ -67,13 +77,11 @@ double MaxFlow::run(size_t source, size_t sink) {
 }
 
 std::vector<bool> MaxFlow::sourceSide(size_t source) const {
-  std::vector<bool> seen(adj_.size(), false);
-  std::deque<size_t> queue{source};
+  std::vector<bool> seen(head_.size(), false);
+  std::vector<uint32_t> queue{static_cast<uint32_t>(source)};
   seen[source] = true;
-  while (!queue.empty()) {
-    size_t v = queue.front();
-    queue.pop_front();
-    for (size_t id : adj_[v]) {
+  for (size_t q = 0; q < queue.size(); ++q) {
+    for (uint32_t id = head_[queue[q]]; id != None; id = edges_[id].next) {
       const Edge &e = edges_[id];
       if (!seen[e.to] && residual(e) > FlowEps) {
         seen[e.to] = true;

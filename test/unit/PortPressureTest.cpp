@@ -32,7 +32,7 @@ TEST(PortPressure, ExactBeatsEvenSplit) {
   EXPECT_NEAR(s.bound, 2.0, 1e-12);
   EXPECT_NEAR(s.portLoad[0], 2.0, 1e-12);
   EXPECT_NEAR(s.portLoad[1], 2.0, 1e-12);
-  EXPECT_NEAR(s.perDemand[1][1], 2.0, 1e-12);
+  EXPECT_NEAR(s.assigned(1, 1), 2.0, 1e-12);
   EXPECT_EQ(s.saturated, P0 | P1); // the largest tight set
 }
 
@@ -51,9 +51,9 @@ TEST(PortPressure, BalancedLayers) {
     double sum = 0;
     for (unsigned p = 0; p < 4; ++p) {
       if (!(ds[d].mask >> p & 1)) {
-        EXPECT_EQ(s.perDemand[d][p], 0.0);
+        EXPECT_EQ(s.assigned(d, p), 0.0);
       }
-      sum += s.perDemand[d][p];
+      sum += s.assigned(d, p);
     }
     EXPECT_NEAR(sum, ds[d].cycles, 1e-9);
   }
