@@ -23,7 +23,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <map>
+#include <tuple>
 
 namespace loopperf::detail {
 namespace {
@@ -202,81 +204,27 @@ struct Access {
   const MemRef *ref;
 };
 
-/// Floor of a / b for b > 0.
-int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && a < 0) ? q - 1 : q;
+/// For each 64-bit GPR name, the instructions that write it, in program
+/// order: the memory-renaming condition asks whether the base register is
+/// written between a store and a load, a binary search here.
+using RegisterWriters = std::map<std::string, std::vector<unsigned>, std::less<>>;
+
+RegisterWriters registerWriters(const LoopKernel &k, const IsaRegisters &isa) {
+  RegisterWriters out;
+  for (unsigned i = 0; i < k.insts.size(); ++i)
+    for (RegUnit u : k.insts[i].writes)
+      if (isa.isGprUnit(u)) {
+        std::vector<unsigned> &w = out[isa.unitRegister(u)];
+        if (w.empty() || w.back() != i)
+          w.push_back(i);
+      }
+  return out;
 }
 
-/// Iterations from the store to the load it feeds, if the addresses match.
-std::optional<unsigned> aliasDistance(const Access &st, const Access &ld, AddressTracker &t) {
-  const Address &a = st.addr, &b = ld.addr;
-  if (a.base != b.base || a.index != b.index || a.scale != b.scale || a.symbol != b.symbol)
-    return std::nullopt;
-  if (st.width && ld.width && ld.width > st.width)
-    return std::nullopt; // a wider load cannot forward from this store
-  int64_t diff = a.off - b.off;
-  bool storeFirst = st.inst < ld.inst;
-  if (diff == 0 && storeFirst)
-    return 0u;
-  auto sb = t.stride(a.base), si = t.stride(a.index);
-  if (!sb || !si)
-    return std::nullopt;
-  int64_t stride = *sb + a.scale * *si;
-  if (stride == 0)
-    return diff == 0 ? std::optional<unsigned>(1u) : std::nullopt;
-  if (diff % stride != 0 || diff / stride <= 0 || diff / stride > MaxForwardDistance)
-    return std::nullopt;
-  return static_cast<unsigned>(diff / stride);
-}
-
-struct OverlapMatch {
-  unsigned distance = 0;
-  bool contained = false;
-};
-
-/// The nearest iteration distance at which the load's bytes overlap the
-/// store's, and whether they lie inside them. Accesses of unknown width or
-/// with a vector index use the same-address test (and count as contained).
-std::optional<OverlapMatch> overlapDistance(const Access &st, const Access &ld, AddressTracker &t) {
-  if (!st.width || !ld.width || hasVectorIndex(*st.ref) || hasVectorIndex(*ld.ref)) {
-    auto d = aliasDistance(st, ld, t);
-    return d ? std::optional<OverlapMatch>({*d, true}) : std::nullopt;
-  }
-  const Address &a = st.addr, &b = ld.addr;
-  if (a.base != b.base || a.index != b.index || a.scale != b.scale || a.symbol != b.symbol)
-    return std::nullopt;
-  // The load of iteration i+k starts at b.off + k * stride in iteration i's
-  // terms; it overlaps the store iff lo < k * stride < hi.
-  const int64_t ws = st.width, wl = ld.width;
-  const int64_t lo = a.off - b.off - wl, hi = a.off - b.off + ws;
-  auto result = [&](unsigned k, int64_t stride) {
-    int64_t start = b.off + static_cast<int64_t>(k) * stride;
-    return OverlapMatch{k, start >= a.off && start + wl <= a.off + ws};
-  };
-  const unsigned k0 = st.inst < ld.inst ? 0 : 1;
-  if (k0 == 0 && lo < 0 && 0 < hi)
-    return result(0, 0);
-  auto sb = t.stride(a.base), si = t.stride(a.index);
-  if (!sb || !si)
-    return std::nullopt;
-  int64_t stride = *sb + a.scale * *si;
-  if (stride == 0)
-    return k0 == 1 && lo < 0 && 0 < hi ? std::optional<OverlapMatch>(result(1, 0)) : std::nullopt;
-  // Smallest k >= k0 with k * |stride| inside the interval (mirrored for a
-  // negative stride).
-  int64_t step = stride > 0 ? stride : -stride;
-  int64_t from = stride > 0 ? lo : -hi, to = stride > 0 ? hi : -lo;
-  int64_t k = std::max<int64_t>(floorDiv(from, step) + 1, k0);
-  if (k > MaxForwardDistance || k * step >= to)
-    return std::nullopt;
-  return result(static_cast<unsigned>(k), stride);
-}
-
-bool writesRegister(const Instruction &in, const std::string &reg, const IsaRegisters &isa) {
-  return std::any_of(in.writes.begin(), in.writes.end(), [&](RegUnit u) {
-    return isa.isGprUnit(u) && isa.unitRegister(u) == reg;
-  });
+/// Some instruction in the open interval (after, before) writes `reg`.
+bool writtenBetween(const std::vector<unsigned> &writers, unsigned after, unsigned before) {
+  auto it = std::upper_bound(writers.begin(), writers.end(), after);
+  return it != writers.end() && *it < before;
 }
 
 /// Rule memoryRenaming's condition: 8-byte GPR store and load written
@@ -285,7 +233,7 @@ bool writesRegister(const Instruction &in, const std::string &reg, const IsaRegi
 /// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
 /// result (addq $1,(%rdi)); an immediate store was not measured.
 bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld, unsigned distance,
-                       const IsaRegisters &isa) {
+                       const IsaRegisters &isa, const RegisterWriters &writers) {
   const MemRef &s = *st.ref, &l = *ld.ref;
   if (st.width != 8 || ld.width != 8 || s.base.empty() || s.base != l.base || !s.index.empty() ||
       !l.index.empty() || !s.symbol.empty() || !l.symbol.empty() || s.disp != l.disp)
@@ -298,15 +246,113 @@ bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld, 
   bool gprData = std::any_of(store.reads.begin(), store.reads.end(), isa.isGprUnit);
   if (!readModifyWrite && !gprData)
     return false;
-  size_t n = k.insts.size();
-  for (size_t j = 0; j < n; ++j) {
-    bool between = distance == 0   ? j > st.inst && j < ld.inst
-                   : distance == 1 ? j > st.inst || j < ld.inst
-                                   : true;
-    if (between && writesRegister(k.insts[j], s.base, isa))
-      return false;
+  auto it = writers.find(s.base);
+  if (it == writers.end())
+    return true;
+  const std::vector<unsigned> &w = it->second;
+  if (distance == 0)
+    return !writtenBetween(w, st.inst, ld.inst);
+  if (distance == 1) // after the store in its iteration, or before the load in the next
+    return !writtenBetween(w, st.inst, UINT_MAX) && (w.empty() || w.front() >= ld.inst);
+  return w.empty();
+}
+
+/// The stores of one address group (same base and index roots, scale and
+/// symbol), sorted by offset, then instruction, then input order; all of
+/// them, or (matching by overlap) those of known width without a vector
+/// index, or the others.
+struct StoreIndex {
+  struct Entry {
+    int64_t off;
+    unsigned inst, seq, width;
+  };
+  std::vector<Entry> entries;
+  int64_t minOff = 0, maxOff = 0;
+  unsigned maxWidth = 0;
+
+  void add(const Access &a, unsigned seq) { entries.push_back({a.addr.off, a.inst, seq, a.width}); }
+  void finish() {
+    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
+      return std::tie(a.off, a.inst, a.seq) < std::tie(b.off, b.inst, b.seq);
+    });
+    if (entries.empty())
+      return;
+    minOff = entries.front().off, maxOff = entries.back().off;
+    for (const Entry &e : entries)
+      maxWidth = std::max(maxWidth, e.width);
   }
-  return true;
+  /// Entries with offset in [lo, hi].
+  std::pair<size_t, size_t> range(int64_t lo, int64_t hi) const {
+    auto cmpLo = [](const Entry &e, int64_t v) { return e.off < v; };
+    auto cmpHi = [](int64_t v, const Entry &e) { return v < e.off; };
+    size_t a = std::lower_bound(entries.begin(), entries.end(), lo, cmpLo) - entries.begin();
+    size_t b = std::upper_bound(entries.begin() + a, entries.end(), hi, cmpHi) - entries.begin();
+    return {a, b};
+  }
+};
+
+/// The best store found so far for one load: the fewest iterations back,
+/// then the latest store in the body, then the first in input order (the
+/// nearest store in execution order, which is the one the load reads).
+struct Candidate {
+  const StoreIndex::Entry *store = nullptr;
+  unsigned distance = 0;
+  bool contained = true;
+
+  void offer(const StoreIndex::Entry &e, unsigned k, bool inside) {
+    if (!store || k < distance ||
+        (k == distance && (e.inst > store->inst || (e.inst == store->inst && e.seq < store->seq))))
+      *this = {&e, k, inside};
+  }
+};
+
+/// How a load is matched against one index: the same address (at least as
+/// wide when both widths are known), or overlapping bytes.
+enum class MatchKind { SameAddress, Overlap };
+
+/// Offers every store of `index` that the load of iteration i + k reads
+/// from iteration i's store, where the load's address is `target` in
+/// iteration i's terms. k = 0 admits only stores earlier in the body.
+void offerAt(const StoreIndex &index, MatchKind kind, const Access &ld, int64_t target, unsigned k,
+             Candidate &best) {
+  const int64_t wl = ld.width;
+  const auto [a, b] = kind == MatchKind::SameAddress
+                          ? index.range(target, target)
+                          : index.range(target - index.maxWidth + 1, target + wl - 1);
+  // Latest instruction first within each offset; every offset is visited
+  // (overlapping windows hold a handful of offsets).
+  for (size_t i = b; i-- > a;) {
+    const StoreIndex::Entry &e = index.entries[i];
+    if (k == 0 && e.inst >= ld.inst)
+      continue;
+    if (kind == MatchKind::SameAddress) {
+      if (e.width && ld.width && ld.width > e.width)
+        continue; // a wider load cannot forward from this store
+      best.offer(e, k, true);
+    } else {
+      const int64_t ws = e.width;
+      if (!(e.off - wl < target && target < e.off + ws))
+        continue;
+      best.offer(e, k, target >= e.off && target + wl <= e.off + ws);
+    }
+  }
+}
+
+/// The range of k >= 1 for which the load's window at target = off + k * s
+/// can meet the index's offsets, clamped to MaxForwardDistance.
+std::pair<int64_t, int64_t> distanceRange(const StoreIndex &index, MatchKind kind, const Access &ld,
+                                          int64_t stride) {
+  const int64_t below = kind == MatchKind::SameAddress ? 0 : ld.width - 1;
+  const int64_t above = kind == MatchKind::SameAddress ? 0 : int64_t(index.maxWidth) - 1;
+  // target must lie in [minOff - below, maxOff + above].
+  int64_t lo = index.minOff - below - ld.addr.off, hi = index.maxOff + above - ld.addr.off;
+  if (stride < 0) {
+    std::swap(lo, hi);
+    lo = -lo, hi = -hi, stride = -stride;
+  }
+  const int64_t kLo = std::max<int64_t>(1, lo > 0 ? (lo + stride - 1) / stride : 1);
+  const int64_t kHi = std::min<int64_t>(MaxForwardDistance, hi >= 0 ? hi / stride : 0);
+  return {kLo, kHi};
 }
 
 } // namespace
@@ -329,37 +375,82 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRe
     }
     tracker.step(in, i);
   }
-  size_t n = k.insts.size();
+  if (stores.empty() || loads.empty())
+    return {};
+
+  // Only accesses with the same base and index roots, scale and symbol can
+  // meet: one group of stores per such key, each split by how it is matched.
+  using GroupKey = std::tuple<int, int, int64_t, std::string>;
+  auto keyOf = [](const Address &a) { return GroupKey{a.base, a.index, a.scale, a.symbol}; };
+  auto overlapCapable = [&](const Access &a) {
+    return byOverlap && a.width && !hasVectorIndex(*a.ref);
+  };
+  struct Group {
+    StoreIndex sameAddress; ///< every store, or (by overlap) those that are not overlapCapable
+    StoreIndex overlap;     ///< by overlap: the overlapCapable stores
+  };
+  std::map<GroupKey, Group> groups;
+  for (unsigned s = 0; s < stores.size(); ++s) {
+    Group &g = groups[keyOf(stores[s].addr)];
+    (overlapCapable(stores[s]) ? g.overlap : g.sameAddress).add(stores[s], s);
+  }
+  for (auto &[key, g] : groups) {
+    g.sameAddress.finish();
+    g.overlap.finish();
+  }
+
+  const RegisterWriters writers = registerWriters(k, isa);
   std::vector<ForwardingPair> pairs;
   for (const Access &ld : loads) {
-    std::optional<ForwardingPair> best;
-    const Access *bestStore = nullptr;
-    long bestGap = 0;
-    for (const Access &st : stores) {
-      std::optional<OverlapMatch> d;
-      if (byOverlap)
-        d = overlapDistance(st, ld, tracker);
-      else if (auto exact = aliasDistance(st, ld, tracker))
-        d = OverlapMatch{*exact, true};
-      if (!d)
-        continue;
-      // Instructions between the store and the load: the nearest store is
-      // the one the load actually reads.
-      long gap = static_cast<long>(d->distance * n) + static_cast<long>(ld.inst) -
-                 static_cast<long>(st.inst);
-      if (!best || gap < bestGap) {
-        best = ForwardingPair{st.inst, ld.inst, d->distance};
-        best->contained = d->contained;
-        bestStore = &st;
-        bestGap = gap;
+    auto it = groups.find(keyOf(ld.addr));
+    if (it == groups.end())
+      continue;
+    const Group &g = it->second;
+    // A load that cannot be matched by overlap is matched by address
+    // against every store of the group.
+    const bool byBytes = overlapCapable(ld);
+    const std::pair<const StoreIndex *, MatchKind> indexes[] = {
+        {&g.sameAddress, MatchKind::SameAddress},
+        {&g.overlap, byBytes ? MatchKind::Overlap : MatchKind::SameAddress}};
+
+    Candidate best;
+    for (const auto &[index, kind] : indexes)
+      if (!index->entries.empty())
+        offerAt(*index, kind, ld, ld.addr.off, 0, best);
+    if (!best.store) {
+      // Earlier iterations: the load of iteration i + k at off + k * stride.
+      const std::optional<int64_t> sb = tracker.stride(ld.addr.base),
+                                   si = tracker.stride(ld.addr.index);
+      if (sb && si) {
+        const int64_t stride = *sb + ld.addr.scale * *si;
+        if (stride == 0) {
+          for (const auto &[index, kind] : indexes)
+            if (!index->entries.empty())
+              offerAt(*index, kind, ld, ld.addr.off, 1, best);
+        } else {
+          int64_t kLo = MaxForwardDistance + 1, kHi = 0;
+          for (const auto &[index, kind] : indexes)
+            if (!index->entries.empty()) {
+              auto [lo, hi] = distanceRange(*index, kind, ld, stride);
+              kLo = std::min(kLo, lo), kHi = std::max(kHi, hi);
+            }
+          for (int64_t d = kLo; d <= kHi && !best.store; ++d)
+            for (const auto &[index, kind] : indexes)
+              if (!index->entries.empty())
+                offerAt(*index, kind, ld, ld.addr.off + d * stride, static_cast<unsigned>(d),
+                        best);
+        }
       }
     }
-    if (!best)
+    if (!best.store)
       continue;
-    best->maskedStore = k.insts[best->store].formKey.find("{k}") != std::string::npos;
-    best->sameAddressText64 = sameAddressText64(k, *bestStore, ld, best->distance, isa);
-    best->storeBytes = bestStore->width;
-    pairs.push_back(*best);
+    const Access &st = stores[best.store->seq];
+    ForwardingPair p{st.inst, ld.inst, best.distance};
+    p.contained = best.contained;
+    p.maskedStore = k.insts[st.inst].formKey.find("{k}") != std::string::npos;
+    p.sameAddressText64 = sameAddressText64(k, st, ld, best.distance, isa, writers);
+    p.storeBytes = st.width;
+    pairs.push_back(p);
   }
   return pairs;
 }
