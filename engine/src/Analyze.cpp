@@ -279,10 +279,15 @@ LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
   r.criticalPath.insts = instsOf(g, cp.nodes);
   r.criticalPath.latency = cp.length;
   r.criticalPath.cyclesPerIteration = cp.length;
-  for (size_t i = 1; i < cp.nodes.size(); ++i)
-    for (const GraphEdge &e : g.edges)
-      if (e.from == cp.nodes[i - 1] && e.to == cp.nodes[i] && e.distance == 0 && e.memory)
-        r.criticalPath.throughMemory = true;
+  // Through memory: some store-to-load edge joins two consecutive nodes of
+  // the path (positions looked up, not searched: linear in the graph).
+  std::vector<int> position(g.nodes.size(), -1);
+  for (size_t i = 0; i < cp.nodes.size(); ++i)
+    position[cp.nodes[i]] = static_cast<int>(i);
+  for (const GraphEdge &e : g.edges)
+    if (e.distance == 0 && e.memory && position[e.from] >= 0 &&
+        position[e.to] == position[e.from] + 1)
+      r.criticalPath.throughMemory = true;
   r.bounds.criticalPath = cp.length;
 
   noteLimitations(kernel, res, r);
