@@ -1,7 +1,11 @@
 // loopperf-gate's readers (tools/gate/Read*.cpp): the three record formats,
 // and malformed or truncated input giving an InputError that names the file.
 #include "Inputs.h"
+#include "Match.h"
+#include "Policy.h"
+#include "Rank.h"
 #include "Readers.h"
+#include "Writers.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -215,4 +219,185 @@ TEST(GateReaders, GzipWholeAndTruncated) {
   EXPECT_EQ(errorOf([&] { readFileBytes(cut); }), cut + ": truncated gzip data");
   EXPECT_EQ(errorOf([&] { loadBuild({tempPath("no-such-dir")}); }),
             tempPath("no-such-dir") + ": no such file or directory");
+}
+
+// Issue 19, item 5: std::regex recursed once per character of the summary
+// and overflowed an 8 MiB stack (SIGSEGV) at 59,000 characters; the scan is
+// linear. 60,000 characters as in the issue.
+TEST(GateReaders, GccSummaryOf60000CharactersParses) {
+  const std::string resource(60000, 'x');
+  LoopRecord r;
+  ASSERT_TRUE(parseGccSummary("loop runs 1.00 cycles/iteration (elements/iteration unknown) on "
+                              "znver3; bottleneck: ports " +
+                                  resource,
+                              r));
+  EXPECT_EQ(r.bottleneckResource, resource);
+  EXPECT_EQ(r.bottleneck, "ports");
+  // Not a summary, as long: false, and a message cut to 200 characters.
+  EXPECT_FALSE(parseGccSummary("loop runs 1.00 cycles/iteration (" + resource, r));
+  const std::string record = R"([{}, [], [{"kind": "success", "function": "f", "message": ["loop runs )" +
+                             resource + R"("]}]])";
+  EXPECT_EQ(errorOf([&] { readGccRecord(record, "l.json"); }),
+            "l.json: loopperf record in f is not a loop summary: 'loop runs " +
+                resource.substr(0, 190) + "...'");
+}
+
+TEST(GateReaders, GccSummaryIsParsedExactly) {
+  // Every way the scan can stop short: each is not a summary.
+  LoopRecord r;
+  for (const char *bad :
+       {"loop runs 1 cycles/iteration (elements/iteration unknown) on a; bottleneck: ports",
+        "loop runs 1.00 cycles/iteration (1.00 cycles/element, 1 elements/iterations) on a; "
+        "bottleneck: ports",
+        "loop runs 1.00 cycles/iteration (elements/iteration unknown) on ; bottleneck: ports",
+        "loop runs 1.00 cycles/iteration (elements/iteration unknown) on a; bottleneck: Ports",
+        "loop runs 1.00 cycles/iteration (elements/iteration unknown) on a; bottleneck: ports\nx"})
+    EXPECT_FALSE(parseGccSummary(bad, r)) << bad;
+  ASSERT_TRUE(parseGccSummary("loop runs 4.00 cycles/iteration (1.00 cycles/element, 4 "
+                              "elements/iteration) on znver5; bottleneck: front-end; "
+                              "confidence low",
+                              r));
+  EXPECT_EQ(r.elementsPerIteration, 4u);
+  EXPECT_EQ(r.model, "znver5");
+  EXPECT_EQ(r.bottleneck, "front-end");
+  EXPECT_EQ(r.bottleneckResource, "");
+}
+
+// GCC lists loopperf's pass in the record's passes tree (as GCC 12 with
+// build/lib/gcc/loopperf.so writes it: {"name": "loopperf", "id": ...}
+// among the children of a pass): the records of that pass are loopperf's,
+// whatever another pass says.
+TEST(GateReaders, GccRecordByPassName) {
+  const char *json = R"json([{"format": "1"},
+    [{"name": "loop", "id": "0x5", "children": [{"name": "loopperf", "id": "0x7"}]}],
+    [{"kind": "success", "pass": "0x5", "function": "f",
+      "message": ["loop runs 9.00 cycles/iteration (a quote, not loopperf's)"]},
+     {"kind": "success", "pass": "0x7", "function": "f", "location": {"file": "a.c", "line": 3},
+      "message": ["loop runs 2.00 cycles/iteration (elements/iteration unknown) on znver3; bottleneck: ports P0\n"]},
+     {"kind": "note", "pass": "0x7", "function": "f", "location": {"file": "a.c", "line": 3},
+      "message": ["fingerprint 0123456789abcdef\n"]},
+     {"kind": "failure", "pass": "0x7", "function": "f", "message": ["loop not analysed: x"]}]])json";
+  std::vector<LoopRecord> r = readGccRecord(json, "p.json");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 2.0);
+  EXPECT_EQ(r[0].bottleneckResource, "P0");
+  EXPECT_EQ(r[0].fingerprint, "0123456789abcdef");
+  // A success record of the loopperf pass that is not a summary is an error.
+  std::string other = json;
+  other.replace(other.find("loop runs 2.00"), 9, "loop ran ");
+  EXPECT_EQ(errorOf([&] { readGccRecord(other, "o.json"); }),
+            "o.json: loopperf record in f is not a loop summary: 'loop ran  2.00 "
+            "cycles/iteration (elements/iteration unknown) on znver3; bottleneck: ports P0'");
+}
+
+// Issue 19, item 5: impossible ElementsPerIteration values (0, 0.5, 1e20,
+// 2^32, which was cast to unsigned: undefined behaviour) are malformed
+// records: an InputError naming the file, as for any malformed record.
+TEST(GateReaders, ImpossibleElementCountsAreRejected) {
+  const std::string want = "impossible elements per iteration: '{}' (want a whole number "
+                           "from 1 to 1048576)";
+  auto message = [&](const std::string &v) {
+    std::string m = want;
+    return m.replace(m.find("{}"), 2, v);
+  };
+  for (const char *v : {"0", "0.5", "1e20", "4294967296", "-1", "", "1048577"}) {
+    std::string yaml = ClangYaml;
+    yaml.replace(yaml.find("'16'"), 4, std::string("'") + v + "'");
+    EXPECT_EQ(errorOf([&] { readClangYaml(yaml, "e.opt.yaml"); }),
+              "e.opt.yaml: loopperf remark in scale: " + message(v))
+        << v;
+  }
+  EXPECT_EQ(parseElementCount("1048576"), 1048576u);
+  EXPECT_EQ(parseElementCount("0016"), 16u);
+  // GCC summary text.
+  std::string gcc = GccJson;
+  gcc.replace(gcc.find("1 element/"), 10, "4294967296 elements/");
+  EXPECT_EQ(errorOf([&] { readGccRecord(gcc, "g.json"); }),
+            "g.json: loopperf record in sum: " + message("4294967296"));
+  // loopperf JSON: 0 means unknown; the others are impossible.
+  auto json = [](const std::string &epi) {
+    return R"({"loops": [{"function": "f", "line": 1, "cycles_per_iteration": 2.0,
+               "cycles_per_element": 1.0, "elements_per_iteration": )" +
+           epi + "}]}";
+  };
+  EXPECT_EQ(readLoopperfJson(json("0"), "z.json").at(0).elementsPerIteration, 0u);
+  EXPECT_EQ(readLoopperfJson(json("2"), "z.json").at(0).elementsPerIteration, 2u);
+  for (auto [text, shown] : {std::pair{"0.5", "0.5"}, {"1e20", "1e+20"},
+                             {"4294967296", "4294967296"}, {"-1", "-1"}, {"0.0", "0"}})
+    EXPECT_EQ(errorOf([&] { readLoopperfJson(json(text), "j.json"); }),
+              "j.json: loop in f: " + message(shown))
+        << text;
+}
+
+// Issue 19, item 5: a 100 KB gzip bomb was inflated to 767 MB. Decompression
+// stops at the limit (MaxInputBytes; here a 1 KiB limit on 1 KiB + 1 zeros).
+TEST(GateReaders, GzipBombStopsAtTheLimit) {
+  const std::string path = tempPath("gate-bomb.json.gz");
+  for (size_t n : {size_t(1024), size_t(1025)}) {
+    gzFile gz = gzopen(path.c_str(), "wb");
+    ASSERT_NE(gz, nullptr);
+    const std::string zeros(n, '\0');
+    gzwrite(gz, zeros.data(), static_cast<unsigned>(zeros.size()));
+    gzclose(gz);
+    if (n == 1024)
+      EXPECT_EQ(readFileBytes(path, 1024).size(), 1024u);
+    else
+      EXPECT_EQ(errorOf([&] { readFileBytes(path, 1024); }),
+                path + ": gzip data decompresses to more than 1024 bytes (loopperf-gate's limit "
+                       "per file, 0 MiB; see docs/ci.md)");
+  }
+  const std::string plain = tempPath("gate-big.json");
+  std::ofstream(plain, std::ios::binary) << std::string(2049, '[');
+  EXPECT_EQ(errorOf([&] { readFileBytes(plain, 2048); }),
+            plain + ": the file has more than 2048 bytes (loopperf-gate's limit per file, 0 MiB; "
+                    "see docs/ci.md)");
+  EXPECT_EQ(MaxInputBytes, size_t(256) << 20);
+}
+
+// Issue 19, item 5: the format follows the name; content decides only for
+// other names, and a reader's error says which format was assumed.
+TEST(GateReaders, FormatByNameThenContent) {
+  EXPECT_EQ(recordFormat("d/a.opt.yaml", "[").kind, RecordKind::ClangYaml);
+  EXPECT_EQ(recordFormat("a.opt.yaml.gz", "{").kind, RecordKind::ClangYaml);
+  EXPECT_EQ(recordFormat("a.c.opt-record.json.gz", "{").kind, RecordKind::GccRecord);
+  EXPECT_EQ(recordFormat("a.loopperf.json", "[").kind, RecordKind::LoopperfJson);
+  EXPECT_EQ(recordFormat("out.json", " [").kind, RecordKind::GccRecord);
+  EXPECT_EQ(recordFormat("out.json", "--- !Passed").kind, RecordKind::LoopperfJson);
+  EXPECT_EQ(recordFormat("records", "{").kind, RecordKind::LoopperfJson);
+  EXPECT_EQ(recordFormat("records", "--- !Passed").kind, RecordKind::ClangYaml);
+  EXPECT_EQ(recordFormat("records", "").basis,
+            "guessed from its content (starts with an empty file; the name says nothing)");
+
+  // GCC's JSON in a file named like clang's YAML is read as YAML and fails.
+  const std::string path = tempPath("gate-named.opt.yaml");
+  std::ofstream(path) << GccJson;
+  const std::string e = errorOf([&] { loadBuild({path}); });
+  const std::string tail =
+      " (read as clang YAML optimization record, by its name (*.opt.yaml))";
+  ASSERT_GE(e.size(), tail.size());
+  EXPECT_EQ(e.substr(0, path.size() + 2), path + ": ");
+  EXPECT_EQ(e.substr(e.size() - tail.size()), tail);
+  const std::string unnamed = tempPath("gate-unnamed");
+  std::ofstream(unnamed) << "[1]";
+  EXPECT_EQ(errorOf([&] { loadBuild({unnamed}); }),
+            unnamed + ": not a GCC optimization record ([metadata, passes, records]) (read as "
+                      "GCC optimization record, guessed from its content (starts with '['; the "
+                      "name says nothing))");
+}
+
+// Found by fuzz/FuzzGateRecord.cpp: a record with bytes that are not UTF-8
+// in a string (a Latin-1 file name, byte 0xFF; here in the bottleneck
+// resource, a double-quoted YAML scalar, as in the fuzzer's input) made the
+// JSON, SARIF and ranking writers throw nlohmann's type_error 316 (the gate
+// ended with exit status 2). Such bytes become U+FFFD (EF BF BD).
+TEST(GateReaders, NamesThatAreNotUtf8AreWritten) {
+  std::string yaml = ClangYaml;
+  yaml.replace(yaml.find("'Zn4FP0'"), 8, "\"k\xff.c\"");
+  Build b;
+  b.loops = readClangYaml(yaml, "u.opt.yaml");
+  assignOrdinals(b.loops);
+  const GateResult r = evaluate(matchLoops(b, b), Policy());
+  const std::string replaced = "k\xef\xbf\xbd.c";
+  EXPECT_NE(writeJson(r).find(replaced), std::string::npos);
+  EXPECT_NE(writeRankJson(rankLoops(b, nullptr), false).find(replaced), std::string::npos);
 }

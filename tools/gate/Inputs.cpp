@@ -3,6 +3,8 @@
 
 #include "Readers.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -18,9 +20,15 @@ bool endsWith(const std::string &s, const char *suffix) {
   return s.size() >= v.size() && s.compare(s.size() - v.size(), v.size(), v) == 0;
 }
 
+/// The name without a trailing ".gz".
+std::string withoutGz(const std::string &name) {
+  return endsWith(name, ".gz") ? name.substr(0, name.size() - 3) : name;
+}
+
 bool isRecordName(const std::string &name) {
-  return endsWith(name, ".opt.yaml") || endsWith(name, ".opt-record.json.gz") ||
-         endsWith(name, ".opt-record.json") || endsWith(name, ".loopperf.json");
+  const std::string n = withoutGz(name);
+  return endsWith(n, ".opt.yaml") || endsWith(n, ".opt-record.json") ||
+         endsWith(n, ".loopperf.json");
 }
 
 std::vector<std::string> expand(const std::string &path) {
@@ -52,6 +60,39 @@ RecordKind sniffKind(const std::string &bytes) {
   return RecordKind::ClangYaml;
 }
 
+const char *recordKindName(RecordKind k) {
+  switch (k) {
+  case RecordKind::ClangYaml:
+    return "clang YAML optimization record";
+  case RecordKind::GccRecord:
+    return "GCC optimization record";
+  case RecordKind::LoopperfJson:
+    break;
+  }
+  return "loopperf JSON";
+}
+
+RecordFormat recordFormat(const std::string &path, const std::string &bytes) {
+  const std::string name = withoutGz(fs::path(path).filename().string());
+  for (auto [suffix, kind] : {std::pair{".opt.yaml", RecordKind::ClangYaml},
+                              {".yaml", RecordKind::ClangYaml},
+                              {".yml", RecordKind::ClangYaml},
+                              {".opt-record.json", RecordKind::GccRecord},
+                              {".loopperf.json", RecordKind::LoopperfJson}})
+    if (endsWith(name, suffix))
+      return {kind, std::string("by its name (*") + suffix + ")"};
+  const size_t i = bytes.find_first_not_of(" \t\r\n");
+  const std::string first =
+      i == std::string::npos ? "an empty file" : fmt::format("'{}'", bytes[i]);
+  if (endsWith(name, ".json")) {
+    const RecordKind k = i != std::string::npos && bytes[i] == '[' ? RecordKind::GccRecord
+                                                                   : RecordKind::LoopperfJson;
+    return {k, "guessed from the content of a *.json file (starts with " + first + ")"};
+  }
+  return {sniffKind(bytes), "guessed from its content (starts with " + first +
+                                "; the name says nothing)"};
+}
+
 void assignOrdinals(std::vector<LoopRecord> &loops) {
   std::map<std::pair<std::string, std::string>, unsigned> next;
   for (LoopRecord &l : loops)
@@ -64,10 +105,17 @@ Build loadBuild(const std::vector<std::string> &paths) {
   for (const std::string &p : paths)
     for (const std::string &f : expand(p)) {
       std::string bytes = readFileBytes(f);
-      RecordKind k = sniffKind(bytes);
-      std::vector<LoopRecord> loops = k == RecordKind::GccRecord      ? readGccRecord(bytes, f)
-                                      : k == RecordKind::LoopperfJson ? readLoopperfJson(bytes, f)
-                                                                      : readClangYaml(bytes, f);
+      const RecordFormat format = recordFormat(f, bytes);
+      const RecordKind k = format.kind;
+      std::vector<LoopRecord> loops;
+      try {
+        loops = k == RecordKind::GccRecord      ? readGccRecord(bytes, f)
+                : k == RecordKind::LoopperfJson ? readLoopperfJson(bytes, f)
+                                                : readClangYaml(bytes, f);
+      } catch (const InputError &e) {
+        throw InputError(e.file(), e.message() + " (read as " + recordKindName(k) + ", " +
+                                       format.basis + ")");
+      }
       auto &dst = byKind[k];
       dst.insert(dst.end(), loops.begin(), loops.end());
       b.files.push_back(f);

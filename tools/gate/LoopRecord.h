@@ -38,12 +38,22 @@ struct Build {
 class InputError : public std::runtime_error {
 public:
   InputError(const std::string &file, const std::string &what)
-      : std::runtime_error(file + ": " + what), file_(file) {}
+      : std::runtime_error(file + ": " + what), file_(file), message_(what) {}
   const std::string &file() const { return file_; }
+  /// The message without the file name.
+  const std::string &message() const { return message_; }
 
 private:
   std::string file_;
+  std::string message_;
 };
+
+/// The largest elements-per-iteration count a record may give: 2^20. A
+/// loop that handles more elements per iteration would need at least 2^14
+/// 64-byte vector instructions in its body; larger values (and 0 where the
+/// format says "unknown" otherwise, fractions, 1e20, 2^32) are not counts a
+/// plugin writes, so the record is malformed.
+constexpr unsigned MaxElementsPerIteration = 1u << 20;
 
 /// "x.c:12 f" - how a loop is named in messages.
 std::string describe(const LoopRecord &r);
@@ -56,5 +66,13 @@ double perElement(double cyclesPerIteration, unsigned elements, const std::strin
 
 /// A number as loopperf prints it ("4.00"); throws std::invalid_argument.
 double parseNumber(const std::string &text);
+
+/// An elements-per-iteration count as the plugins print it: decimal digits
+/// only, 1 to MaxElementsPerIteration. Throws std::invalid_argument naming
+/// the text otherwise ("0", "0.5", "1e20", "4294967296").
+unsigned parseElementCount(const std::string &text);
+
+/// The same check for a count already read as a number (loopperf JSON).
+unsigned checkElementCount(double value);
 
 } // namespace loopperf::gate

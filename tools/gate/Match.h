@@ -19,6 +19,7 @@
 
 #include "LoopRecord.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,22 @@ std::string normalisePath(const std::string &path);
 
 /// The baseline file each candidate file corresponds to ("" if none).
 std::string matchFile(const std::string &candFile, const std::vector<std::string> &baseFiles);
+
+/// matchFile for many candidate files: the baseline files indexed once (a
+/// trie of their components, last first), each match linear in its path.
+class FileMatcher {
+public:
+  explicit FileMatcher(const std::vector<std::string> &baseFiles);
+  std::string match(const std::string &candFile) const;
+
+private:
+  struct Node {
+    std::map<std::string, size_t> children;
+    size_t count = 0; ///< baseline files through this node
+    std::string file; ///< one of them (the one when count is 1)
+  };
+  std::vector<Node> nodes;
+  std::map<std::string, std::string> exact; ///< normalised path -> first file
+};
 
 } // namespace loopperf::gate

@@ -92,7 +92,8 @@ std::string writeRankJson(const std::vector<Ranked> &r, bool weighted) {
     }
     loops.push_back(j);
   }
-  return Json{{"loops", loops}}.dump(2) + "\n";
+  // Names that are not UTF-8 (a Latin-1 file name) get U+FFFD, not an error.
+  return Json{{"loops", loops}}.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 std::string writeRankMarkdown(const std::vector<Ranked> &r, bool weighted) {

@@ -41,7 +41,7 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &origin) {
     std::string Cpe = required(R, "CyclesPerElement", origin);
     std::string Epi = required(R, "ElementsPerIteration", origin);
     if (Cpe != "unknown" && Epi != "unknown") {
-      L.elementsPerIteration = static_cast<unsigned>(parseNumber(Epi));
+      L.elementsPerIteration = parseElementCount(Epi);
       L.cyclesPerElement = perElement(L.cyclesPerIteration, L.elementsPerIteration, Cpe);
     }
   } catch (const std::invalid_argument &E) {

@@ -55,9 +55,17 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::st
     r.line = line.get<unsigned>();
     r.cyclesPerIteration = cycles(l, "cycles_per_iteration", origin);
     const Json &epi = member(l, "elements_per_iteration", origin);
-    if (!epi.is_number_unsigned())
+    // 0: unknown (the LLVM plugin's "cycles_per_element": null); otherwise
+    // a count within MaxElementsPerIteration, checked before any cast.
+    if (!epi.is_number())
       throw InputError(origin, "\"elements_per_iteration\" is not a count");
-    r.elementsPerIteration = epi.get<unsigned>();
+    if (!(epi.is_number_integer() && epi.get<double>() == 0)) {
+      try {
+        r.elementsPerIteration = checkElementCount(epi.get<double>());
+      } catch (const std::invalid_argument &e) {
+        throw InputError(origin, "loop in " + r.function + ": " + e.what());
+      }
+    }
     if (r.elementsPerIteration)
       r.cyclesPerElement = cycles(l, "cycles_per_element", origin);
     for (auto [key, field] : {std::pair{"model", &r.model}, {"bottleneck", &r.bottleneck},

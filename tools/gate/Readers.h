@@ -33,8 +33,20 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::st
 /// the text is not a loopperf summary.
 bool parseGccSummary(const std::string &text, LoopRecord &r);
 
+/// The most bytes loopperf-gate reads from one file, after decompression:
+/// 256 MiB. A record of a large translation unit with every GCC pass's
+/// remarks is tens of MB; more is not a record (a gzip bomb inflates 100 KB
+/// to gigabytes).
+constexpr size_t MaxInputBytes = size_t(256) << 20;
+
 /// The whole file; gzip'd files (magic 1f 8b) are decompressed with zlib.
-/// Throws InputError when unreadable or truncated.
-std::string readFileBytes(const std::string &path);
+/// Throws InputError when unreadable, truncated, or larger than `maxBytes`
+/// (on disk or decompressed: decompression stops at the limit).
+std::string readFileBytes(const std::string &path, size_t maxBytes = MaxInputBytes);
+
+/// A file's bytes as readFileBytes returns them: gunzip'd if they start
+/// with gzip's magic; `origin` names the file in messages.
+std::string decodeBytes(std::string data, const std::string &origin,
+                        size_t maxBytes = MaxInputBytes);
 
 } // namespace loopperf::gate

@@ -45,7 +45,10 @@ std::string writeJson(const GateResult &r) {
     summary[statusName(s)] = r.count(s);
   summary["failing"] = r.failures();
   Json doc = {{"result", r.failed() ? "fail" : "pass"}, {"summary", summary}, {"loops", loops}};
-  return doc.dump(2) + "\n";
+  // Names that are not UTF-8 (a Latin-1 file name) get U+FFFD, not an error
+  // (nlohmann's type_error 316 ended the gate with exit 2; found by
+  // fuzz/FuzzGateRecord.cpp).
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace loopperf::gate

@@ -88,7 +88,10 @@ std::string writeSarif(const GateResult &r, const std::string &sourceRoot) {
   Json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({run})}};
-  return doc.dump(2) + "\n";
+  // Names that are not UTF-8 (a Latin-1 file name) get U+FFFD, not an error
+  // (nlohmann's type_error 316 ended the gate with exit 2; found by
+  // fuzz/FuzzGateRecord.cpp).
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace loopperf::gate

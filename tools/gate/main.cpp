@@ -27,7 +27,10 @@ constexpr const char *Usage = R"(usage:
   loopperf-gate report PATH... [--counts FILE] [--top N] [--format table|json|markdown]
 
 PATH: a record file (clang *.opt.yaml, GCC *.opt-record.json.gz, loopperf
-per-TU JSON) or a directory searched for them.
+per-TU JSON *.loopperf.json; any of them gzip'd) or a directory searched for
+them. A file's format follows its name; other names are read by their
+content. Limits: 256 MiB per file (after decompression); elements per
+iteration 1 to 1048576.
 
 compare options:
   --policy FILE          JSON policy: thresholds, budgets, allow-list, rules
