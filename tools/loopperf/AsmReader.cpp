@@ -285,6 +285,14 @@ std::unique_ptr<AsmReader> AsmReader::create(StringRef TripleStr, StringRef Cpu,
 AsmReader::~AsmReader() = default;
 
 bool AsmReader::parse(std::unique_ptr<MemoryBuffer> Buffer) {
+  // LLVM 19's lexer hands the comment consumer a comment that ends the
+  // buffer without a newline one character short: length -1 for a bare '#'
+  // as the last byte, which aborted the CLI (std::length_error, found by
+  // fuzz/FuzzAsm.cpp). The assembler reads lines; give the last one its
+  // newline.
+  if (!Buffer->getBuffer().ends_with("\n"))
+    Buffer = MemoryBuffer::getMemBufferCopy(Buffer->getBuffer().str() + "\n",
+                                            Buffer->getBufferIdentifier());
   BufferID = SrcMgr.AddNewSourceBuffer(std::move(Buffer), SMLoc());
   Ctx = std::make_unique<MCContext>(Triple(TripleName), MAI.get(), MRI.get(), STI.get(), &SrcMgr,
                                     Options.get());

@@ -5,7 +5,11 @@
 #include "KernelBuilder.h"
 
 #include "AsmReader.h"
+#include "ElementCount.h"
 #include "Regions.h"
+#include "ReportWriter.h"
+
+#include "loopperf/Analysis.h"
 
 #include "llvm/MC/MCInstPrinter.h"
 
@@ -77,6 +81,43 @@ LoopKernel KernelBuilder::build(const CodeRegion &Region) const {
       K.insts.push_back(buildInstruction(Stmts[I]));
   K.layout = layoutOf(Region);
   return K;
+}
+
+std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
+                                         const std::vector<CodeRegion> &Regions,
+                                         const MachineModel &M, bool PerElement) {
+  std::vector<AnalyzedLoop> Loops;
+  for (const CodeRegion &Region : Regions) {
+    AnalyzedLoop L;
+    L.region = Region;
+    L.kernel = Builder.build(Region);
+    if (PerElement) {
+      // The counter reads AT&T operand text with single spaces (as the
+      // translator prints it); the CLI keeps the line as written.
+      LoopKernel Folded = L.kernel;
+      for (Instruction &I : Folded.insts) {
+        std::string T;
+        for (char C : I.text)
+          if (C == ' ' || C == '\t') {
+            if (!T.empty() && T.back() != ' ')
+              T += ' ';
+          } else {
+            T += C;
+          }
+        I.text = T;
+      }
+      L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(Folded);
+    }
+    for (const Instruction &I : L.kernel.insts)
+      if (I.asmLine) {
+        L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
+        L.lastLine = std::max(L.lastLine, I.asmLine);
+      }
+    if (Region.notAnalysable.empty())
+      L.report = analyzeLoop(L.kernel, M);
+    Loops.push_back(std::move(L));
+  }
+  return Loops;
 }
 
 } // namespace loopperf::cli

@@ -10,14 +10,17 @@
 #include "MCInstTranslator.h"
 
 #include "loopperf/Kernel.h"
+#include "loopperf/MachineModel.h"
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace loopperf::cli {
 
 class AsmReader;
+struct AnalyzedLoop;
 struct AsmStatement;
 struct CodeRegion;
 
@@ -46,5 +49,14 @@ private:
   llvmmc::MCInstTranslator Translator;
   std::map<std::string, uint64_t> SectionStarts;
 };
+
+/// What the CLI does with the regions of a parsed file (also the assembly
+/// fuzzer's entry point, fuzz/FuzzAsm.cpp): each region's kernel and its
+/// input lines; with `PerElement` the elements per iteration counted as the
+/// plugins count them; the analysis on `M` unless the region is not
+/// analysable.
+std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
+                                         const std::vector<CodeRegion> &Regions,
+                                         const MachineModel &M, bool PerElement);
 
 } // namespace loopperf::cli

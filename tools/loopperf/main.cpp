@@ -238,45 +238,7 @@ int main(int argc, char **argv) {
             << "--section-start: no instructions in a section '" << Name << "' of " << FileName
             << "\n";
   KernelBuilder Builder(*Reader, SectionStarts);
-  std::vector<AnalyzedLoop> Loops;
-  for (const CodeRegion &Region : Regions) {
-    AnalyzedLoop L;
-    L.region = Region;
-    L.kernel = Builder.build(Region);
-    if (PerElement) {
-      // The counter reads AT&T operand text with single spaces (as the
-      // translator prints it); the CLI keeps the line as written.
-      LoopKernel Folded = L.kernel;
-      for (Instruction &I : Folded.insts) {
-        std::string T;
-        for (char C : I.text)
-          if (C == ' ' || C == '\t') {
-            if (!T.empty() && T.back() != ' ')
-              T += ' ';
-          } else {
-            T += C;
-          }
-        I.text = T;
-      }
-      L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(Folded);
-    }
-    if (!Region.notAnalysable.empty()) {
-      for (const Instruction &I : L.kernel.insts)
-        if (I.asmLine) {
-          L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
-          L.lastLine = std::max(L.lastLine, I.asmLine);
-        }
-      Loops.push_back(std::move(L));
-      continue;
-    }
-    for (const Instruction &I : L.kernel.insts)
-      if (I.asmLine) {
-        L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
-        L.lastLine = std::max(L.lastLine, I.asmLine);
-      }
-    L.report = analyzeLoop(L.kernel, *Model);
-    Loops.push_back(std::move(L));
-  }
+  std::vector<AnalyzedLoop> Loops = analyzeRegions(Builder, Regions, *Model, PerElement);
 
   if (Json) {
     if (!writeJson(outs(), FileName, *Model, Loops, Error))
