@@ -150,9 +150,11 @@ int listModels() {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  InitializeAllTargetInfos();
-  InitializeAllTargetMCs();
-  InitializeAllAsmParsers();
+  // x86-64 only (the models of other ISAs are refused below); the LLVM
+  // components are linked statically, so only X86's are there to start.
+  LLVMInitializeX86TargetInfo();
+  LLVMInitializeX86TargetMC();
+  LLVMInitializeX86AsmParser();
   exposeAsmSyntaxOption();
   cl::HideUnrelatedOptions(LoopperfCat);
   cl::ParseCommandLineOptions(argc, argv,
