@@ -234,7 +234,10 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
 
   bool first = true;
   while (!rest.empty()) {
-    DensestSet layer = densestPortSet(rest);
+    // One demand left: it is its own densest set, spread evenly.
+    DensestSet layer = rest.size() == 1
+                           ? DensestSet{rest[0].cycles / std::popcount(rest[0].mask), rest[0].mask}
+                           : densestPortSet(rest);
     if (first) {
       sol.bound = layer.density;
       sol.saturated = layer.ports;
@@ -257,6 +260,20 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
         outside.push_back(d);
         outsideOrigin.push_back(origin[i]);
       }
+    }
+    if (inside.size() == 1) {
+      // A single demand fills its layer evenly: no flow to solve.
+      for (unsigned port = 0; port < numPorts; ++port)
+        if (layer.ports >> port & 1) {
+          size_t agg = insideOrigin[0];
+          for (size_t member : members[agg])
+            sol.perDemand[member * numPorts + port] +=
+                layer.density * demands[member].cycles / aggregateCycles[agg];
+          sol.portLoad[port] += layer.density;
+        }
+      rest = std::move(outside);
+      origin = std::move(outsideOrigin);
+      continue;
     }
     Routing r = route(inside, layer.ports, layer.density);
     for (size_t d = 0; d < inside.size(); ++d)
