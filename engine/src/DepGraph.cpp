@@ -77,8 +77,11 @@ public:
   }
 
   std::vector<GraphEdge> take(const IsaRegisters &isa) {
-    std::stable_sort(recs_.begin(), recs_.end(),
-                     [](const Rec &a, const Rec &b) { return a.key < b.key; });
+    // By key, then by order of addition (what a stable sort gives, without
+    // its buffer).
+    std::sort(recs_.begin(), recs_.end(), [](const Rec &a, const Rec &b) {
+      return a.key < b.key || (a.key == b.key && a.seq < b.seq);
+    });
     struct Group {
       uint32_t first;
       GraphEdge edge;

@@ -103,25 +103,27 @@ public:
 
   /// Applies the register effects of instruction `i`.
   void step(const Instruction &in, unsigned i) {
-    std::vector<const std::string *> written;
+    // The GPRs written, each once (a scratch buffer kept across steps).
+    written_.clear();
     for (RegUnit u : in.writes) {
       if (!isa_.isGprUnit(u))
         continue;
       const std::string *reg = &isa_.unitRegister(u);
-      if (std::find_if(written.begin(), written.end(),
-                       [&](const std::string *w) { return *w == *reg; }) == written.end())
-        written.push_back(reg);
+      if (std::find_if(written_.begin(), written_.end(),
+                       [&](const std::string *w) { return *w == *reg; }) == written_.end())
+        written_.push_back(reg);
     }
-    if (written.empty())
+    if (written_.empty())
       return; // no address register changes (vector and flag-only code)
     std::optional<std::pair<std::string, SymValue>> known;
     if (isa_.attArithmetic)
       known = constantEffect(in);
-    for (const std::string *reg : written) {
-      if (known && known->first == *reg)
-        current_[*reg] = known->second;
+    for (const std::string *w : written_) {
+      const std::string &reg = *w;
+      if (known && known->first == reg)
+        current_[reg] = known->second;
       else
-        current_[*reg] = {-static_cast<int>(i) - 1, 0};
+        current_[reg] = {-static_cast<int>(i) - 1, 0};
     }
   }
 
@@ -193,6 +195,7 @@ private:
   }
 
   const IsaRegisters &isa_;
+  std::vector<const std::string *> written_;
   std::map<std::string, int> roots_;
   std::map<std::string, SymValue> current_;
 };
@@ -233,7 +236,7 @@ bool writtenBetween(const std::vector<unsigned> &writers, unsigned after, unsign
 /// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
 /// result (addq $1,(%rdi)); an immediate store was not measured.
 bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld, unsigned distance,
-                       const IsaRegisters &isa, const RegisterWriters &writers) {
+                       const IsaRegisters &isa, std::optional<RegisterWriters> &writers) {
   const MemRef &s = *st.ref, &l = *ld.ref;
   if (st.width != 8 || ld.width != 8 || s.base.empty() || s.base != l.base || !s.index.empty() ||
       !l.index.empty() || !s.symbol.empty() || !l.symbol.empty() || s.disp != l.disp)
@@ -246,8 +249,10 @@ bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld, 
   bool gprData = std::any_of(store.reads.begin(), store.reads.end(), isa.isGprUnit);
   if (!readModifyWrite && !gprData)
     return false;
-  auto it = writers.find(s.base);
-  if (it == writers.end())
+  if (!writers) // built on first use: most bodies never get here
+    writers = registerWriters(k, isa);
+  auto it = writers->find(s.base);
+  if (it == writers->end())
     return true;
   const std::vector<unsigned> &w = it->second;
   if (distance == 0)
@@ -399,7 +404,7 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRe
     g.overlap.finish();
   }
 
-  const RegisterWriters writers = registerWriters(k, isa);
+  std::optional<RegisterWriters> writers;
   std::vector<ForwardingPair> pairs;
   for (const Access &ld : loads) {
     auto it = groups.find(keyOf(ld.addr));
