@@ -162,16 +162,22 @@ namespace {
 /// whole is the union of the densest sets of the components that reach the
 /// highest density. Integer, FP and load/store pipes usually form separate
 /// components, which keeps the enumeration small.
-std::vector<std::vector<PortDemand>> splitIntoComponents(std::span<const PortDemand> demands) {
-  std::vector<PortMask> comps; // port sets of the components found so far
+/// The port sets of the components, in order of their last merge.
+std::vector<PortMask> componentPorts(std::span<const PortDemand> demands) {
+  std::vector<PortMask> comps, keep; // port sets of the components found so far
   for (const PortDemand &d : demands) {
     PortMask merged = d.mask;
-    std::vector<PortMask> keep;
+    keep.clear();
     for (PortMask c : comps)
       (c & merged) ? void(merged |= c) : keep.push_back(c);
     keep.push_back(merged);
-    comps = std::move(keep);
+    comps.swap(keep);
   }
+  return comps;
+}
+
+std::vector<std::vector<PortDemand>> splitIntoComponents(std::span<const PortDemand> demands) {
+  const std::vector<PortMask> comps = componentPorts(demands);
   std::vector<std::vector<PortDemand>> out(comps.size());
   for (const PortDemand &d : demands)
     for (size_t c = 0; c < comps.size(); ++c)
@@ -210,7 +216,7 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
 
   // Demands with the same mask are interchangeable: solve for one aggregate
   // per distinct mask, then share its per-port flow among the members in
-  // proportion to their cycles. Masks shrink as layers are peeled off.
+  // proportion to their cycles.
   std::vector<PortDemand> rest;
   std::vector<std::vector<size_t>> members;
   for (size_t i = 0; i < demands.size(); ++i) {
@@ -226,68 +232,90 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
     rest[a].cycles += demands[i].cycles;
     members[a].push_back(i);
   }
-  std::vector<size_t> origin(rest.size());
-  std::iota(origin.begin(), origin.end(), size_t(0));
   std::vector<double> aggregateCycles;
   for (const PortDemand &d : rest)
     aggregateCycles.push_back(d.cycles);
 
-  bool first = true;
-  while (!rest.empty()) {
-    // One demand left: it is its own densest set, spread evenly.
-    DensestSet layer = rest.size() == 1
-                           ? DensestSet{rest[0].cycles / std::popcount(rest[0].mask), rest[0].mask}
-                           : densestPortSet(rest);
-    if (first) {
-      sol.bound = layer.density;
-      sol.saturated = layer.ports;
-      first = false;
-    }
-    // The demands confined to the layer fill it exactly; route them there.
-    std::vector<PortDemand> inside;
-    std::vector<size_t> insideOrigin;
-    std::vector<PortDemand> outside;
-    std::vector<size_t> outsideOrigin;
-    for (size_t i = 0; i < rest.size(); ++i) {
-      if ((rest[i].mask & ~layer.ports) == 0) {
-        inside.push_back(rest[i]);
-        insideOrigin.push_back(origin[i]);
-      } else {
-        // In every optimal assignment the layer is full, so the others
-        // never use its ports.
-        PortDemand d = rest[i];
-        d.mask &= ~layer.ports;
-        outside.push_back(d);
-        outsideOrigin.push_back(origin[i]);
+  // Peels the layers of one component (aggregates whose masks share ports
+  // with each other but not with any other component). Components never
+  // interact: the global densest set is the union of the densest ones of
+  // equal density, and each component's layers and flows are what solving
+  // it alone gives, so they are solved one by one.
+  // Masks shrink as layers are peeled off.
+  auto peel = [&](std::vector<PortDemand> rest, std::vector<size_t> origin) {
+    DensestSet firstLayer;
+    bool first = true;
+    while (!rest.empty()) {
+      // One demand left: it is its own densest set, spread evenly.
+      DensestSet layer = rest.size() == 1
+                             ? DensestSet{rest[0].cycles / std::popcount(rest[0].mask), rest[0].mask}
+                             : densestPortSet(rest);
+      if (first) {
+        firstLayer = layer;
+        first = false;
       }
-    }
-    if (inside.size() == 1) {
-      // A single demand fills its layer evenly: no flow to solve.
-      for (unsigned port = 0; port < numPorts; ++port)
-        if (layer.ports >> port & 1) {
-          size_t agg = insideOrigin[0];
-          for (size_t member : members[agg])
-            sol.perDemand[member * numPorts + port] +=
-                layer.density * demands[member].cycles / aggregateCycles[agg];
-          sol.portLoad[port] += layer.density;
+      // The demands confined to the layer fill it exactly; route them there.
+      std::vector<PortDemand> inside;
+      std::vector<size_t> insideOrigin;
+      std::vector<PortDemand> outside;
+      std::vector<size_t> outsideOrigin;
+      for (size_t i = 0; i < rest.size(); ++i) {
+        if ((rest[i].mask & ~layer.ports) == 0) {
+          inside.push_back(rest[i]);
+          insideOrigin.push_back(origin[i]);
+        } else {
+          // In every optimal assignment the layer is full, so the others
+          // never use its ports.
+          PortDemand d = rest[i];
+          d.mask &= ~layer.ports;
+          outside.push_back(d);
+          outsideOrigin.push_back(origin[i]);
         }
+      }
+      if (inside.size() == 1) {
+        // A single demand fills its layer evenly: no flow to solve.
+        for (unsigned port = 0; port < numPorts; ++port)
+          if (layer.ports >> port & 1) {
+            size_t agg = insideOrigin[0];
+            for (size_t member : members[agg])
+              sol.perDemand[member * numPorts + port] +=
+                  layer.density * demands[member].cycles / aggregateCycles[agg];
+            sol.portLoad[port] += layer.density;
+          }
+        rest = std::move(outside);
+        origin = std::move(outsideOrigin);
+        continue;
+      }
+      Routing r = route(inside, layer.ports, layer.density);
+      for (size_t d = 0; d < inside.size(); ++d)
+        for (size_t e = r.first[d]; e < r.first[d + 1]; ++e)
+          if (auto [port, edge] = r.portEdges[e]; port < numPorts) {
+            double f = std::max(0.0, r.flow.flowOn(edge));
+            size_t agg = insideOrigin[d];
+            for (size_t member : members[agg])
+              sol.perDemand[member * numPorts + port] +=
+                  f * demands[member].cycles / aggregateCycles[agg];
+            sol.portLoad[port] += f;
+          }
       rest = std::move(outside);
       origin = std::move(outsideOrigin);
-      continue;
     }
-    Routing r = route(inside, layer.ports, layer.density);
-    for (size_t d = 0; d < inside.size(); ++d)
-      for (size_t e = r.first[d]; e < r.first[d + 1]; ++e)
-        if (auto [port, edge] = r.portEdges[e]; port < numPorts) {
-          double f = std::max(0.0, r.flow.flowOn(edge));
-          size_t agg = insideOrigin[d];
-          for (size_t member : members[agg])
-            sol.perDemand[member * numPorts + port] +=
-                f * demands[member].cycles / aggregateCycles[agg];
-          sol.portLoad[port] += f;
-        }
-    rest = std::move(outside);
-    origin = std::move(outsideOrigin);
+    return firstLayer;
+  };
+
+  for (PortMask ports : componentPorts(rest)) {
+    std::vector<PortDemand> part;
+    std::vector<size_t> partOrigin;
+    for (size_t i = 0; i < rest.size(); ++i)
+      if (rest[i].mask & ports) {
+        part.push_back(rest[i]);
+        partOrigin.push_back(i);
+      }
+    const DensestSet layer = peel(std::move(part), std::move(partOrigin));
+    if (greater(layer.density, sol.bound))
+      sol.bound = layer.density, sol.saturated = layer.ports;
+    else if (nearlyEqual(layer.density, sol.bound))
+      sol.saturated |= layer.ports; // disjoint tight sets of equal density: their union is tight
   }
   return sol;
 }
