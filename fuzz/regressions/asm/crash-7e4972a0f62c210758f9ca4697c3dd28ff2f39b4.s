@@ -1,0 +1,2 @@
+	.text
+	.file	"triad.c"#
