@@ -85,7 +85,8 @@ LoopKernel KernelBuilder::build(const CodeRegion &Region) const {
 
 std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
                                          const std::vector<CodeRegion> &Regions,
-                                         const MachineModel &M, bool PerElement) {
+                                         const MachineModel &M, bool PerElement,
+                                         unsigned MaxInstructions) {
   std::vector<AnalyzedLoop> Loops;
   for (const CodeRegion &Region : Regions) {
     AnalyzedLoop L;
@@ -113,7 +114,11 @@ std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
         L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
         L.lastLine = std::max(L.lastLine, I.asmLine);
       }
-    if (Region.notAnalysable.empty())
+    if (L.region.notAnalysable.empty() && L.kernel.insts.size() > MaxInstructions)
+      L.region.notAnalysable = "the loop body has " + std::to_string(L.kernel.insts.size()) +
+                               " instructions, more than --max-instructions=" +
+                               std::to_string(MaxInstructions);
+    if (L.region.notAnalysable.empty())
       L.report = analyzeLoop(L.kernel, M);
     Loops.push_back(std::move(L));
   }

@@ -54,9 +54,10 @@ private:
 /// fuzzer's entry point, fuzz/FuzzAsm.cpp): each region's kernel and its
 /// input lines; with `PerElement` the elements per iteration counted as the
 /// plugins count them; the analysis on `M` unless the region is not
-/// analysable.
+/// analysable (bodies of more than `MaxInstructions` instructions are not).
 std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
                                          const std::vector<CodeRegion> &Regions,
-                                         const MachineModel &M, bool PerElement);
+                                         const MachineModel &M, bool PerElement,
+                                         unsigned MaxInstructions = DefaultMaxLoopInstructions);
 
 } // namespace loopperf::cli

@@ -67,6 +67,11 @@ cl::list<std::string> SectionStart(
              "(ADDR in hexadecimal, 0x optional); makes the loops' placement in 64-byte "
              "lines exact instead of known modulo the section's alignment. Repeatable"),
     cl::value_desc("name=addr"), cl::cat(LoopperfCat));
+cl::opt<unsigned> MaxInstructions(
+    "max-instructions",
+    cl::desc("Loops of more instructions are reported as not analysed (default 2000, as the "
+             "compiler plugins): analysis time grows faster than linearly with the body"),
+    cl::value_desc("n"), cl::init(DefaultMaxLoopInstructions), cl::cat(LoopperfCat));
 cl::opt<bool> ListModels("list-models", cl::desc("List the built-in machine models and exit"),
                          cl::cat(LoopperfCat));
 
@@ -240,7 +245,8 @@ int main(int argc, char **argv) {
             << "--section-start: no instructions in a section '" << Name << "' of " << FileName
             << "\n";
   KernelBuilder Builder(*Reader, SectionStarts);
-  std::vector<AnalyzedLoop> Loops = analyzeRegions(Builder, Regions, *Model, PerElement);
+  std::vector<AnalyzedLoop> Loops =
+      analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions);
 
   if (Json) {
     if (!writeJson(outs(), FileName, *Model, Loops, Error))
