@@ -155,7 +155,7 @@ constexpr FlagMask AllButCF = AllArithFlags & ~bit(CF);
 /// Flags read by a condition code ("e", "nbe", "pe", ...), or nullopt.
 std::optional<FlagMask> conditionFlags(std::string_view cc) {
   struct CC {
-    const char *name;
+    std::string_view name;
     FlagMask flags;
   };
   static constexpr CC Table[] = {
@@ -182,7 +182,7 @@ std::optional<FlagMask> conditionFlags(std::string_view cc) {
 /// the table (then the caller tries stripping an AT&T suffix).
 std::optional<FlagEffect> exactFlagEffects(std::string_view m) {
   struct Entry {
-    const char *name;
+    std::string_view name; // compared by length first: most entries are rejected at once
     FlagMask reads, writes;
   };
   // Undefined flags of an instruction are counted as written: the hardware
