@@ -427,7 +427,8 @@ def report(setup, results, projects, configs, secs):
       f"(clang `{setup.clang_sha[:12]}`, GCC `{setup.gcc_sha[:12]}`, SHA-256)")
     w(f"* compilers: {setup.clang_version}; {setup.gcc_version}")
     w(f"* {len(results)} file x configuration jobs, {total_compiles} compiles, "
-      f"{len(configs)} configurations, {setup.jobs} in parallel, {secs / 60:.0f} min")
+      f"{len(configs)} configurations, {setup.jobs} in parallel, "
+      + (f"{secs / 60:.0f} min" if secs else "duration not recorded"))
     w("")
     w("## Result")
     w("")
@@ -508,6 +509,36 @@ def report(setup, results, projects, configs, secs):
 
 # --------------------------------------------------------------------------
 
+def report_from(setup, args, configs, projects_wanted, log):
+    """The report of the jobs recorded in a --json file. What the file does not
+    record (plugin hashes, compiler versions, duration) is marked as such; the
+    configurations covered are those asked for that have jobs in the file."""
+    results = []
+    with open(args.report_from) as f:
+        for line in f:
+            r = json.loads(line)
+            if r["project"] in projects_wanted and r["config"] in configs:
+                results.append(r)
+    configs = [c for c in configs if any(r["config"] == c for r in results)]
+    projects = {}
+    for p in projects_wanted:
+        src = fetch_project(p, setup.cache, log)
+        projects[p] = (src, sorted({os.path.relpath(f, src) for g in PROJECTS[p]["files"]
+                                    for f in glob.glob(os.path.join(src, g))}))
+    setup.commit = args.commit
+    setup.build_rel = f"(rebuilt from {os.path.basename(args.report_from)})"
+    setup.clang_sha = setup.gcc_sha = "not recorded"
+    setup.clang_version = setup.gcc_version = "not recorded"
+    order = {c: i for i, c in enumerate(configs)}
+    results.sort(key=lambda r: (order[r["config"]], r["project"], r["file"]))
+    text = report(setup, results, projects, configs, 0)
+    if args.out and args.out != "-":
+        with open(args.out, "w") as f:
+            f.write(text)
+    else:
+        print(text)
+    return 1 if any(r["problems"] for r in results) else 0
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -532,6 +563,10 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep every job's objects and records")
     ap.add_argument("--out", default="", help="Markdown report (default: bench/results/campaign-DATE.md; '-' = stdout only)")
     ap.add_argument("--json", default="", help="also write every job's result as JSON lines")
+    ap.add_argument("--report-from", default="", metavar="JSONL",
+                    help="compile nothing: write the report of the jobs in JSONL (a --json file, also of "
+                         "an interrupted run); --configs and --projects select what it covers")
+    ap.add_argument("--commit", default="not recorded", help="with --report-from: the commit the plugins were built from")
     args = ap.parse_args()
 
     def log(msg):
@@ -553,6 +588,9 @@ def main():
     for p in projects_wanted:
         if p not in PROJECTS:
             raise SystemExit(f"unknown project '{p}' (known: {', '.join(PROJECTS)})")
+
+    if args.report_from:
+        return report_from(setup, args, configs, projects_wanted, log)
 
     # Snapshot the plugins: the build directory may be rebuilt meanwhile.
     build = os.path.abspath(args.build)
