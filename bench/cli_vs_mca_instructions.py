@@ -12,25 +12,13 @@ the CLI should be at least 20x cheaper on files with many loops).
 """
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
+from engine_instructions import callgrind_instructions as instructions
+
 MCA = os.environ.get("LLVM_MCA", "llvm-mca-19")
-
-
-def instructions(cmd):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "cg.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + cmd,
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        with open(out) as f:
-            for line in f:
-                m = re.match(r"(?:summary|totals): (\d+)", line)
-                if m:
-                    return int(m.group(1))
-    raise RuntimeError("no totals from callgrind")
 
 
 def main():

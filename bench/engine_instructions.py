@@ -24,19 +24,25 @@ BUDGET_POINTS = [("mix", 5), ("mix", 50), ("mix", 200)] + [(s, 1000) for s in SH
 MARGIN = 0.10  # a slowdown above 10 % fails
 
 
-def count(bench, shape, size):
+def callgrind_instructions(cmd, valgrind_options=()):
+    """Instructions `cmd` executes, counted by callgrind (only inside the
+    functions a --toggle-collect option names, when given one)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                        "--toggle-collect=measuredAnalysis*", bench, f"--shape={shape}",
-                        f"--sizes={size}", "--once"],
+                        *valgrind_options, *cmd],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
             for line in f:
                 m = re.match(r"(?:summary|totals): (\d+)", line)
                 if m:
                     return int(m.group(1))
-    raise RuntimeError(f"no totals in callgrind output for {shape} {size}")
+    raise RuntimeError(f"no totals in callgrind output for {' '.join(cmd)}")
+
+
+def count(bench, shape, size):
+    return callgrind_instructions([bench, f"--shape={shape}", f"--sizes={size}", "--once"],
+                                  ["--toggle-collect=measuredAnalysis*"])
 
 
 def read_budget(path):

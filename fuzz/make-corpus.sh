@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates fuzz/corpus: real compiler output for the fuzzers' seeds, made
 # with loopperf's own plugins from a build directory (default build/):
-#   asm/        clang-19 -S and gcc-12 -S of the C kernels (real assembly)
+#   asm/        gcc-12 -S of the C kernels, and clang-19 -S of those whose clang
+#               assembly is not already a seed (bench/kernels/clang-*.s,
+#               examples/*.s: scripts/fuzz.sh seeds from them directly)
 #   gate-yaml/  clang-19 -fpass-plugin=<build>/lib/loopperf.so
 #               -fsave-optimization-record (the .opt.yaml)
 #   gate-gcc/   gcc-12 -fplugin=<build>/lib/gcc/loopperf.so
@@ -44,7 +46,8 @@ sources=("$root/examples/triad.c" "$root/bench/kernels/src/dot.c"
 for src in "${sources[@]}"; do
   name=$(basename "$src" .c)
   (cd "$tmp" &&
-   clang-19 -O2 -march=znver4 -S "$src" -o "$out/asm/$name.clang.s" &&
+   { [ -e "$root/bench/kernels/clang-$name.s" ] || [ -e "$root/examples/$name.s" ] ||
+     clang-19 -O2 -march=znver4 -S "$src" -o "$out/asm/$name.clang.s"; } &&
    gcc-12 -O2 -march=znver3 -S "$src" -o "$out/asm/$name.gcc.s" &&
    LOOPPERF_OPTIONS="json=$out/gate-json/$name.clang.loopperf.json" \
      clang-19 -O2 -march=znver4 -g -fpass-plugin="$build/lib/loopperf.so" \

@@ -1,6 +1,8 @@
 // TuJson.cpp - write the per-translation-unit JSON record.
 #include "TuJson.h"
 
+#include "loopperf/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -30,8 +32,7 @@ bool TuJson::write(const std::string &path, const std::string &file, const std::
   }
   doc["loops"] = std::move(array);
   std::ofstream out(path);
-  // replace: a file or symbol name that is not UTF-8 must not lose the record.
-  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  out << jsonText(doc) << "\n";
   out.close();
   if (!out) {
     error = "cannot write '" + path + "'";

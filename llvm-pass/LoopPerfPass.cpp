@@ -6,6 +6,7 @@
 #include "MachineLowering.h"
 #include "Remarks.h"
 
+#include "loopperf/JsonText.h"
 #include "loopperf/Analysis.h"
 #include "loopperf/Render.h"
 
@@ -69,8 +70,7 @@ std::string jsonWithLocation(const std::string &LoopJson, const std::string &Fun
   J["function"] = Function;
   J["file"] = Loc ? Loc->getFilename().str() : std::string();
   J["line"] = Loc ? Loc.getLine() : 0u;
-  // replace: a file or function name that is not UTF-8 must not throw.
-  return J.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return jsonText(J);
 }
 
 /// Innermost loops in layout order of their headers (deterministic).
@@ -131,9 +131,8 @@ bool LoopPerfPass::doFinalization(Module &M) {
           SettingsWarning("cannot write '" + Opts.JsonFile + "': " + EC.message()));
     } else {
       // The identifier is a path: quotes and backslashes must be escaped.
-      const std::string Module = nlohmann::json(M.getModuleIdentifier())
-                                     .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      OS << "{\"module\": " << Module << ", \"loops\": [";
+      OS << "{\"module\": " << jsonText(nlohmann::json(M.getModuleIdentifier()), -1)
+         << ", \"loops\": [";
       for (size_t I = 0; I < JsonLoops.size(); ++I)
         OS << (I ? ",\n" : "\n") << JsonLoops[I];
       OS << "\n]}\n";

@@ -241,6 +241,14 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
   // interact: the global densest set is the union of the densest ones of
   // equal density, and each component's layers and flows are what solving
   // it alone gives, so they are solved one by one.
+  // `cycles` of aggregate `agg` run on `port`: shared among its members in
+  // proportion to their own cycles.
+  auto assign = [&](size_t agg, unsigned port, double cycles) {
+    for (size_t member : members[agg])
+      sol.perDemand[member * numPorts + port] +=
+          cycles * demands[member].cycles / aggregateCycles[agg];
+    sol.portLoad[port] += cycles;
+  };
   // Masks shrink as layers are peeled off.
   auto peel = [&](std::vector<PortDemand> rest, std::vector<size_t> origin) {
     DensestSet firstLayer;
@@ -275,13 +283,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
       if (inside.size() == 1) {
         // A single demand fills its layer evenly: no flow to solve.
         for (unsigned port = 0; port < numPorts; ++port)
-          if (layer.ports >> port & 1) {
-            size_t agg = insideOrigin[0];
-            for (size_t member : members[agg])
-              sol.perDemand[member * numPorts + port] +=
-                  layer.density * demands[member].cycles / aggregateCycles[agg];
-            sol.portLoad[port] += layer.density;
-          }
+          if (layer.ports >> port & 1)
+            assign(insideOrigin[0], port, layer.density);
         rest = std::move(outside);
         origin = std::move(outsideOrigin);
         continue;
@@ -289,14 +292,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
       Routing r = route(inside, layer.ports, layer.density);
       for (size_t d = 0; d < inside.size(); ++d)
         for (size_t e = r.first[d]; e < r.first[d + 1]; ++e)
-          if (auto [port, edge] = r.portEdges[e]; port < numPorts) {
-            double f = std::max(0.0, r.flow.flowOn(edge));
-            size_t agg = insideOrigin[d];
-            for (size_t member : members[agg])
-              sol.perDemand[member * numPorts + port] +=
-                  f * demands[member].cycles / aggregateCycles[agg];
-            sol.portLoad[port] += f;
-          }
+          if (auto [port, edge] = r.portEdges[e]; port < numPorts)
+            assign(insideOrigin[d], port, std::max(0.0, r.flow.flowOn(edge)));
       rest = std::move(outside);
       origin = std::move(outsideOrigin);
     }

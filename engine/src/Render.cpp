@@ -1,6 +1,8 @@
 // Render.cpp - text, JSON and DOT renderings of a LoopReport.
 #include "loopperf/Render.h"
 
+#include "loopperf/JsonText.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -272,9 +274,7 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
   j["notes"] = r.notes;
   j["confidence"] = r.confidence;
   j["fingerprint"] = r.fingerprint;
-  // replace: instruction text with bytes that are not UTF-8 (a symbol name
-  // in a label or operand) must not throw.
-  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return jsonText(j); // instruction text may hold symbol names that are not UTF-8
 }
 
 namespace {

@@ -4,6 +4,8 @@
 #include "Readers.h"
 #include "Writers.h"
 
+#include "loopperf/JsonText.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -92,8 +94,7 @@ std::string writeRankJson(const std::vector<Ranked> &r, bool weighted) {
     }
     loops.push_back(j);
   }
-  // Names that are not UTF-8 (a Latin-1 file name) get U+FFFD, not an error.
-  return Json{{"loops", loops}}.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return jsonText(Json{{"loops", loops}}) + "\n";
 }
 
 std::string writeRankMarkdown(const std::vector<Ranked> &r, bool weighted) {

@@ -1,6 +1,8 @@
 // WriteJson.cpp - the machine-readable result.
 #include "Writers.h"
 
+#include "loopperf/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 namespace loopperf::gate {
@@ -45,10 +47,9 @@ std::string writeJson(const GateResult &r) {
     summary[statusName(s)] = r.count(s);
   summary["failing"] = r.failures();
   Json doc = {{"result", r.failed() ? "fail" : "pass"}, {"summary", summary}, {"loops", loops}};
-  // Names that are not UTF-8 (a Latin-1 file name) get U+FFFD, not an error
-  // (nlohmann's type_error 316 ended the gate with exit 2; found by
-  // fuzz/FuzzGateRecord.cpp).
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // jsonText: names that are not UTF-8 get U+FFFD (nlohmann's type_error 316
+  // ended the gate with exit 2; found by fuzz/FuzzGateRecord.cpp).
+  return jsonText(doc) + "\n";
 }
 
 } // namespace loopperf::gate

@@ -2,6 +2,8 @@
 // failing loop is a result at its source line.
 #include "Writers.h"
 
+#include "loopperf/JsonText.h"
+
 #include <nlohmann/json.hpp>
 
 namespace loopperf::gate {
@@ -88,10 +90,9 @@ std::string writeSarif(const GateResult &r, const std::string &sourceRoot) {
   Json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({run})}};
-  // Names that are not UTF-8 (a Latin-1 file name) get U+FFFD, not an error
-  // (nlohmann's type_error 316 ended the gate with exit 2; found by
-  // fuzz/FuzzGateRecord.cpp).
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  // jsonText: names that are not UTF-8 get U+FFFD (nlohmann's type_error 316
+  // ended the gate with exit 2; found by fuzz/FuzzGateRecord.cpp).
+  return jsonText(doc) + "\n";
 }
 
 } // namespace loopperf::gate

@@ -1,6 +1,7 @@
 // ReportWriter.cpp - text, JSON and DOT output of the CLI.
 #include "ReportWriter.h"
 
+#include "loopperf/JsonText.h"
 #include "loopperf/Render.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -78,8 +79,7 @@ bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
     Array.push_back(std::move(Loop));
   }
   Doc["loops"] = std::move(Array);
-  // replace: a file name that is not UTF-8 must not abort the CLI.
-  OS << Doc.dump(2, ' ', false, decltype(Doc)::error_handler_t::replace) << "\n";
+  OS << jsonText(Doc) << "\n";
   return true;
 }
 
