@@ -1,6 +1,6 @@
 // KernelBuilder.cpp - translate parsed assembly statements into the engine's
 // kernel. The instruction itself is translated by the shared
-// llvmmc::MCInstTranslator (llvm-pass/common), which the clang/llc plugin
+// llvmmc::MCInstTranslator (mc), which the clang/llc plugin
 // uses too; this adds the source text and line of each statement.
 #include "KernelBuilder.h"
 

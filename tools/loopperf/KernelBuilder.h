@@ -3,7 +3,7 @@
 //
 // The MC-level translation (form key from the AT&T printing, register
 // effects from the MCInstrDesc) is shared with the clang/llc plugin:
-// llvm-pass/common/MCInstTranslator.h. This file adds what only assembly
+// mc/MCInstTranslator.h. This file adds what only assembly
 // text has: the statement as written and its line number.
 #pragma once
 
