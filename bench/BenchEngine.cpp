@@ -58,7 +58,8 @@ void addUnits(std::vector<RegUnit> &to, const std::string &reg) {
 
 void addWrite(Instruction &I, const std::string &reg) {
   std::vector<RegUnit> merge;
-  x86::writeUnits(x86::lookupRegister(reg), I.mnemonic[0] == 'v', I.writes, merge);
+  x86::writeUnits(x86::lookupRegister(reg), I.mnemonic[0] == 'v', I.writes,
+                  merge);
   I.reads.insert(I.reads.end(), merge.begin(), merge.end());
 }
 
@@ -84,9 +85,11 @@ Instruction make(const Template &T, unsigned i, Shape shape) {
   I.formKey = T.key;
   I.mnemonic = T.mnemonic;
   I.text = T.key;
-  std::string v0 = "ymm" + std::to_string(i % 12), v1 = "ymm" + std::to_string((i + 5) % 12),
+  std::string v0 = "ymm" + std::to_string(i % 12),
+              v1 = "ymm" + std::to_string((i + 5) % 12),
               v2 = "ymm" + std::to_string(12 + i % 4);
-  std::string g0 = "r" + std::to_string(8 + i % 6), g1 = "r" + std::to_string(8 + (i + 3) % 6);
+  std::string g0 = "r" + std::to_string(8 + i % 6),
+              g1 = "r" + std::to_string(8 + (i + 3) % 6);
   if (shape == Shape::Chain) {
     v0 = v1 = "ymm0", v2 = "ymm1"; // ymm0 and r8 carry the chain
     g0 = g1 = "r8";
@@ -151,11 +154,13 @@ LoopKernel buildKernel(unsigned n, Shape shape) {
   for (unsigned i = 0; i + 3 < n; ++i)
     K.insts.push_back(make(*ts[i % ts.size()], i, shape));
   Instruction add, cmp, jne;
-  add.llvmOpcode = "ADD64ri8", add.formKey = "addq imm,r64", add.mnemonic = "addq";
+  add.llvmOpcode = "ADD64ri8", add.formKey = "addq imm,r64",
+  add.mnemonic = "addq";
   addUnits(add.reads, "rax");
   addWrite(add, "rax");
   addFlags(add.writes, x86::flagEffects("addq").writes);
-  cmp.llvmOpcode = "CMP64rr", cmp.formKey = "cmpq r64,r64", cmp.mnemonic = "cmpq";
+  cmp.llvmOpcode = "CMP64rr", cmp.formKey = "cmpq r64,r64",
+  cmp.mnemonic = "cmpq";
   addUnits(cmp.reads, "rax");
   addUnits(cmp.reads, "rdx");
   addFlags(cmp.writes, x86::flagEffects("cmpq").writes);
@@ -171,7 +176,9 @@ LoopKernel buildKernel(unsigned n, Shape shape) {
 
 bool parseShape(const std::string &name, Shape &out) {
   static const std::pair<const char *, Shape> Names[] = {
-      {"mix", Shape::Mix}, {"chain", Shape::Chain}, {"independent", Shape::Independent},
+      {"mix", Shape::Mix},
+      {"chain", Shape::Chain},
+      {"independent", Shape::Independent},
       {"memory", Shape::Memory}};
   for (const auto &[n, sh] : Names)
     if (name == n) {
@@ -186,7 +193,8 @@ std::vector<unsigned> parseSizes(const std::string &list) {
   size_t pos = 0;
   while (pos < list.size()) {
     size_t comma = list.find(',', pos);
-    std::string item = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    std::string item = list.substr(
+        pos, comma == std::string::npos ? std::string::npos : comma - pos);
     char *end = nullptr;
     unsigned long v = std::strtoul(item.c_str(), &end, 10);
     if (item.empty() || *end || v < 4 || v > 100000)
@@ -201,17 +209,23 @@ std::vector<unsigned> parseSizes(const std::string &list) {
 
 } // namespace
 
-/// The call callgrind counts in --once mode (--toggle-collect=measuredAnalysis),
-/// after a warm-up call: the steady-state cost of one analysis.
-[[gnu::noinline]] LoopReport measuredAnalysis(const LoopKernel &K, const MachineModel &M) {
+/// The call callgrind counts in --once mode
+/// (--toggle-collect=measuredAnalysis), after a warm-up call: the steady-state
+/// cost of one analysis.
+[[gnu::noinline]] LoopReport measuredAnalysis(const LoopKernel &K,
+                                              const MachineModel &M) {
   return analyzeLoop(K, M);
 }
 
 int usage() {
-  fmt::print(stderr, "usage: loopperf-bench-engine [--cpu=CPU] [--reps=N] [--shape=mix|chain|"
-                     "independent|memory] [--sizes=N,N,...] [--once]\n"
-                     "  --once: per size, a warm-up call, then one measuredAnalysis call and no "
-                     "timing (for valgrind --tool=callgrind --toggle-collect=measuredAnalysis)\n");
+  fmt::print(
+      stderr,
+      "usage: loopperf-bench-engine [--cpu=CPU] [--reps=N] [--shape=mix|chain|"
+      "independent|memory] [--sizes=N,N,...] [--once]\n"
+      "  --once: per size, a warm-up call, then one measuredAnalysis call and "
+      "no "
+      "timing (for valgrind --tool=callgrind "
+      "--toggle-collect=measuredAnalysis)\n");
   return 2;
 }
 
@@ -249,20 +263,25 @@ int main(int argc, char **argv) {
   }
   for (const Template &T : Templates)
     if (!model->findOpcode(T.opcode)) {
-      fmt::print(stderr, "loopperf-bench-engine: model {} lacks {}\n", cpu, T.opcode);
+      fmt::print(stderr, "loopperf-bench-engine: model {} lacks {}\n", cpu,
+                 T.opcode);
       return 1;
     }
   if (once) {
     for (unsigned n : sizes) {
       LoopKernel K = buildKernel(n, shape);
-      analyzeLoop(K, *model); // one-time initialisation (tables built on first use)
+      analyzeLoop(
+          K, *model); // one-time initialisation (tables built on first use)
       LoopReport rep = measuredAnalysis(K, *model);
-      fmt::print("{} {} {:.2f}\n", shapeName, K.insts.size(), rep.cyclesPerIteration);
+      fmt::print("{} {} {:.2f}\n", shapeName, K.insts.size(),
+                 rep.cyclesPerIteration);
     }
     return 0;
   }
-  fmt::print("analyzeLoop on {}, {} bodies ({} repetitions per size)\n\n", cpu, shapeName, reps);
-  fmt::print("| instructions | median µs | min µs | cycles/iter |\n|---:|---:|---:|---:|\n");
+  fmt::print("analyzeLoop on {}, {} bodies ({} repetitions per size)\n\n", cpu,
+             shapeName, reps);
+  fmt::print("| instructions | median µs | min µs | cycles/iter "
+             "|\n|---:|---:|---:|---:|\n");
   for (unsigned n : sizes) {
     LoopKernel K = buildKernel(n, shape);
     double cycles = analyzeLoop(K, *model).cyclesPerIteration; // warm-up
@@ -275,8 +294,8 @@ int main(int argc, char **argv) {
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
     }
     std::sort(us.begin(), us.end());
-    fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} |\n", K.insts.size(), us[us.size() / 2], us.front(),
-               cycles);
+    fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} |\n", K.insts.size(),
+               us[us.size() / 2], us.front(), cycles);
   }
   return 0;
 }

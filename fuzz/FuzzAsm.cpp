@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargetMCs();
   llvm::InitializeAllAsmParsers();
-  ModelLoadResult Loaded = loadModelFile(LOOPPERF_SOURCE_DIR "/models/znver4.json");
+  ModelLoadResult Loaded =
+      loadModelFile(LOOPPERF_SOURCE_DIR "/models/znver4.json");
   if (!Loaded) {
     std::fprintf(stderr, "fuzz-asm: %s\n", Loaded.error.c_str());
     std::exit(1);
@@ -47,7 +48,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Error;
   std::unique_ptr<AsmReader> Reader = AsmReader::create(
-      "x86_64-unknown-linux-gnu", Model->llvmCpu.empty() ? Model->name : Model->llvmCpu, Error);
+      "x86_64-unknown-linux-gnu",
+      Model->llvmCpu.empty() ? Model->name : Model->llvmCpu, Error);
   if (!Reader)
     std::abort();
   const llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
@@ -62,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Regions.empty())
     Regions = findInnermostLoops(*Reader);
   KernelBuilder Builder(*Reader, {{".text", 0x401000}});
-  std::vector<AnalyzedLoop> Loops = analyzeRegions(Builder, Regions, *Model, /*PerElement=*/true);
+  std::vector<AnalyzedLoop> Loops =
+      analyzeRegions(Builder, Regions, *Model, /*PerElement=*/true);
   writeText(llvm::nulls(), "fuzz.s", *Model, Loops);
   if (!writeJson(llvm::nulls(), "fuzz.s", *Model, Loops, Error))
     std::abort(); // the CLI's own renderings must be valid JSON

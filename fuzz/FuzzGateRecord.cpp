@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Build B;
   try {
     std::string Bytes =
-        decodeBytes(std::string(reinterpret_cast<const char *>(Data), Size), "fuzz", 4u << 20);
+        decodeBytes(std::string(reinterpret_cast<const char *>(Data), Size),
+                    "fuzz", 4u << 20);
 #if LOOPPERF_FUZZ_FORMAT == 0
     B.loops = readClangYaml(Bytes, "fuzz.opt.yaml");
 #elif LOOPPERF_FUZZ_FORMAT == 1

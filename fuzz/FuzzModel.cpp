@@ -33,9 +33,11 @@ const MachineModel *resolveBase(std::string_view Name) {
   if (auto It = Bases.find(Name); It != Bases.end())
     return It->second.get();
   if (Name.empty() || Name.size() > 40 ||
-      Name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string_view::npos)
+      Name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") !=
+          std::string_view::npos)
     return nullptr;
-  const std::string Path = LOOPPERF_SOURCE_DIR "/models/" + std::string(Name) + ".json";
+  const std::string Path =
+      LOOPPERF_SOURCE_DIR "/models/" + std::string(Name) + ".json";
   std::unique_ptr<MachineModel> M;
   if (std::filesystem::exists(Path))
     if (ModelLoadResult L = loadModelFile(Path))
@@ -50,7 +52,8 @@ void loadKernels(const char *File) {
       AsmReader::create("x86_64-unknown-linux-gnu", "znver4", Error);
   auto Buffer = llvm::MemoryBuffer::getFile(File);
   if (!Reader || !Buffer || !Reader->parse(std::move(*Buffer))) {
-    std::fprintf(stderr, "fuzz-model: cannot read %s %s\n", File, Error.c_str());
+    std::fprintf(stderr, "fuzz-model: cannot read %s %s\n", File,
+                 Error.c_str());
     std::exit(1);
   }
   KernelBuilder Builder(*Reader);
@@ -70,8 +73,8 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   ModelLoadResult R =
-      parseModel(std::string_view(reinterpret_cast<const char *>(Data), Size), "fuzz.json",
-                 resolveBase);
+      parseModel(std::string_view(reinterpret_cast<const char *>(Data), Size),
+                 "fuzz.json", resolveBase);
   if (!R)
     return 0;
   checkModel(*R.model);

@@ -32,7 +32,8 @@ std::string hostCpuName() {
     if (family == 0x1a)
       return "znver5";
     if (family == 0x19) // Zen 4: models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf
-      return (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) ||
+      return (model >= 0x10 && model <= 0x1f) ||
+                     (model >= 0x60 && model <= 0x7f) ||
                      (model >= 0xa0 && model <= 0xaf)
                  ? "znver4"
                  : "znver3";
@@ -41,23 +42,54 @@ std::string hostCpuName() {
   }
   if (intel && family == 6) {
     switch (model) {
-    case 0x8f: case 0xcf: return "sapphirerapids";
-    case 0x97: case 0x9a: case 0xb7: case 0xba: case 0xbf: return "alderlake";
-    case 0x6a: case 0x6c: return "icelake-server";
-    case 0x7d: case 0x7e: return "icelake-client";
-    case 0x8c: case 0x8d: return "tigerlake";
-    case 0xa7: return "rocketlake";
-    case 0x55: return "skylake-avx512";
-    case 0x4e: case 0x5e: case 0x8e: case 0x9e: case 0xa5: case 0xa6: return "skylake";
-    case 0x3c: case 0x3f: case 0x45: case 0x46: return "haswell";
-    case 0x3d: case 0x47: case 0x4f: case 0x56: return "broadwell";
-    default: break;
+    case 0x8f:
+    case 0xcf:
+      return "sapphirerapids";
+    case 0x97:
+    case 0x9a:
+    case 0xb7:
+    case 0xba:
+    case 0xbf:
+      return "alderlake";
+    case 0x6a:
+    case 0x6c:
+      return "icelake-server";
+    case 0x7d:
+    case 0x7e:
+      return "icelake-client";
+    case 0x8c:
+    case 0x8d:
+      return "tigerlake";
+    case 0xa7:
+      return "rocketlake";
+    case 0x55:
+      return "skylake-avx512";
+    case 0x4e:
+    case 0x5e:
+    case 0x8e:
+    case 0x9e:
+    case 0xa5:
+    case 0xa6:
+      return "skylake";
+    case 0x3c:
+    case 0x3f:
+    case 0x45:
+    case 0x46:
+      return "haswell";
+    case 0x3d:
+    case 0x47:
+    case 0x4f:
+    case 0x56:
+      return "broadwell";
+    default:
+      break;
     }
   }
   return "";
 }
 
-ModelChoice chooseModel(const std::string &requested, const char *arch, const char *tune) {
+ModelChoice chooseModel(const std::string &requested, const char *arch,
+                        const char *tune) {
   if (!requested.empty()) {
     std::string name = requested;
     std::string basis = "-fplugin-arg-loopperf-mcpu=" + requested;
@@ -67,11 +99,13 @@ ModelChoice chooseModel(const std::string &requested, const char *arch, const ch
     }
     ModelChoice c = byName(name, basis);
     if (!c.model) {
-      c.error = "no machine model for CPU '" + requested + "'" +
-                (requested == "native" ? " (host detected as '" + name + "')" : "");
+      c.error =
+          "no machine model for CPU '" + requested + "'" +
+          (requested == "native" ? " (host detected as '" + name + "')" : "");
     } else if (c.model->isa != "x86-64") {
       // This plugin only ever sees GCC's x86 back end (it reads ix86_arch).
-      c.error = "model '" + c.name + "' is for " + c.model->isa + ", the target is x86-64";
+      c.error = "model '" + c.name + "' is for " + c.model->isa +
+                ", the target is x86-64";
       c.model = nullptr;
     }
     return c;
@@ -88,10 +122,12 @@ ModelChoice chooseModel(const std::string &requested, const char *arch, const ch
       return c;
   }
   ModelChoice c = byName(DefaultX86Model, "");
-  c.basis = "default model for -march=" + std::string(a.empty() ? "x86-64" : a) +
-            " -mtune=" + std::string(t.empty() ? "generic" : t);
+  c.basis =
+      "default model for -march=" + std::string(a.empty() ? "x86-64" : a) +
+      " -mtune=" + std::string(t.empty() ? "generic" : t);
   if (!c.model)
-    c.error = std::string("the default model ") + DefaultX86Model + " is not built in";
+    c.error = std::string("the default model ") + DefaultX86Model +
+              " is not built in";
   return c;
 }
 

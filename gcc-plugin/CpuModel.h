@@ -13,7 +13,7 @@ namespace loopperf::gccplugin {
 
 struct ModelChoice {
   const MachineModel *model = nullptr; ///< null: `error` says why
-  std::string name;                    ///< the model's name, e.g. "skylake-avx512"
+  std::string name; ///< the model's name, e.g. "skylake-avx512"
   /// Why this model, for notes: "-mtune=cascadelake", "default model for
   /// -march=x86-64 -mtune=generic", ...
   std::string basis;
@@ -27,7 +27,8 @@ struct ModelChoice {
 /// -mtune wins when it names a CPU (it says which core the code is tuned to
 /// run on; GCC sets it from -march when only -march is given), then -march.
 /// Generic targets (isGenericX86Cpu) get DefaultX86Model.
-ModelChoice chooseModel(const std::string &requested, const char *arch, const char *tune);
+ModelChoice chooseModel(const std::string &requested, const char *arch,
+                        const char *tune);
 
 /// The build host as a model name, from CPUID family/model ("" if unknown).
 std::string hostCpuName();

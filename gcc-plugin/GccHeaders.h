@@ -5,6 +5,7 @@
 // library headers use. recog.h needs insn-config.h before it.
 #pragma once
 
+// clang-format off
 #include "gcc-plugin.h"
 #include "plugin-version.h"
 
@@ -25,3 +26,4 @@
 #include "diagnostic-core.h"
 #include "tm_p.h"
 #include "rtl-iter.h"
+// clang-format on

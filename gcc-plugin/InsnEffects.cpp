@@ -32,17 +32,25 @@ std::string engineRegName(unsigned regno, unsigned bytes) {
   if (GENERAL_REGNO_P(regno)) {
     if (base.size() > 1 && base[0] == 'r') { // r8 .. r15
       switch (bytes) {
-      case 1: return base + "b";
-      case 2: return base + "w";
-      case 4: return base + "d";
-      default: return base;
+      case 1:
+        return base + "b";
+      case 2:
+        return base + "w";
+      case 4:
+        return base + "d";
+      default:
+        return base;
       }
     }
     switch (bytes) {
-    case 1: return base[1] == 'x' ? base.substr(0, 1) + "l" : base + "l"; // al, sil
-    case 2: return base;
-    case 4: return "e" + base;
-    default: return "r" + base;
+    case 1:
+      return base[1] == 'x' ? base.substr(0, 1) + "l" : base + "l"; // al, sil
+    case 2:
+      return base;
+    case 4:
+      return "e" + base;
+    default:
+      return "r" + base;
     }
   }
   if (SSE_REGNO_P(regno)) {
@@ -127,8 +135,15 @@ private:
     case MEM:
       memory(x, /*store=*/false);
       return;
-    case CONST_INT: case CONST_DOUBLE: case CONST_VECTOR: case CONST_WIDE_INT:
-    case SYMBOL_REF: case LABEL_REF: case CONST: case PC: case SCRATCH:
+    case CONST_INT:
+    case CONST_DOUBLE:
+    case CONST_VECTOR:
+    case CONST_WIDE_INT:
+    case SYMBOL_REF:
+    case LABEL_REF:
+    case CONST:
+    case PC:
+    case SCRATCH:
       return;
     default:
       break;
@@ -171,8 +186,10 @@ private:
 
   void memory(rtx m, bool store) {
     for (RtlMem &seen : mems)
-      if (rtx_equal_p(XEXP(seen.mem, 0), XEXP(m, 0)) && GET_MODE(seen.mem) == GET_MODE(m)) {
-        (store ? seen.store : seen.load) = true; // read-modify-write of one location
+      if (rtx_equal_p(XEXP(seen.mem, 0), XEXP(m, 0)) &&
+          GET_MODE(seen.mem) == GET_MODE(m)) {
+        (store ? seen.store : seen.load) =
+            true; // read-modify-write of one location
         return;
       }
     mems.push_back({m, !store, store});
@@ -226,7 +243,8 @@ void fillMemRef(const RtlMem &m, MemRef &ref, StreamAccess &stream) {
 
 } // namespace
 
-void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAccess> &streams) {
+void describeInsnEffects(rtx_insn *insn, Instruction &inst,
+                         std::vector<StreamAccess> &streams) {
   PatternWalker walk;
   walk.pattern(PATTERN(insn));
 
@@ -236,7 +254,8 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAc
   bool readsData = false;
   for (const HardReg &r : walk.defs) {
     if (r.regno == FLAGS_REG) {
-      x86::appendFlagUnits(inst.writes, flags.writes ? flags.writes : x86::AllArithFlags);
+      x86::appendFlagUnits(inst.writes,
+                           flags.writes ? flags.writes : x86::AllArithFlags);
       continue;
     }
     for (const x86::RegInfo &info : engineRegs(r))
@@ -244,7 +263,8 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAc
   }
   for (const HardReg &r : walk.uses) {
     if (r.regno == FLAGS_REG) {
-      x86::appendFlagUnits(inst.reads, flags.reads ? flags.reads : x86::AllArithFlags);
+      x86::appendFlagUnits(inst.reads,
+                           flags.reads ? flags.reads : x86::AllArithFlags);
       continue;
     }
     for (const x86::RegInfo &info : engineRegs(r)) {
@@ -255,7 +275,8 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAc
   inst.reads.insert(inst.reads.end(), mergeReads.begin(), mergeReads.end());
   for (const HardReg &r : walk.addrUses)
     for (const x86::RegInfo &info : engineRegs({r.regno, Pmode}))
-      inst.addrReads.insert(inst.addrReads.end(), info.units.begin(), info.units.end());
+      inst.addrReads.insert(inst.addrReads.end(), info.units.begin(),
+                            info.units.end());
 
   for (const RtlMem &m : walk.mems) {
     MemRef ref;
@@ -267,7 +288,8 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst, std::vector<StreamAc
 
   // xor %eax,%eax / vpxor %xmm0,%xmm0,%xmm0: GCC's pattern sets the register
   // to zero and reads no register, which is what the idiom means.
-  if (walk.mems.empty() && !readsData && x86::isZeroIdiomMnemonic(inst.mnemonic)) {
+  if (walk.mems.empty() && !readsData &&
+      x86::isZeroIdiomMnemonic(inst.mnemonic)) {
     inst.isZeroIdiom = true;
     inst.reads.clear();
   }

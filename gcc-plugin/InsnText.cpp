@@ -20,8 +20,9 @@ namespace {
 /// operand comments) for one scope.
 class CaptureAsm {
 public:
-  CaptureAsm() : saved_(asm_out_file), savedVerbose_(flag_verbose_asm),
-                 savedInsn_(current_output_insn) {
+  CaptureAsm()
+      : saved_(asm_out_file), savedVerbose_(flag_verbose_asm),
+        savedInsn_(current_output_insn) {
     stream_ = open_memstream(&buf_, &size_);
     if (stream_)
       asm_out_file = stream_;
@@ -54,8 +55,9 @@ private:
 };
 
 bool isPrefix(const std::string &word) {
-  static const char *const prefixes[] = {"lock", "rep",    "repe",    "repz",  "repne",
-                                         "repnz", "notrack", "data16", "addr32"};
+  static const char *const prefixes[] = {"lock",    "rep",    "repe",
+                                         "repz",    "repne",  "repnz",
+                                         "notrack", "data16", "addr32"};
   for (const char *p : prefixes)
     if (word == p)
       return true;
@@ -99,7 +101,8 @@ std::vector<std::string> splitLines(const std::string &text) {
 
 } // namespace
 
-bool insnAssemblerLines(rtx_insn *insn, std::vector<std::string> &lines, std::string &why) {
+bool insnAssemblerLines(rtx_insn *insn, std::vector<std::string> &lines,
+                        std::string &why) {
   lines.clear();
   const int code = recog_memoized(insn);
   if (code < 0) {

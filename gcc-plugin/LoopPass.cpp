@@ -2,9 +2,9 @@
 //
 // The loop structure is rebuilt without touching the CFG, as GCC's own
 // compute_alignments does at this point of the pipeline:
-// loop_optimizer_init (AVOID_CFG_MODIFICATIONS), loops_list (LI_ONLY_INNERMOST),
-// loop_optimizer_finalize. Every problem becomes a missed-optimization
-// remark; no exception leaves the pass.
+// loop_optimizer_init (AVOID_CFG_MODIFICATIONS), loops_list
+// (LI_ONLY_INNERMOST), loop_optimizer_finalize. Every problem becomes a
+// missed-optimization remark; no exception leaves the pass.
 #include "LoopPass.h"
 
 #include "CpuModel.h"
@@ -21,14 +21,18 @@ namespace {
 
 const pass_data LoopPerfPassData = {
     RTL_PASS,
-    "loopperf",     // name: -fdump-rtl-loopperf
-    OPTGROUP_LOOP,  // -fopt-info-loop*
+    "loopperf",    // name: -fdump-rtl-loopperf
+    OPTGROUP_LOOP, // -fopt-info-loop*
     TV_NONE,
-    PROP_cfg,       // properties_required
-    0, 0, 0, 0,
+    PROP_cfg, // properties_required
+    0,
+    0,
+    0,
+    0,
 };
 
-void remark(dump_flags_t kind, const dump_user_location_t &loc, const std::string &text) {
+void remark(dump_flags_t kind, const dump_user_location_t &loc,
+            const std::string &text) {
   if (dump_enabled_p())
     dump_printf_loc(kind, loc, "%s\n", text.c_str());
 }
@@ -45,13 +49,16 @@ public:
       : rtl_opt_pass(LoopPerfPassData, ctxt), state_(state) {}
 
   unsigned int execute(function *fun) final {
-    const dump_user_location_t where = dump_user_location_t::from_function_decl(fun->decl);
+    const dump_user_location_t where =
+        dump_user_location_t::from_function_decl(fun->decl);
     try {
       run(fun);
     } catch (const std::exception &e) {
-      remark(MSG_MISSED_OPTIMIZATION, where, std::string("loopperf failed: ") + e.what());
+      remark(MSG_MISSED_OPTIMIZATION, where,
+             std::string("loopperf failed: ") + e.what());
     } catch (...) {
-      remark(MSG_MISSED_OPTIMIZATION, where, "loopperf failed: unknown exception");
+      remark(MSG_MISSED_OPTIMIZATION, where,
+             "loopperf failed: unknown exception");
     }
     return 0;
   }
@@ -82,12 +89,14 @@ private:
     for (class loop *l : loops_list(fun, LI_ONLY_INNERMOST)) {
       RtlLoop rl;
       std::string why;
-      const bool built = buildRtlLoop(l, name, state_.options.maxInstructions, rl, why);
-      const dump_user_location_t loc = rl.locationInsn
-                                           ? dump_user_location_t(rl.locationInsn)
-                                           : dump_user_location_t::from_function_decl(fun->decl);
+      const bool built =
+          buildRtlLoop(l, name, state_.options.maxInstructions, rl, why);
+      const dump_user_location_t loc =
+          rl.locationInsn ? dump_user_location_t(rl.locationInsn)
+                          : dump_user_location_t::from_function_decl(fun->decl);
       if (!choice.model) {
-        remark(MSG_MISSED_OPTIMIZATION, loc, "loop not analysed: " + choice.error);
+        remark(MSG_MISSED_OPTIMIZATION, loc,
+               "loop not analysed: " + choice.error);
         continue;
       }
       if (!built) {

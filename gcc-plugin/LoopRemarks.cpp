@@ -20,10 +20,12 @@ namespace {
 std::string cycles(double v) { return fmt::format("{:.2f}", v); }
 
 std::string summaryOf(const LoopReport &r) {
-  std::string s = "loop runs " + cycles(r.cyclesPerIteration) + " cycles/iteration (";
+  std::string s =
+      "loop runs " + cycles(r.cyclesPerIteration) + " cycles/iteration (";
   if (r.elementsPerIteration)
-    s += fmt::format("{} cycles/element, {} element{}/iteration", cycles(r.cyclesPerElement),
-                     r.elementsPerIteration, r.elementsPerIteration == 1 ? "" : "s");
+    s += fmt::format("{} cycles/element, {} element{}/iteration",
+                     cycles(r.cyclesPerElement), r.elementsPerIteration,
+                     r.elementsPerIteration == 1 ? "" : "s");
   else
     s += "elements/iteration unknown";
   s += ") on " + r.model + "; bottleneck: " + bottleneckName(r.bottleneck);
@@ -40,12 +42,15 @@ std::string chainOf(const LoopKernel &k, const Chain &c) {
   std::vector<std::string> parts;
   for (unsigned i : c.insts) {
     const Instruction &in = k.insts[i];
-    parts.push_back(in.loc.valid() ? fmt::format("{} (line {})", in.text, in.loc.line) : in.text);
+    parts.push_back(in.loc.valid()
+                        ? fmt::format("{} (line {})", in.text, in.loc.line)
+                        : in.text);
   }
   return fmt::format("{}", fmt::join(parts, " -> "));
 }
 
-std::vector<std::string> notesOf(const LoopKernel &k, const LoopReport &r, const MachineModel &m,
+std::vector<std::string> notesOf(const LoopKernel &k, const LoopReport &r,
+                                 const MachineModel &m,
                                  const ModelChoice &choice, unsigned detail,
                                  unsigned takenBranches) {
   std::vector<std::string> notes;
@@ -53,25 +58,30 @@ std::vector<std::string> notesOf(const LoopKernel &k, const LoopReport &r, const
     return notes;
   notes.push_back(fmt::format("model {} ({})", m.name, choice.basis));
   notes.push_back(fmt::format(
-      "bounds (cycles/iteration): front end {} ({} fused uops), ports {} ({}), divider {}, "
+      "bounds (cycles/iteration): front end {} ({} fused uops), ports {} ({}), "
+      "divider {}, "
       "loop-carried {}; critical path of one iteration {}",
       cycles(r.bounds.frontEnd), r.frontEndUops, cycles(r.bounds.ports),
-      r.bottleneckPorts ? m.portSetName(r.bottleneckPorts) : "-", cycles(r.bounds.divider),
-      cycles(r.bounds.loopCarried), cycles(r.bounds.criticalPath)));
+      r.bottleneckPorts ? m.portSetName(r.bottleneckPorts) : "-",
+      cycles(r.bounds.divider), cycles(r.bounds.loopCarried),
+      cycles(r.bounds.criticalPath)));
   if (!r.recurrences.empty()) {
     const Chain &c = r.recurrences.front();
-    notes.push_back(fmt::format("longest loop-carried chain: {} cycles/iteration = latency {} / "
-                                "{} iteration(s){}: {}",
-                                cycles(c.cyclesPerIteration), c.latency, c.distance,
-                                c.throughMemory ? " through memory" : "", chainOf(k, c)));
+    notes.push_back(fmt::format(
+        "longest loop-carried chain: {} cycles/iteration = latency {} / "
+        "{} iteration(s){}: {}",
+        cycles(c.cyclesPerIteration), c.latency, c.distance,
+        c.throughMemory ? " through memory" : "", chainOf(k, c)));
   }
   if (takenBranches > 1)
-    notes.push_back(fmt::format("the body spans several blocks with {} taken branches per "
-                                "iteration; the front-end bound counts one",
-                                takenBranches));
+    notes.push_back(
+        fmt::format("the body spans several blocks with {} taken branches per "
+                    "iteration; the front-end bound counts one",
+                    takenBranches));
   if (!r.unknownInstructions.empty())
-    notes.push_back(fmt::format("not in the {} model (charged one uop each): {}", m.name,
-                                fmt::join(r.unknownInstructions, "; ")));
+    notes.push_back(
+        fmt::format("not in the {} model (charged one uop each): {}", m.name,
+                    fmt::join(r.unknownInstructions, "; ")));
   for (const std::string &n : r.notes)
     notes.push_back(n);
   // The loop's identity across builds (loopperf/Fingerprint.h), which
@@ -82,11 +92,16 @@ std::vector<std::string> notesOf(const LoopKernel &k, const LoopReport &r, const
       std::vector<std::string> ports;
       for (size_t p = 0; p < ir.portCycles.size() && p < m.ports.size(); ++p)
         if (ir.portCycles[p] > 0)
-          ports.push_back(fmt::format("{} {}", m.ports[p].name, cycles(ir.portCycles[p])));
+          ports.push_back(
+              fmt::format("{} {}", m.ports[p].name, cycles(ir.portCycles[p])));
       const Instruction &in = k.insts[ir.index];
-      notes.push_back(fmt::format("  {}: {} uops, latency {}, ports: {}{}", in.text, ir.uops,
-                                  ir.latency, ports.empty() ? "none" : fmt::format("{}", fmt::join(ports, ", ")),
-                                  ir.unknown ? " [unknown]" : ir.eliminated ? " [renamer]" : ""));
+      notes.push_back(fmt::format(
+          "  {}: {} uops, latency {}, ports: {}{}", in.text, ir.uops,
+          ir.latency,
+          ports.empty() ? "none" : fmt::format("{}", fmt::join(ports, ", ")),
+          ir.unknown      ? " [unknown]"
+          : ir.eliminated ? " [renamer]"
+                          : ""));
     }
   return notes;
 }

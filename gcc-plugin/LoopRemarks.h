@@ -27,10 +27,11 @@ struct LoopRemarks {
 };
 
 struct RemarkRequest {
-  unsigned detail = 1;       ///< which notes (see LoopRemarks::notes)
-  bool textReport = false;   ///< fill textReport
-  bool json = false;         ///< fill json
-  unsigned takenBranches = 1; ///< > 1 adds a note: the front-end bound counts one
+  unsigned detail = 1;     ///< which notes (see LoopRemarks::notes)
+  bool textReport = false; ///< fill textReport
+  bool json = false;       ///< fill json
+  unsigned takenBranches =
+      1; ///< > 1 adds a note: the front-end bound counts one
 };
 
 /// Analyses `k` on the chosen model and phrases what `request` asks for.

@@ -12,8 +12,8 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <limits>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "GccHeaders.h"
@@ -31,21 +31,26 @@ plugin_info Info = {
     "loopperf: predicted cycles per iteration of each innermost loop.\n"
     "  -fopt-info-loop-optimized    one remark per loop\n"
     "  -fopt-info-loop-all          plus notes and loops not analysed\n"
-    "  -fplugin-arg-loopperf-mcpu=CPU       machine model (default: -mtune/-march; 'native')\n"
-    "  -fplugin-arg-loopperf-detail=N       0: remark only, 1: notes (default), 2: per instruction\n"
-    "  -fplugin-arg-loopperf-json[=FILE]    JSON record (default FILE: <dumpbase>.loopperf.json)\n"
-    "  -fplugin-arg-loopperf-max-instructions=N  larger loop bodies are not analysed (default 2000)\n",
+    "  -fplugin-arg-loopperf-mcpu=CPU       machine model (default: "
+    "-mtune/-march; 'native')\n"
+    "  -fplugin-arg-loopperf-detail=N       0: remark only, 1: notes "
+    "(default), 2: per instruction\n"
+    "  -fplugin-arg-loopperf-json[=FILE]    JSON record (default FILE: "
+    "<dumpbase>.loopperf.json)\n"
+    "  -fplugin-arg-loopperf-max-instructions=N  larger loop bodies are not "
+    "analysed (default 2000)\n",
 };
 
 void finish(void *, void *data) {
   auto *state = static_cast<PluginState *>(data);
   if (state->options.jsonPath.empty() || seen_error())
     return;
-  const loopperf::gccplugin::ModelChoice tu =
-      loopperf::gccplugin::chooseModel(state->options.cpu, ix86_arch_string, processor_names[ix86_tune]);
+  const loopperf::gccplugin::ModelChoice tu = loopperf::gccplugin::chooseModel(
+      state->options.cpu, ix86_arch_string, processor_names[ix86_tune]);
   std::string error;
   try {
-    if (!state->json.write(state->options.jsonPath, main_input_filename ? main_input_filename : "",
+    if (!state->json.write(state->options.jsonPath,
+                           main_input_filename ? main_input_filename : "",
                            tu.name, error))
       ::warning(0, "loopperf: %s", error.c_str());
   } catch (const std::exception &e) {
@@ -58,7 +63,8 @@ bool parseCount(const char *text, unsigned &out) {
   char *end = nullptr;
   errno = 0;
   const unsigned long long v = std::strtoull(text, &end, 10);
-  if (!*text || *text == '-' || *end || errno || v == 0 || v > std::numeric_limits<unsigned>::max())
+  if (!*text || *text == '-' || *end || errno || v == 0 ||
+      v > std::numeric_limits<unsigned>::max())
     return false;
   out = static_cast<unsigned>(v);
   return true;
@@ -72,16 +78,21 @@ void parseArguments(const plugin_name_args *info, PluginState &state) {
     const char *value = info->argv[i].value;
     if (key == "mcpu" && value && *value) {
       state.options.cpu = value;
-    } else if (key == "detail" && value && std::strlen(value) == 1 && value[0] >= '0' &&
-               value[0] <= '2') {
+    } else if (key == "detail" && value && std::strlen(value) == 1 &&
+               value[0] >= '0' && value[0] <= '2') {
       state.options.detail = static_cast<unsigned>(value[0] - '0');
-    } else if (key == "max-instructions" && value && parseCount(value, state.options.maxInstructions)) {
+    } else if (key == "max-instructions" && value &&
+               parseCount(value, state.options.maxInstructions)) {
     } else if (key == "json") {
       state.options.jsonPath =
-          value && *value ? std::string(value) : std::string(dump_base_name) + ".loopperf.json";
+          value && *value ? std::string(value)
+                          : std::string(dump_base_name) + ".loopperf.json";
     } else {
-      ::warning(0, "loopperf: ignoring unknown or malformed plugin argument %<-fplugin-arg-%s-%s%s%s%>",
-                info->base_name, key.c_str(), value ? "=" : "", value ? value : "");
+      ::warning(0,
+                "loopperf: ignoring unknown or malformed plugin argument "
+                "%<-fplugin-arg-%s-%s%s%s%>",
+                info->base_name, key.c_str(), value ? "=" : "",
+                value ? value : "");
     }
   }
 }
@@ -90,8 +101,8 @@ void parseArguments(const plugin_name_args *info, PluginState &state) {
 
 int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   if (!plugin_default_version_check(version, &gcc_version)) {
-    ::error("loopperf: this plugin was built for GCC %s, not %s", gcc_version.basever,
-            version->basever);
+    ::error("loopperf: this plugin was built for GCC %s, not %s",
+            gcc_version.basever, version->basever);
     return 1;
   }
   auto *state = new PluginState; // lives as long as cc1
@@ -99,9 +110,11 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   // A model that cannot be used is said once here; every loop then gets a
   // missed-analysis remark with the same reason (LoopPass.cpp).
   if (!state->options.cpu.empty()) {
-    const auto choice = loopperf::gccplugin::chooseModel(state->options.cpu, nullptr, nullptr);
+    const auto choice =
+        loopperf::gccplugin::chooseModel(state->options.cpu, nullptr, nullptr);
     if (!choice.model)
-      ::warning(0, "loopperf: %s; loops will not be analysed", choice.error.c_str());
+      ::warning(0, "loopperf: %s; loops will not be analysed",
+                choice.error.c_str());
   }
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &Info);
 

@@ -50,7 +50,8 @@ SourceLoc sourceLoc(location_t loc) {
 /// The loop's blocks in the order one iteration executes them, starting at
 /// the header. Only a single path qualifies: every block has exactly one
 /// successor inside the loop, and following them visits every block once.
-bool executionOrder(class loop *l, std::vector<basic_block> &order, std::string &why) {
+bool executionOrder(class loop *l, std::vector<basic_block> &order,
+                    std::string &why) {
   basic_block bb = l->header;
   for (unsigned i = 0; i < l->num_nodes; ++i) {
     order.push_back(bb);
@@ -59,19 +60,21 @@ bool executionOrder(class loop *l, std::vector<basic_block> &order, std::string 
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, bb->succs)
-      if (flow_bb_inside_loop_p(l, e->dest)) {
-        next = e->dest;
-        ++inLoop;
-      }
+    if (flow_bb_inside_loop_p(l, e->dest)) {
+      next = e->dest;
+      ++inLoop;
+    }
     if (inLoop != 1) {
       why = "the loop body has " + std::to_string(l->num_nodes) +
-            " basic blocks with a branch inside it (not a single path per iteration)";
+            " basic blocks with a branch inside it (not a single path per "
+            "iteration)";
       return false;
     }
     bb = next;
   }
   if (bb != l->header) {
-    why = "the loop's " + std::to_string(l->num_nodes) + " basic blocks do not form one path";
+    why = "the loop's " + std::to_string(l->num_nodes) +
+          " basic blocks do not form one path";
     return false;
   }
   return true;
@@ -81,18 +84,20 @@ bool executionOrder(class loop *l, std::vector<basic_block> &order, std::string 
 std::string calleeName(rtx_insn *insn) {
   subrtx_iterator::array_type array;
   FOR_EACH_SUBRTX(iter, array, PATTERN(insn), NONCONST)
-    if (GET_CODE(*iter) == SYMBOL_REF)
-      return XSTR(*iter, 0);
+  if (GET_CODE(*iter) == SYMBOL_REF)
+    return XSTR(*iter, 0);
   return "";
 }
 
 std::string mnemonicOf(const std::string &line) {
-  static const char *const prefixes[] = {"lock",  "rep",     "repe",   "repz",  "repne",
-                                         "repnz", "notrack", "data16", "addr32"};
+  static const char *const prefixes[] = {"lock",    "rep",    "repe",
+                                         "repz",    "repne",  "repnz",
+                                         "notrack", "data16", "addr32"};
   size_t pos = 0;
   while (pos < line.size()) {
     size_t end = line.find(' ', pos);
-    std::string word = line.substr(pos, end == std::string::npos ? end : end - pos);
+    std::string word =
+        line.substr(pos, end == std::string::npos ? end : end - pos);
     bool prefix = false;
     for (const char *p : prefixes)
       prefix |= word == p;
@@ -118,14 +123,16 @@ Steps inductionSteps(const std::vector<rtx_insn *> &insns) {
         insn,
         [](rtx dest, const_rtx setter, void *data) {
           Steps &s = *static_cast<Steps *>(data);
-          if (SUBREG_P(dest) || GET_CODE(dest) == STRICT_LOW_PART || GET_CODE(dest) == ZERO_EXTRACT)
+          if (SUBREG_P(dest) || GET_CODE(dest) == STRICT_LOW_PART ||
+              GET_CODE(dest) == ZERO_EXTRACT)
             dest = XEXP(dest, 0);
           if (!REG_P(dest))
             return;
           const unsigned regno = REGNO(dest);
           rtx src = GET_CODE(setter) == SET ? SET_SRC(setter) : nullptr;
-          if (src && SET_DEST(setter) == dest && GET_CODE(src) == PLUS && REG_P(XEXP(src, 0)) &&
-              REGNO(XEXP(src, 0)) == regno && CONST_INT_P(XEXP(src, 1)))
+          if (src && SET_DEST(setter) == dest && GET_CODE(src) == PLUS &&
+              REG_P(XEXP(src, 0)) && REGNO(XEXP(src, 0)) == regno &&
+              CONST_INT_P(XEXP(src, 1)))
             s.step[regno] += INTVAL(XEXP(src, 1));
           else
             s.other.insert(regno);
@@ -190,9 +197,11 @@ rtx_insn *locationInsn(class loop *l, const char *functionFile) {
       if (!NONDEBUG_INSN_P(insn) || INSN_LOCATION(insn) == UNKNOWN_LOCATION)
         continue;
       expanded_location xl = expand_location(INSN_LOCATION(insn));
-      if (!xl.file || !functionFile || std::strcmp(xl.file, functionFile) != 0 || !xl.line)
+      if (!xl.file || !functionFile ||
+          std::strcmp(xl.file, functionFile) != 0 || !xl.line)
         continue;
-      if (!best || xl.line < bestLoc.line || (xl.line == bestLoc.line && xl.column < bestLoc.column)) {
+      if (!best || xl.line < bestLoc.line ||
+          (xl.line == bestLoc.line && xl.column < bestLoc.column)) {
         best = insn;
         bestLoc = xl;
       }
@@ -215,14 +224,15 @@ rtx_insn *locationInsn(class loop *l, const char *functionFile) {
 
 } // namespace
 
-bool buildRtlLoop(class loop *l, const std::string &function, unsigned maxInstructions,
-                  RtlLoop &out, std::string &why) {
+bool buildRtlLoop(class loop *l, const std::string &function,
+                  unsigned maxInstructions, RtlLoop &out, std::string &why) {
   out.locationInsn = locationInsn(l, DECL_SOURCE_FILE(current_function_decl));
   LoopKernel &k = out.kernel;
   k.function = function;
   if (out.locationInsn)
     k.loc = sourceLoc(INSN_LOCATION(out.locationInsn));
-  k.name = function + ": loop" + (k.loc.valid() ? " at line " + std::to_string(k.loc.line) : "");
+  k.name = function + ": loop" +
+           (k.loc.valid() ? " at line " + std::to_string(k.loc.line) : "");
 
   std::vector<basic_block> blocks;
   if (!executionOrder(l, blocks, why))
@@ -232,8 +242,8 @@ bool buildRtlLoop(class loop *l, const std::string &function, unsigned maxInstru
   for (basic_block bb : blocks) {
     rtx_insn *insn;
     FOR_BB_INSNS(bb, insn)
-      if (NONDEBUG_INSN_P(insn))
-        insns.push_back(insn);
+    if (NONDEBUG_INSN_P(insn))
+      insns.push_back(insn);
   }
   out.takenBranches = blocks.size() == 1 ? 1 : 0;
   for (size_t i = 0; i + 1 < blocks.size(); ++i)
@@ -249,7 +259,9 @@ bool buildRtlLoop(class loop *l, const std::string &function, unsigned maxInstru
       continue; // markers for the register allocator, no code
     if (CALL_P(insn)) {
       std::string callee = calleeName(insn);
-      why = "the loop calls " + (callee.empty() ? std::string("a function") : callee) + lineOf(insn);
+      why = "the loop calls " +
+            (callee.empty() ? std::string("a function") : callee) +
+            lineOf(insn);
       return false;
     }
     if (GET_CODE(pat) == ASM_INPUT || asm_noperands(pat) >= 0) {

@@ -24,7 +24,7 @@ struct RtlLoop {
 /// analysed honestly: a call, inline asm, an insn recog does not know, or a
 /// body whose blocks do not form a single path per iteration.
 /// Bodies of more than `maxInstructions` instructions are refused too.
-bool buildRtlLoop(loop *l, const std::string &function, unsigned maxInstructions, RtlLoop &out,
-                  std::string &why);
+bool buildRtlLoop(loop *l, const std::string &function,
+                  unsigned maxInstructions, RtlLoop &out, std::string &why);
 
 } // namespace loopperf::gccplugin

@@ -9,12 +9,13 @@
 
 namespace loopperf::gccplugin {
 
-void TuJson::addLoop(const std::string &function, unsigned line, const std::string &loopJson) {
+void TuJson::addLoop(const std::string &function, unsigned line,
+                     const std::string &loopJson) {
   loops_.push_back({function, line, loopJson});
 }
 
-bool TuJson::write(const std::string &path, const std::string &file, const std::string &model,
-                   std::string &error) const {
+bool TuJson::write(const std::string &path, const std::string &file,
+                   const std::string &model, std::string &error) const {
   using json = nlohmann::ordered_json;
   json doc;
   doc["file"] = file;

@@ -15,7 +15,8 @@ namespace loopperf::llvmpass {
 namespace {
 
 bool endsWith(std::string_view S, std::string_view Suffix) {
-  return S.size() >= Suffix.size() && S.substr(S.size() - Suffix.size()) == Suffix;
+  return S.size() >= Suffix.size() &&
+         S.substr(S.size() - Suffix.size()) == Suffix;
 }
 bool startsWith(std::string_view S, std::string_view Prefix) {
   return S.substr(0, Prefix.size()) == Prefix;
@@ -23,11 +24,16 @@ bool startsWith(std::string_view S, std::string_view Prefix) {
 
 unsigned suffixBytes(char C) {
   switch (C) {
-  case 'b': return 1;
-  case 'w': return 2;
-  case 'd': return 4;
-  case 'q': return 8;
-  default: return 0;
+  case 'b':
+    return 1;
+  case 'w':
+    return 2;
+  case 'd':
+    return 4;
+  case 'q':
+    return 8;
+  default:
+    return 0;
   }
 }
 
@@ -85,12 +91,14 @@ std::string gprName(std::string_view Op) {
 
 /// If `I` adds a constant to one GPR (add/sub/inc/dec $c, %r; lea c(%r), %r),
 /// that register and the constant.
-std::optional<std::pair<std::string, int64_t>> constantStep(const Instruction &I) {
+std::optional<std::pair<std::string, int64_t>>
+constantStep(const Instruction &I) {
   std::string_view M = I.mnemonic;
   std::vector<std::string> Ops = attOperands(I.text);
   auto Stem = [&](std::string_view S) {
-    return M == S || (M.size() == S.size() + 1 && startsWith(M, S) &&
-                      std::string_view("bwlq").find(M.back()) != std::string_view::npos);
+    return M == S ||
+           (M.size() == S.size() + 1 && startsWith(M, S) &&
+            std::string_view("bwlq").find(M.back()) != std::string_view::npos);
   };
   if ((Stem("inc") || Stem("dec")) && Ops.size() == 1) {
     std::string R = gprName(Ops[0]);
@@ -98,7 +106,8 @@ std::optional<std::pair<std::string, int64_t>> constantStep(const Instruction &I
       return std::nullopt;
     return std::make_pair(R, Stem("inc") ? 1 : -1);
   }
-  if ((Stem("add") || Stem("sub")) && Ops.size() == 2 && startsWith(Ops[0], "$")) {
+  if ((Stem("add") || Stem("sub")) && Ops.size() == 2 &&
+      startsWith(Ops[0], "$")) {
     std::string R = gprName(Ops[1]);
     std::optional<int64_t> C = parseInt(std::string_view(Ops[0]).substr(1));
     if (R.empty() || !C)
@@ -114,7 +123,8 @@ std::optional<std::pair<std::string, int64_t>> constantStep(const Instruction &I
       return std::nullopt;
     std::string R = gprName(Ops[1]);
     std::string Base = gprName(Mem.substr(Paren + 1, Mem.size() - Paren - 2));
-    std::optional<int64_t> C = Paren ? parseInt(Mem.substr(0, Paren)) : std::optional<int64_t>(0);
+    std::optional<int64_t> C =
+        Paren ? parseInt(Mem.substr(0, Paren)) : std::optional<int64_t>(0);
     if (R.empty() || R != Base || !C)
       return std::nullopt;
     return std::make_pair(R, *C);
@@ -127,8 +137,8 @@ std::optional<std::pair<std::string, int64_t>> constantStep(const Instruction &I
 /// vmovups), so their suffix says nothing by itself.
 bool isUntypedMove(std::string_view M) {
   std::string_view P = startsWith(M, "v") ? M.substr(1) : M;
-  return P == "movups" || P == "movaps" || P == "movdqu" || P == "movdqa" || P == "movntps" ||
-         P == "movntdq" || P == "lddqu";
+  return P == "movups" || P == "movaps" || P == "movdqu" || P == "movdqa" ||
+         P == "movntps" || P == "movntdq" || P == "lddqu";
 }
 
 /// An AVX-512 move whose suffix names an element size (vmovdqu8/16/32/64,
@@ -141,16 +151,17 @@ bool isUntypedMove(const Instruction &I) {
     return true;
   std::string_view M = I.mnemonic;
   std::string_view P = startsWith(M, "v") ? M.substr(1) : M;
-  bool sized = P == "movdqu8" || P == "movdqu16" || P == "movdqu32" || P == "movdqu64" ||
-               P == "movdqa32" || P == "movdqa64";
-  return sized && std::string_view(I.formKey).find("{k}") == std::string_view::npos;
+  bool sized = P == "movdqu8" || P == "movdqu16" || P == "movdqu32" ||
+               P == "movdqu64" || P == "movdqa32" || P == "movdqa64";
+  return sized &&
+         std::string_view(I.formKey).find("{k}") == std::string_view::npos;
 }
 
 /// The element size of the loop's register-only vector operations when each
 /// has one and all agree; 0 otherwise (a count accumulated in 64 bits over
-/// 32-bit data, vptestnmd + vpsubq, stays unknown rather than guessed). An untyped move in
-/// such a loop moves that type: `x[i] / k` loads with vmovups and divides
-/// with vdivps (4 bytes).
+/// 32-bit data, vptestnmd + vpsubq, stays unknown rather than guessed). An
+/// untyped move in such a loop moves that type: `x[i] / k` loads with vmovups
+/// and divides with vdivps (4 bytes).
 unsigned commonElementBytes(const LoopKernel &K) {
   unsigned Common = 0;
   for (const Instruction &I : K.insts) {
@@ -173,7 +184,8 @@ unsigned elementBytes(const Instruction &I) {
   if (!touchesVector(I)) {
     // Scalar integer code: the element is what one access reads or writes.
     for (const MemRef &R : I.mem)
-      if (R.widthBytes == 1 || R.widthBytes == 2 || R.widthBytes == 4 || R.widthBytes == 8)
+      if (R.widthBytes == 1 || R.widthBytes == 2 || R.widthBytes == 4 ||
+          R.widthBytes == 8)
         return R.widthBytes;
     return 0;
   }
@@ -188,15 +200,17 @@ unsigned elementBytes(const Instruction &I) {
   if (endsWith(M, "ph") || endsWith(M, "sh"))
     return 2;
   std::string_view P = startsWith(M, "v") ? M.substr(1) : M;
-  if (startsWith(P, "movdq") && !P.empty() && std::isdigit(static_cast<unsigned char>(P.back()))) {
+  if (startsWith(P, "movdq") && !P.empty() &&
+      std::isdigit(static_cast<unsigned char>(P.back()))) {
     size_t D = P.find_first_of("0123456789");
     std::optional<int64_t> Bits = parseInt(P.substr(D));
     return Bits && *Bits % 8 == 0 ? static_cast<unsigned>(*Bits / 8) : 0;
   }
-  static const std::string_view Stems[] = {"padd", "psub", "pmull", "pmaxs", "pmaxu",
-                                           "pmins", "pminu", "pabs", "pcmpeq", "pcmpgt",
-                                           "pbroadcast", "psll", "psrl", "psra"};
-  static const std::string_view Tails[] = {"b", "w", "d", "q", "sb", "sw", "usb", "usw"};
+  static const std::string_view Stems[] = {
+      "padd", "psub",   "pmull",  "pmaxs",      "pmaxu", "pmins", "pminu",
+      "pabs", "pcmpeq", "pcmpgt", "pbroadcast", "psll",  "psrl",  "psra"};
+  static const std::string_view Tails[] = {"b",  "w",  "d",   "q",
+                                           "sb", "sw", "usb", "usw"};
   for (std::string_view S : Stems)
     if (startsWith(P, S))
       for (std::string_view T : Tails)

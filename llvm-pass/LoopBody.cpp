@@ -33,21 +33,26 @@ SourceLoc sourceLoc(const DebugLoc &DL) {
 
 /// The loop's blocks in layout order if they form a straight line (see
 /// LoopBody.h), else an empty vector and `Why`.
-SmallVector<const MachineBasicBlock *, 4> linearBlocks(const MachineLoop &L, std::string &Why) {
-  SmallVector<const MachineBasicBlock *, 4> Blocks(L.block_begin(), L.block_end());
-  std::sort(Blocks.begin(), Blocks.end(), [](const MachineBasicBlock *A, const MachineBasicBlock *B) {
-    return A->getNumber() < B->getNumber();
-  });
+SmallVector<const MachineBasicBlock *, 4> linearBlocks(const MachineLoop &L,
+                                                       std::string &Why) {
+  SmallVector<const MachineBasicBlock *, 4> Blocks(L.block_begin(),
+                                                   L.block_end());
+  std::sort(Blocks.begin(), Blocks.end(),
+            [](const MachineBasicBlock *A, const MachineBasicBlock *B) {
+              return A->getNumber() < B->getNumber();
+            });
   if (Blocks.front() != L.getHeader()) {
     Why = "the loop header is not the first block of the loop in layout order";
     return {};
   }
   for (size_t I = 0; I < Blocks.size(); ++I) {
-    const MachineBasicBlock *Next = I + 1 < Blocks.size() ? Blocks[I + 1] : L.getHeader();
+    const MachineBasicBlock *Next =
+        I + 1 < Blocks.size() ? Blocks[I + 1] : L.getHeader();
     for (const MachineBasicBlock *Succ : Blocks[I]->successors())
       if (L.contains(Succ) && Succ != Next) {
         Why = "the loop body has " + std::to_string(Blocks.size()) +
-              " blocks with control flow inside the loop (not one straight path per "
+              " blocks with control flow inside the loop (not one straight "
+              "path per "
               "iteration)";
         return {};
       }
@@ -70,7 +75,8 @@ std::string describeLoc(const DebugLoc &DL) {
 }
 
 LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
-                       const llvmmc::MCInstTranslator &Translator, unsigned MaxInstructions) {
+                       const llvmmc::MCInstTranslator &Translator,
+                       unsigned MaxInstructions) {
   LoopBody Body;
   const MachineBasicBlock *Header = L.getHeader();
   const MachineFunction &MF = *Header->getParent();
@@ -104,7 +110,8 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
         return Body;
       }
       if (Body.kernel.insts.size() >= MaxInstructions) {
-        Body.missed = "the loop body has more than " + std::to_string(MaxInstructions) +
+        Body.missed = "the loop body has more than " +
+                      std::to_string(MaxInstructions) +
                       " instructions (LOOPPERF_OPTIONS=max-instructions=N)";
         Body.missedName = "TooLarge";
         return Body;
@@ -137,8 +144,9 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
   Body.kernel.loc = sourceLoc(Body.loc);
   std::string Label = ".LBB" + std::to_string(MF.getFunctionNumber()) + "_" +
                       std::to_string(Header->getNumber());
-  Body.kernel.name = Body.kernel.function + ": " +
-                     (Body.kernel.loc.valid() ? "loop at " + describeLoc(Body.loc) : Label);
+  Body.kernel.name =
+      Body.kernel.function + ": " +
+      (Body.kernel.loc.valid() ? "loop at " + describeLoc(Body.loc) : Label);
   // Element counting reads x86 register units and AT&T text; elsewhere the
   // count stays unknown (0) rather than guessed.
   if (Translator.isX86())

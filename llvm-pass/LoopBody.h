@@ -36,14 +36,15 @@ class MachineLowering;
 
 struct LoopBody {
   LoopKernel kernel;
-  std::string missed;                    ///< non-empty: why it was not analysed
+  std::string missed; ///< non-empty: why it was not analysed
   std::string missedName = "NotAnalysed"; ///< remark name for the missed remark
   const llvm::MachineBasicBlock *header = nullptr;
-  llvm::DebugLoc loc;                    ///< where remarks go (may be empty)
+  llvm::DebugLoc loc; ///< where remarks go (may be empty)
 };
 
 LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,
-                       const llvmmc::MCInstTranslator &Translator, unsigned MaxInstructions);
+                       const llvmmc::MCInstTranslator &Translator,
+                       unsigned MaxInstructions);
 
 /// "file:line" of a debug location, "" without one.
 std::string describeLoc(const llvm::DebugLoc &DL);

@@ -6,8 +6,8 @@
 #include "MachineLowering.h"
 #include "Remarks.h"
 
-#include "loopperf/JsonText.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/JsonText.h"
 #include "loopperf/Render.h"
 
 #include "llvm/CodeGen/MachineDominators.h"
@@ -41,7 +41,8 @@ namespace {
 /// displaced pass runs without a pass manager slot of its own.
 struct DisplacedRunner : MachineFunctionPass {
   static bool run(MachineFunctionPass &P, MachineFunction &MF) {
-    bool (MachineFunctionPass::*Run)(MachineFunction &) = &DisplacedRunner::runOnMachineFunction;
+    bool (MachineFunctionPass::*Run)(MachineFunction &) =
+        &DisplacedRunner::runOnMachineFunction;
     return (P.*Run)(MF);
   }
 };
@@ -50,8 +51,11 @@ struct DisplacedRunner : MachineFunctionPass {
 /// unwritable JSON file). LLVM 19 has no generic diagnostic class.
 class SettingsWarning : public DiagnosticInfo {
 public:
-  explicit SettingsWarning(const std::string &Msg) : DiagnosticInfo(kind(), DS_Warning), Msg(Msg) {}
-  void print(DiagnosticPrinter &DP) const override { DP << "loopperf: " << Msg; }
+  explicit SettingsWarning(const std::string &Msg)
+      : DiagnosticInfo(kind(), DS_Warning), Msg(Msg) {}
+  void print(DiagnosticPrinter &DP) const override {
+    DP << "loopperf: " << Msg;
+  }
 
 private:
   static int kind() {
@@ -64,8 +68,8 @@ private:
 /// renderJson's object plus where the loop is: "function", "file" (as the
 /// remark records name it, DIFile's filename) and "line" (0 without debug
 /// information), the keys the GCC plugin's per-TU JSON has too.
-std::string jsonWithLocation(const std::string &LoopJson, const std::string &Function,
-                             const DebugLoc &Loc) {
+std::string jsonWithLocation(const std::string &LoopJson,
+                             const std::string &Function, const DebugLoc &Loc) {
   nlohmann::ordered_json J = nlohmann::ordered_json::parse(LoopJson);
   J["function"] = Function;
   J["file"] = Loc ? Loc->getFilename().str() : std::string();
@@ -115,7 +119,8 @@ bool LoopPerfPass::doInitialization(Module &M) {
       M.getContext().diagnose(SettingsWarning(P));
     Models = std::make_unique<ModelChooser>(Opts);
   } catch (const std::exception &E) {
-    M.getContext().diagnose(SettingsWarning(std::string("disabled: ") + E.what()));
+    M.getContext().diagnose(
+        SettingsWarning(std::string("disabled: ") + E.what()));
     Opts.Off = true;
   }
   return Changed;
@@ -127,11 +132,12 @@ bool LoopPerfPass::doFinalization(Module &M) {
     std::error_code EC;
     raw_fd_ostream OS(Opts.JsonFile, EC, sys::fs::OF_Text);
     if (EC) {
-      M.getContext().diagnose(
-          SettingsWarning("cannot write '" + Opts.JsonFile + "': " + EC.message()));
+      M.getContext().diagnose(SettingsWarning("cannot write '" + Opts.JsonFile +
+                                              "': " + EC.message()));
     } else {
       // The identifier is a path: quotes and backslashes must be escaped.
-      OS << "{\"module\": " << jsonText(nlohmann::json(M.getModuleIdentifier()), -1)
+      OS << "{\"module\": "
+         << jsonText(nlohmann::json(M.getModuleIdentifier()), -1)
          << ", \"loops\": [";
       for (size_t I = 0; I < JsonLoops.size(); ++I)
         OS << (I ? ",\n" : "\n") << JsonLoops[I];
@@ -147,7 +153,8 @@ bool LoopPerfPass::wanted(const MachineFunction &MF) const {
   if (!Opts.JsonFile.empty())
     return true;
   const LLVMContext &Ctx = MF.getFunction().getContext();
-  return Ctx.getLLVMRemarkStreamer() || Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(PassName);
+  return Ctx.getLLVMRemarkStreamer() ||
+         Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(PassName);
 }
 
 bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
@@ -161,8 +168,9 @@ bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
     try {
       analyseFunction(MF);
     } catch (const std::exception &E) {
-      MF.getFunction().getContext().diagnose(SettingsWarning(
-          "analysis of function '" + MF.getName().str() + "' failed: " + E.what()));
+      MF.getFunction().getContext().diagnose(
+          SettingsWarning("analysis of function '" + MF.getName().str() +
+                          "' failed: " + E.what()));
     }
   }
   return Changed;
@@ -176,9 +184,10 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
     collectInnermost(L, Loops);
   if (Loops.empty())
     return;
-  std::sort(Loops.begin(), Loops.end(), [](const MachineLoop *A, const MachineLoop *B) {
-    return A->getHeader()->getNumber() < B->getHeader()->getNumber();
-  });
+  std::sort(Loops.begin(), Loops.end(),
+            [](const MachineLoop *A, const MachineLoop *B) {
+              return A->getHeader()->getNumber() < B->getHeader()->getNumber();
+            });
 
   MachineOptimizationRemarkEmitter ORE(MF, /*MBFI=*/nullptr);
   auto MissedAll = [&](const char *Name, const std::string &Why) {
@@ -196,28 +205,34 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
   const Triple &TT = TM.getTargetTriple();
   if (!TT.isX86() && !TT.isAArch64())
     return MissedAll("UnsupportedTarget",
-                     "loopperf does not support the target " + TT.getArchName().str());
+                     "loopperf does not support the target " +
+                         TT.getArchName().str());
   ModelChoice Choice = Models->choose(MF);
   if (!Choice.model)
     return MissedAll("NoModel", Choice.error);
   const bool ModelIsX86 = Choice.model->isa == "x86-64";
   if (ModelIsX86 != TT.isX86())
-    return MissedAll("ModelMismatch", "model '" + Choice.model->name + "' is for " +
-                                          Choice.model->isa + ", the target is " +
+    return MissedAll("ModelMismatch", "model '" + Choice.model->name +
+                                          "' is for " + Choice.model->isa +
+                                          ", the target is " +
                                           TT.getArchName().str());
 
   // The MC objects to print and describe instructions. The printers keep
   // state while printing, so they belong to this function's analysis.
   const Target &T = TM.getTarget();
-  std::unique_ptr<MCInstPrinter> Att(T.createMCInstPrinter(
-      TT, 0, *TM.getMCAsmInfo(), *TM.getMCInstrInfo(), *TM.getMCRegisterInfo()));
+  std::unique_ptr<MCInstPrinter> Att(
+      T.createMCInstPrinter(TT, 0, *TM.getMCAsmInfo(), *TM.getMCInstrInfo(),
+                            *TM.getMCRegisterInfo()));
   std::unique_ptr<MCInstPrinter> Intel;
   if (TT.isX86())
-    Intel.reset(T.createMCInstPrinter(TT, 1, *TM.getMCAsmInfo(), *TM.getMCInstrInfo(),
+    Intel.reset(T.createMCInstPrinter(TT, 1, *TM.getMCAsmInfo(),
+                                      *TM.getMCInstrInfo(),
                                       *TM.getMCRegisterInfo()));
   if (!Att || (TT.isX86() && !Intel))
-    return MissedAll("UnsupportedTarget", "no instruction printer for " + TT.str());
-  llvmmc::MCInstTranslator Translator(*TM.getMCInstrInfo(), *TM.getMCRegisterInfo(),
+    return MissedAll("UnsupportedTarget",
+                     "no instruction printer for " + TT.str());
+  llvmmc::MCInstTranslator Translator(*TM.getMCInstrInfo(),
+                                      *TM.getMCRegisterInfo(),
                                       MF.getSubtarget(), *Att, Intel.get());
   MachineLowering Lowering(MF);
 

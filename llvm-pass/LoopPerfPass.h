@@ -29,7 +29,9 @@ public:
   explicit LoopPerfPass(std::unique_ptr<llvm::MachineFunctionPass> Displaced);
   ~LoopPerfPass() override;
 
-  llvm::StringRef getPassName() const override { return "loopperf loop throughput remarks"; }
+  llvm::StringRef getPassName() const override {
+    return "loopperf loop throughput remarks";
+  }
   void getAnalysisUsage(llvm::AnalysisUsage &AU) const override;
   bool doInitialization(llvm::Module &M) override;
   bool runOnMachineFunction(llvm::MachineFunction &MF) override;

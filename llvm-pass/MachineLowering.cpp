@@ -25,13 +25,16 @@ MachineLowering::MachineLowering(const MachineFunction &MF) : MF(MF) {
 
 MachineLowering::~MachineLowering() = default;
 
-bool MachineLowering::lower(const MachineInstr &MI, MCInst &Out, std::string &Why) {
+bool MachineLowering::lower(const MachineInstr &MI, MCInst &Out,
+                            std::string &Why) {
   Out = MCInst();
   Out.setOpcode(MI.getOpcode());
   auto Symbol = [&](const Twine &Name, int64_t Offset) {
-    const MCExpr *E = MCSymbolRefExpr::create(Ctx->getOrCreateSymbol(Name), *Ctx);
+    const MCExpr *E =
+        MCSymbolRefExpr::create(Ctx->getOrCreateSymbol(Name), *Ctx);
     if (Offset)
-      E = MCBinaryExpr::createAdd(E, MCConstantExpr::create(Offset, *Ctx), *Ctx);
+      E = MCBinaryExpr::createAdd(E, MCConstantExpr::create(Offset, *Ctx),
+                                  *Ctx);
     return MCOperand::createExpr(E);
   };
   const unsigned FnNum = MF.getFunctionNumber();
@@ -53,7 +56,8 @@ bool MachineLowering::lower(const MachineInstr &MI, MCInst &Out, std::string &Wh
       Out.addOperand(MCOperand::createImm(MO.getCImm()->getSExtValue()));
       break;
     case MachineOperand::MO_MachineBasicBlock:
-      Out.addOperand(Symbol(".LBB" + Twine(FnNum) + "_" + Twine(MO.getMBB()->getNumber()), 0));
+      Out.addOperand(Symbol(
+          ".LBB" + Twine(FnNum) + "_" + Twine(MO.getMBB()->getNumber()), 0));
       break;
     case MachineOperand::MO_GlobalAddress:
       Out.addOperand(Symbol(MO.getGlobal()->getName(), MO.getOffset()));
@@ -65,11 +69,12 @@ bool MachineLowering::lower(const MachineInstr &MI, MCInst &Out, std::string &Wh
       Out.addOperand(Symbol(MO.getMCSymbol()->getName(), 0));
       break;
     case MachineOperand::MO_ConstantPoolIndex:
-      Out.addOperand(
-          Symbol(".LCPI" + Twine(FnNum) + "_" + Twine(MO.getIndex()), MO.getOffset()));
+      Out.addOperand(Symbol(".LCPI" + Twine(FnNum) + "_" + Twine(MO.getIndex()),
+                            MO.getOffset()));
       break;
     case MachineOperand::MO_JumpTableIndex:
-      Out.addOperand(Symbol(".LJTI" + Twine(FnNum) + "_" + Twine(MO.getIndex()), 0));
+      Out.addOperand(
+          Symbol(".LJTI" + Twine(FnNum) + "_" + Twine(MO.getIndex()), 0));
       break;
     case MachineOperand::MO_BlockAddress:
       Out.addOperand(Symbol(".Lblockaddress", MO.getOffset()));
@@ -78,7 +83,8 @@ bool MachineLowering::lower(const MachineInstr &MI, MCInst &Out, std::string &Wh
     case MachineOperand::MO_RegisterLiveOut:
       continue; // calls: what they clobber is not an operand of the encoding
     default:
-      Why = "operand kind " + std::to_string(static_cast<unsigned>(MO.getType())) +
+      Why = "operand kind " +
+            std::to_string(static_cast<unsigned>(MO.getType())) +
             " has no machine-code form";
       return false;
     }

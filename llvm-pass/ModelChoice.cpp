@@ -23,9 +23,10 @@ ModelChoice ModelChooser::choose(const MachineFunction &MF) {
   if (!Opts.ModelFile.empty()) {
     if (!FileTried) {
       FileTried = true;
-      ModelLoadResult R = loadModelFile(Opts.ModelFile, [](std::string_view Name) {
-        return findBuiltinModel(Name);
-      });
+      ModelLoadResult R =
+          loadModelFile(Opts.ModelFile, [](std::string_view Name) {
+            return findBuiltinModel(Name);
+          });
       FileModel = std::move(R.model);
       FileError = R.error;
     }
@@ -43,8 +44,9 @@ ModelChoice ModelChooser::choose(const MachineFunction &MF) {
   std::string Why; // how Cpu was chosen, when not named outright
   if (Cpu.empty()) {
     auto Attr = [&F](StringRef Name) {
-      return F.hasFnAttribute(Name) ? F.getFnAttribute(Name).getValueAsString().str()
-                                    : std::string();
+      return F.hasFnAttribute(Name)
+                 ? F.getFnAttribute(Name).getValueAsString().str()
+                 : std::string();
     };
     std::string Target = Attr("target-cpu");
     if (Target.empty())
@@ -59,7 +61,8 @@ ModelChoice ModelChooser::choose(const MachineFunction &MF) {
       Why = "-mtune=" + Tune;
     } else if (X86 && isGenericX86Cpu(Target)) {
       Cpu = DefaultX86Model;
-      Why = "default model for the generic target " + (Target.empty() ? "x86-64" : Target);
+      Why = "default model for the generic target " +
+            (Target.empty() ? "x86-64" : Target);
     } else {
       Cpu = Target;
     }
@@ -77,21 +80,23 @@ ModelChoice ModelChooser::choose(const MachineFunction &MF) {
   C.model = findBuiltinModel(Cpu);
   if (!C.model) {
     C.error = "no machine model for CPU '" + Cpu +
-              "' (use -march=/-mcpu= with a CPU that has one, or LOOPPERF_OPTIONS=mcpu=CPU)";
+              "' (use -march=/-mcpu= with a CPU that has one, or "
+              "LOOPPERF_OPTIONS=mcpu=CPU)";
     return C;
   }
   // A curated model cites sources beyond the generated LLVM numbers.
   auto [It, New] = Curated.try_emplace(C.model, false);
   if (New)
-    It->second = std::any_of(C.model->sources.begin(), C.model->sources.end(),
-                             [](const ProvenanceEntry &P) { return P.id != "llvm19"; });
+    It->second =
+        std::any_of(C.model->sources.begin(), C.model->sources.end(),
+                    [](const ProvenanceEntry &P) { return P.id != "llvm19"; });
   if (!Why.empty())
     C.note = Why;
   else if (C.model->name != Cpu)
     C.note = "the " + C.model->name + " model, for " + Cpu;
   if (!It->second)
-    C.note += std::string(C.note.empty() ? "" : "; ") + "LLVM-generated, no curated overlay: " +
-              C.model->description;
+    C.note += std::string(C.note.empty() ? "" : "; ") +
+              "LLVM-generated, no curated overlay: " + C.model->description;
   return C;
 }
 

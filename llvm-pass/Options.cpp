@@ -13,29 +13,37 @@ namespace loopperf::llvmpass {
 namespace {
 
 // Registered once when the library is loaded; only read afterwards.
-cl::opt<bool> OptOff("loopperf-off", cl::desc("loopperf: do not analyse any loop"));
-cl::opt<std::string> OptCpu("loopperf-mcpu",
-                            cl::desc("loopperf: machine model to use instead of the "
-                                     "function's target CPU ('native' = the host)"),
-                            cl::value_desc("cpu"));
-cl::opt<std::string> OptModelFile("loopperf-model-file",
-                                  cl::desc("loopperf: JSON machine model or override file"),
-                                  cl::value_desc("file"));
-cl::opt<unsigned> OptDetail("loopperf-detail",
-                            cl::desc("loopperf: 0 = summary remark only, 1 = also bounds, "
-                                     "ports and chains (-Rpass-analysis), 2 = also every "
-                                     "instruction"),
-                            cl::init(1));
-cl::opt<std::string> OptJson("loopperf-json",
-                             cl::desc("loopperf: write the translation unit's loop reports "
-                                      "as JSON to this file"),
-                             cl::value_desc("file"));
-cl::opt<unsigned> OptMaxInsts("loopperf-max-instructions",
-                              cl::desc("loopperf: loop bodies with more instructions are not "
-                                       "analysed"),
-                              cl::init(DefaultMaxLoopInstructions));
+cl::opt<bool> OptOff("loopperf-off",
+                     cl::desc("loopperf: do not analyse any loop"));
+cl::opt<std::string>
+    OptCpu("loopperf-mcpu",
+           cl::desc("loopperf: machine model to use instead of the "
+                    "function's target CPU ('native' = the host)"),
+           cl::value_desc("cpu"));
+cl::opt<std::string>
+    OptModelFile("loopperf-model-file",
+                 cl::desc("loopperf: JSON machine model or override file"),
+                 cl::value_desc("file"));
+cl::opt<unsigned>
+    OptDetail("loopperf-detail",
+              cl::desc("loopperf: 0 = summary remark only, 1 = also bounds, "
+                       "ports and chains (-Rpass-analysis), 2 = also every "
+                       "instruction"),
+              cl::init(1));
+cl::opt<std::string>
+    OptJson("loopperf-json",
+            cl::desc("loopperf: write the translation unit's loop reports "
+                     "as JSON to this file"),
+            cl::value_desc("file"));
+cl::opt<unsigned>
+    OptMaxInsts("loopperf-max-instructions",
+                cl::desc("loopperf: loop bodies with more instructions are not "
+                         "analysed"),
+                cl::init(DefaultMaxLoopInstructions));
 
-bool parseUnsigned(StringRef S, unsigned &Out) { return !S.getAsInteger(10, Out); }
+bool parseUnsigned(StringRef S, unsigned &Out) {
+  return !S.getAsInteger(10, Out);
+}
 
 /// Apply a LOOPPERF_OPTIONS string ("mcpu=znver5 json=out.json detail=2
 /// off") to `O`, except for settings the command line gave (`Given`).
@@ -75,7 +83,8 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
       else if (!Given("max-instructions"))
         O.MaxInstructions = N;
     } else {
-      Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, max-instructions=)");
+      Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, "
+          "max-instructions=)");
     }
   }
 }

@@ -15,12 +15,14 @@
 namespace loopperf::llvmpass {
 
 struct PassOptions {
-  bool Off = false;           ///< do nothing at all
-  std::string Cpu;            ///< model to use instead of the function's target CPU
-  std::string ModelFile;      ///< JSON model or override file (models/README.md)
-  unsigned Detail = 1;        ///< 0: summary; 1: + bounds, ports, chains; 2: + every instruction
-  std::string JsonFile;       ///< per-translation-unit JSON report ("" = none)
-  unsigned MaxInstructions = DefaultMaxLoopInstructions; ///< larger loop bodies get a missed remark
+  bool Off = false;      ///< do nothing at all
+  std::string Cpu;       ///< model to use instead of the function's target CPU
+  std::string ModelFile; ///< JSON model or override file (models/README.md)
+  unsigned Detail =
+      1; ///< 0: summary; 1: + bounds, ports, chains; 2: + every instruction
+  std::string JsonFile; ///< per-translation-unit JSON report ("" = none)
+  unsigned MaxInstructions =
+      DefaultMaxLoopInstructions; ///< larger loop bodies get a missed remark
 };
 
 /// The settings for one pass instance. Problems with LOOPPERF_OPTIONS

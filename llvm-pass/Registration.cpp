@@ -34,15 +34,18 @@ using loopperf::llvmpass::LoopPerfPass;
 
 namespace {
 
-RegisterPass<LoopPerfPass> RegisterByName("loopperf", "loopperf loop throughput remarks",
-                                          /*CFGOnly=*/false, /*is_analysis=*/false);
+RegisterPass<LoopPerfPass> RegisterByName("loopperf",
+                                          "loopperf loop throughput remarks",
+                                          /*CFGOnly=*/false,
+                                          /*is_analysis=*/false);
 
 #if LLVM_VERSION_MAJOR >= 21
 
-RegisterTargetPassConfigCallback InsertAfterSanMD(
-    [](TargetMachine &, PassManagerBase &, TargetPassConfig *PC) {
-      PC->insertPass(&MachineSanitizerBinaryMetadataID, &LoopPerfPass::ID);
-    });
+RegisterTargetPassConfigCallback InsertAfterSanMD([](TargetMachine &,
+                                                     PassManagerBase &,
+                                                     TargetPassConfig *PC) {
+  PC->insertPass(&MachineSanitizerBinaryMetadataID, &LoopPerfPass::ID);
+});
 
 #else
 
@@ -61,7 +64,8 @@ struct TakeSanMDSlot {
   TakeSanMDSlot() {
     PassRegistry &Registry = *PassRegistry::getPassRegistry();
     initializeMachineSanitizerBinaryMetadataPass(Registry);
-    const PassInfo *PI = Registry.getPassInfo(&MachineSanitizerBinaryMetadataID);
+    const PassInfo *PI =
+        Registry.getPassInfo(&MachineSanitizerBinaryMetadataID);
     if (!PI || PI->getNormalCtor() == &createInSlot)
       return;
     DisplacedCtor = PI->getNormalCtor();
@@ -73,8 +77,8 @@ struct TakeSanMDSlot {
 
 } // namespace
 
-extern "C" LLVM_ATTRIBUTE_WEAK __attribute__((visibility("default")))
-::llvm::PassPluginLibraryInfo
-llvmGetPassPluginInfo() {
+extern "C" LLVM_ATTRIBUTE_WEAK
+    __attribute__((visibility("default"))) ::llvm::PassPluginLibraryInfo
+    llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "loopperf", "0.1", [](PassBuilder &) {}};
 }

@@ -26,8 +26,8 @@ std::string loopWords(const LoopBody &Body) {
   if (Body.loc)
     return "loop";
   const MachineFunction &MF = *Body.header->getParent();
-  return fmt::format("loop .LBB{}_{} in {}", MF.getFunctionNumber(), Body.header->getNumber(),
-                     MF.getName().str());
+  return fmt::format("loop .LBB{}_{} in {}", MF.getFunctionNumber(),
+                     Body.header->getNumber(), MF.getName().str());
 }
 
 /// "vfmadd231pd (a.c:5)": an instruction of the chain with its source line.
@@ -51,11 +51,14 @@ std::string chainText(const LoopKernel &K, const Chain &C) {
 void emitSummary(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
                  const LoopReport &R, const ModelChoice &Model) {
   MachineOptimizationRemark Rem(PassName, "LoopPerf", Body.loc, Body.header);
-  Rem << loopWords(Body) << " runs " << Arg("CyclesPerIteration", fixed2(R.cyclesPerIteration))
+  Rem << loopWords(Body) << " runs "
+      << Arg("CyclesPerIteration", fixed2(R.cyclesPerIteration))
       << " cycles/iteration (";
   if (R.elementsPerIteration) {
-    Rem << Arg("CyclesPerElement", fixed2(R.cyclesPerElement)) << " cycles/element, "
-        << Arg("ElementsPerIteration", R.elementsPerIteration) << " elements/iteration";
+    Rem << Arg("CyclesPerElement", fixed2(R.cyclesPerElement))
+        << " cycles/element, "
+        << Arg("ElementsPerIteration", R.elementsPerIteration)
+        << " elements/iteration";
   } else {
     Rem << "elements/iteration " << Arg("ElementsPerIteration", "unknown")
         << ", cycles/element " << Arg("CyclesPerElement", "unknown");
@@ -70,12 +73,14 @@ void emitSummary(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
     Rem << Arg("BottleneckResource", "");
   if (const std::string Ties = tiedWith(R); !Ties.empty())
     Rem << " (tied with " << Arg("BottleneckTies", Ties) << ")";
-  Rem << "; bounds: front-end " << Arg("FrontEndBound", fixed2(R.bounds.frontEnd))
-      << ", ports " << Arg("PortsBound", fixed2(R.bounds.ports)) << ", divider "
+  Rem << "; bounds: front-end "
+      << Arg("FrontEndBound", fixed2(R.bounds.frontEnd)) << ", ports "
+      << Arg("PortsBound", fixed2(R.bounds.ports)) << ", divider "
       << Arg("DividerBound", fixed2(R.bounds.divider)) << ", loop-carried "
       << Arg("LoopCarriedBound", fixed2(R.bounds.loopCarried)) << "; "
       << Arg("Instructions", R.instructions) << " instructions, "
-      << Arg("UnknownInstructions", static_cast<unsigned>(R.unknownInstructions.size()))
+      << Arg("UnknownInstructions",
+             static_cast<unsigned>(R.unknownInstructions.size()))
       << " unknown";
   ORE.emit(Rem);
 }
@@ -85,29 +90,37 @@ void emitDetail(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   if (Detail == 0)
     return;
   const LoopKernel &K = Body.kernel;
-  MachineOptimizationRemarkAnalysis Rem(PassName, "LoopPerfDetail", Body.loc, Body.header);
-  Rem << loopWords(Body) << ": front-end " << Arg("FrontEndBound", fixed2(R.bounds.frontEnd))
-      << " (" << Arg("FrontEndUops", fixed2(R.frontEndUops)) << " fused uops), ports "
+  MachineOptimizationRemarkAnalysis Rem(PassName, "LoopPerfDetail", Body.loc,
+                                        Body.header);
+  Rem << loopWords(Body) << ": front-end "
+      << Arg("FrontEndBound", fixed2(R.bounds.frontEnd)) << " ("
+      << Arg("FrontEndUops", fixed2(R.frontEndUops)) << " fused uops), ports "
       << Arg("PortsBound", fixed2(R.bounds.ports)) << ", divider "
       << Arg("DividerBound", fixed2(R.bounds.divider)) << ", loop-carried "
-      << Arg("LoopCarriedBound", fixed2(R.bounds.loopCarried)) << ", critical path "
+      << Arg("LoopCarriedBound", fixed2(R.bounds.loopCarried))
+      << ", critical path "
       << Arg("CriticalPath", fixed2(R.bounds.criticalPath)) << " cycles";
 
   // The busiest ports, most loaded first (ties in port order), at most four.
   std::vector<unsigned> Ports(R.portLoad.size());
   std::iota(Ports.begin(), Ports.end(), 0u);
-  std::stable_sort(Ports.begin(), Ports.end(),
-                   [&](unsigned A, unsigned B) { return R.portLoad[A] > R.portLoad[B] + 1e-9; });
+  std::stable_sort(Ports.begin(), Ports.end(), [&](unsigned A, unsigned B) {
+    return R.portLoad[A] > R.portLoad[B] + 1e-9;
+  });
   std::string Busiest;
-  for (size_t I = 0; I < Ports.size() && I < 4 && R.portLoad[Ports[I]] > 1e-9; ++I)
-    Busiest += fmt::format("{}{} {:.2f}", I ? ", " : "",
-                           Ports[I] < M.ports.size() ? M.ports[Ports[I]].name : "?",
-                           R.portLoad[Ports[I]]);
-  Rem << "; busiest ports: " << Arg("BusiestPorts", Busiest.empty() ? "none" : Busiest);
+  for (size_t I = 0; I < Ports.size() && I < 4 && R.portLoad[Ports[I]] > 1e-9;
+       ++I)
+    Busiest +=
+        fmt::format("{}{} {:.2f}", I ? ", " : "",
+                    Ports[I] < M.ports.size() ? M.ports[Ports[I]].name : "?",
+                    R.portLoad[Ports[I]]);
+  Rem << "; busiest ports: "
+      << Arg("BusiestPorts", Busiest.empty() ? "none" : Busiest);
 
   if (!R.recurrences.empty()) {
     const Chain &C = R.recurrences.front();
-    Rem << "; loop-carried chain " << Arg("ChainCycles", fixed2(C.cyclesPerIteration))
+    Rem << "; loop-carried chain "
+        << Arg("ChainCycles", fixed2(C.cyclesPerIteration))
         << " cycles/iteration over " << Arg("ChainIterations", C.distance)
         << " iteration(s): " << Arg("Chain", chainText(K, C));
   } else {
@@ -132,17 +145,20 @@ void emitDetail(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   for (const InstrReport &IR : R.perInstruction) {
     const Instruction &I = K.insts[IR.index];
     DebugLoc Loc = Body.loc;
-    MachineOptimizationRemarkAnalysis IRem(PassName, "LoopPerfInstruction", Loc, Body.header);
+    MachineOptimizationRemarkAnalysis IRem(PassName, "LoopPerfInstruction", Loc,
+                                           Body.header);
     std::string PortText;
     for (size_t P = 0; P < IR.portCycles.size(); ++P)
       if (IR.portCycles[P] > 1e-9)
         PortText += fmt::format("{}{} {:.2f}", PortText.empty() ? "" : " ",
-                                P < M.ports.size() ? M.ports[P].name : "?", IR.portCycles[P]);
+                                P < M.ports.size() ? M.ports[P].name : "?",
+                                IR.portCycles[P]);
     IRem << Arg("Index", IR.index) << ": " << Arg("Text", I.text);
     if (I.loc.valid())
       IRem << " (" << Arg("Line", I.loc.line) << ")";
-    IRem << ": " << Arg("Uops", IR.uops) << " uops, latency " << Arg("Latency", IR.latency)
-         << ", ports " << Arg("Ports", PortText.empty() ? "none" : PortText);
+    IRem << ": " << Arg("Uops", IR.uops) << " uops, latency "
+         << Arg("Latency", IR.latency) << ", ports "
+         << Arg("Ports", PortText.empty() ? "none" : PortText);
     if (IR.unknown)
       IRem << " (unknown to the model)";
     if (IR.eliminated)
@@ -154,7 +170,8 @@ void emitDetail(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
 }
 
 void emitMissed(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body) {
-  MachineOptimizationRemarkMissed Rem(PassName, Body.missedName.c_str(), Body.loc, Body.header);
+  MachineOptimizationRemarkMissed Rem(PassName, Body.missedName.c_str(),
+                                      Body.loc, Body.header);
   Rem << loopWords(Body) << " not analysed: " << Arg("Reason", Body.missed);
   ORE.emit(Rem);
 }

@@ -37,10 +37,17 @@ namespace {
 
 /// Operands of one x86 memory reference (X86::AddrNumOperands).
 constexpr unsigned MemOperands = 5;
-enum MemOperand { MemBase = 0, MemScale = 1, MemIndex = 2, MemDisp = 3, MemSegment = 4 };
+enum MemOperand {
+  MemBase = 0,
+  MemScale = 1,
+  MemIndex = 2,
+  MemDisp = 3,
+  MemSegment = 4
+};
 
 /// Index of the first operand of the memory reference, if any.
-std::optional<unsigned> memoryOperandIndex(const MCInstrDesc &D, const MCInst &MI) {
+std::optional<unsigned> memoryOperandIndex(const MCInstrDesc &D,
+                                           const MCInst &MI) {
   ArrayRef<MCOperandInfo> Ops = D.operands();
   for (unsigned I = 0; I < Ops.size(); ++I)
     if (Ops[I].OperandType == MCOI::OPERAND_MEMORY) {
@@ -54,7 +61,7 @@ std::optional<unsigned> memoryOperandIndex(const MCInstrDesc &D, const MCInst &M
 /// The mnemonic of a printed instruction, skipping prefixes that the printer
 /// puts in front ("lock addl ...", "rep stosq ...").
 std::string mnemonicOf(StringRef Text) {
-  static const StringRef Prefixes[] = {"lock", "rep",  "repe",    "repz",
+  static const StringRef Prefixes[] = {"lock",  "rep",   "repe",    "repz",
                                        "repne", "repnz", "notrack", "data16"};
   SmallVector<StringRef, 4> Words;
   Text.split(Words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
@@ -93,7 +100,8 @@ void appendUnits(std::vector<RegUnit> &To, const std::vector<RegUnit> &From) {
 
 } // namespace
 
-std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer, const MCSubtargetInfo &STI) {
+std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer,
+                     const MCSubtargetInfo &STI) {
   std::string Out;
   raw_string_ostream OS(Out);
   Printer.printInst(&Inst, /*Address=*/0, /*Annot=*/"", STI, OS);
@@ -117,9 +125,10 @@ std::string foldSpaces(const std::string &Text) {
   return Folded;
 }
 
-MCInstTranslator::MCInstTranslator(const MCInstrInfo &MII, const MCRegisterInfo &MRI,
-                                   const MCSubtargetInfo &STI, MCInstPrinter &Att,
-                                   MCInstPrinter *Intel)
+MCInstTranslator::MCInstTranslator(const MCInstrInfo &MII,
+                                   const MCRegisterInfo &MRI,
+                                   const MCSubtargetInfo &STI,
+                                   MCInstPrinter &Att, MCInstPrinter *Intel)
     : MII(MII), MRI(MRI), STI(STI), Att(Att), Intel(Intel) {
   const Triple &TT = STI.getTargetTriple();
   X86 = TT.isX86();
@@ -156,7 +165,8 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   const std::string Raw = printRaw(MI, Att, STI);
   I.text = foldSpaces(Raw);
   I.mnemonic = mnemonicOf(I.text);
-  // The raw printing, as tools/gen-models passes it: keys match by construction.
+  // The raw printing, as tools/gen-models passes it: keys match by
+  // construction.
   I.formKey = x86::formKeyFromAtt(Raw);
   I.isBranch = D.isBranch();
   I.isConditional = D.isConditionalBranch();
@@ -224,7 +234,8 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     M.isStore = D.mayStore();
     if (Mnemonic.starts_with("lea")) {
       // Address arithmetic: the registers are ordinary data inputs.
-      I.leaAddressParts = !M.base.empty() + !M.index.empty() + (M.disp != 0 || !M.symbol.empty());
+      I.leaAddressParts = !M.base.empty() + !M.index.empty() +
+                          (M.disp != 0 || !M.symbol.empty());
       Uses.insert(Uses.end(), AddrRegs.begin(), AddrRegs.end());
       AddrRegs.clear();
     } else if (!M.isLoad && !M.isStore) {
@@ -237,11 +248,13 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
 
   // LLVM's LEA operand is not typed as memory: dst, base, scale, index,
   // displacement, segment. Count the address's parts for the fastLea rule.
-  if (!Mem && Mnemonic.starts_with("lea") && MI.getNumOperands() >= 1 + MemOperands) {
+  if (!Mem && Mnemonic.starts_with("lea") &&
+      MI.getNumOperands() >= 1 + MemOperands) {
     const MCOperand &Base = MI.getOperand(1 + MemBase);
     const MCOperand &Index = MI.getOperand(1 + MemIndex);
     const MCOperand &Disp = MI.getOperand(1 + MemDisp);
-    I.leaAddressParts = (Base.isReg() && Base.getReg()) + (Index.isReg() && Index.getReg()) +
+    I.leaAddressParts = (Base.isReg() && Base.getReg()) +
+                        (Index.isReg() && Index.getReg()) +
                         (Disp.isExpr() || (Disp.isImm() && Disp.getImm() != 0));
   }
   Defs.insert(Defs.end(), D.implicit_defs().begin(), D.implicit_defs().end());
@@ -255,7 +268,8 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
-      x86::appendFlagUnits(I.writes, Flags.writes ? Flags.writes : x86::AllArithFlags);
+      x86::appendFlagUnits(I.writes,
+                           Flags.writes ? Flags.writes : x86::AllArithFlags);
       continue;
     }
     // Registers the engine does not model (MXCSR, segment and x87 control
@@ -266,7 +280,8 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   }
   for (MCRegister Reg : Uses) {
     if (IsFlags(Reg)) {
-      x86::appendFlagUnits(I.reads, Flags.reads ? Flags.reads : x86::AllArithFlags);
+      x86::appendFlagUnits(I.reads,
+                           Flags.reads ? Flags.reads : x86::AllArithFlags);
       continue;
     }
     const x86::RegInfo &Info = regInfo(Reg);
@@ -280,8 +295,9 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
   // the (identical) sources.
   if (!Mem && ExplicitUses.size() >= 2 && x86::isZeroIdiomMnemonic(Mnemonic) &&
-      std::all_of(ExplicitUses.begin(), ExplicitUses.end(),
-                  [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
+      std::all_of(
+          ExplicitUses.begin(), ExplicitUses.end(),
+          [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
     I.isZeroIdiom = true;
     I.reads.clear();
   }
@@ -343,14 +359,18 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
         int64_t V = 0;
         if (!P.getAsInteger(0, V))
           M.disp = V;
-      } else if (P.starts_with("lsl") || P.starts_with("uxtw") || P.starts_with("sxtw") ||
-                 P.starts_with("sxtx") || P.starts_with("uxtx")) {
+      } else if (P.starts_with("lsl") || P.starts_with("uxtw") ||
+                 P.starts_with("sxtw") || P.starts_with("sxtx") ||
+                 P.starts_with("uxtx")) {
         size_t Hash = P.find('#');
         unsigned Shift = 0;
-        if (Hash != StringRef::npos && !P.substr(Hash + 1).getAsInteger(10, Shift) && Shift < 8)
+        if (Hash != StringRef::npos &&
+            !P.substr(Hash + 1).getAsInteger(10, Shift) && Shift < 8)
           M.scale = 1 << Shift;
-      } else if (std::vector<RegUnit> U = aarch64::unitsOfRegister(P); U.size() == 1) {
-        (AddrRegs.empty() ? M.base : M.index) = aarch64::registerOfUnit(U.front());
+      } else if (std::vector<RegUnit> U = aarch64::unitsOfRegister(P);
+                 U.size() == 1) {
+        (AddrRegs.empty() ? M.base : M.index) =
+            aarch64::registerOfUnit(U.front());
         AddrRegs.push_back(std::move(U));
       }
     }
@@ -407,7 +427,8 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
   // mov x1, x2 / mov v0.16b, v1.16b: a register copy the renamer may
   // eliminate where the model says so.
   if (I.mem.empty() && I.mnemonic == "mov" && Defs.size() == 1 &&
-      std::count_if(Uses.begin(), Uses.end(), [](const RegOp &R) { return !R.Units.empty(); }) == 1)
+      std::count_if(Uses.begin(), Uses.end(),
+                    [](const RegOp &R) { return !R.Units.empty(); }) == 1)
     I.isRegMove = true;
 
   sortUniqueUnits(I.reads);

@@ -42,7 +42,8 @@ class MCInstTranslator {
 public:
   /// `Intel` (syntax variant 1) is used on x86 only, to read memory access
   /// widths ("ymmword ptr"); it may be null elsewhere.
-  MCInstTranslator(const llvm::MCInstrInfo &MII, const llvm::MCRegisterInfo &MRI,
+  MCInstTranslator(const llvm::MCInstrInfo &MII,
+                   const llvm::MCRegisterInfo &MRI,
                    const llvm::MCSubtargetInfo &STI, llvm::MCInstPrinter &Att,
                    llvm::MCInstPrinter *Intel);
 

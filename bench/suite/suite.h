@@ -12,8 +12,10 @@
 #define LOOPPERF_SUITE_H
 #include <stdint.h>
 
-#define KERNEL(name) \
-  void name(long n, void *restrict pa, void *restrict pb, void *restrict pc, void *restrict pd)
-#define INIT(name) void name##_init(long n, void *pa, void *pb, void *pc, void *pd)
+#define KERNEL(name)                                                           \
+  void name(long n, void *restrict pa, void *restrict pb, void *restrict pc,   \
+            void *restrict pd)
+#define INIT(name)                                                             \
+  void name##_init(long n, void *pa, void *pb, void *pc, void *pd)
 
 #endif

@@ -42,9 +42,17 @@ std::string registerClass(std::string_view r) {
   std::string_view tail = r.substr(i);
   std::string out(1, kind);
   switch (kind) {
-  case 'x': case 'w': case 'b': case 'h': case 's': case 'd': case 'q':
+  case 'x':
+  case 'w':
+  case 'b':
+  case 'h':
+  case 's':
+  case 'd':
+  case 'q':
     return tail.empty() ? out : "";
-  case 'v': case 'z': case 'p':
+  case 'v':
+  case 'z':
+  case 'p':
     break;
   default:
     return "";
@@ -66,8 +74,9 @@ std::string registerClass(std::string_view r) {
 }
 
 bool isBranchMnemonic(std::string_view m) {
-  return m == "b" || m == "bl" || m.rfind("b.", 0) == 0 || m == "cbz" || m == "cbnz" ||
-         m == "tbz" || m == "tbnz" || m == "adr" || m == "adrp" || m.rfind("bc.", 0) == 0;
+  return m == "b" || m == "bl" || m.rfind("b.", 0) == 0 || m == "cbz" ||
+         m == "cbnz" || m == "tbz" || m == "tbnz" || m == "adr" ||
+         m == "adrp" || m.rfind("bc.", 0) == 0;
 }
 
 } // namespace
@@ -89,14 +98,16 @@ std::string operandClass(std::string_view operand) {
       size_t close = op.rfind('}');
       if (close == std::string::npos)
         return "";
-      std::string list = operandClass(std::string_view(op).substr(0, close + 1));
+      std::string list =
+          operandClass(std::string_view(op).substr(0, close + 1));
       return list.empty() ? "" : list + "[]";
     }
     if (op.back() != '}')
       return "";
     std::string out = "{";
     // "{ v0.2d, v1.2d }" or "{ z0.d - z3.d }".
-    std::string_view inner = trim(std::string_view(op).substr(1, op.size() - 2));
+    std::string_view inner =
+        trim(std::string_view(op).substr(1, op.size() - 2));
     size_t dash = inner.find(" - ");
     if (dash != std::string_view::npos)
       return "{" + registerClass(trim(inner.substr(0, dash))) + "-}";
@@ -117,23 +128,26 @@ std::string operandClass(std::string_view operand) {
   std::string_view head = sv.substr(0, space);
   if (space != std::string_view::npos) {
     // "lsl #3", "uxtw #2", "mul vl", "vl x2" ...
-    if (head == "lsl" || head == "lsr" || head == "asr" || head == "ror" || head == "msl")
+    if (head == "lsl" || head == "lsr" || head == "asr" || head == "ror" ||
+        head == "msl")
       return "shift";
-    if (head.size() == 4 && (head[0] == 'u' || head[0] == 's') && head[1] == 'x' && head[2] == 't')
+    if (head.size() == 4 && (head[0] == 'u' || head[0] == 's') &&
+        head[1] == 'x' && head[2] == 't')
       return "ext";
     if (head == "mul")
       return "mul";
     return "";
   }
-  if (head.size() == 4 && (head[0] == 'u' || head[0] == 's') && head[1] == 'x' && head[2] == 't')
+  if (head.size() == 4 && (head[0] == 'u' || head[0] == 's') &&
+      head[1] == 'x' && head[2] == 't')
     return "ext";
   if (isCondCode(head))
     return "cond";
   std::string reg = registerClass(head);
   if (!reg.empty())
     return reg;
-  if (allDigits(head) || head[0] == '.' || std::isalpha(static_cast<unsigned char>(head[0])) ||
-      head[0] == '_')
+  if (allDigits(head) || head[0] == '.' ||
+      std::isalpha(static_cast<unsigned char>(head[0])) || head[0] == '_')
     return "label";
   return "";
 }
@@ -151,7 +165,8 @@ std::string formKeyFromAsm(std::string_view text) {
   size_t sp = rest.find(' ');
   std::string key = lower(rest.substr(0, sp));
   std::string mnemonic = key;
-  rest = sp == std::string_view::npos ? std::string_view() : trim(rest.substr(sp));
+  rest =
+      sp == std::string_view::npos ? std::string_view() : trim(rest.substr(sp));
   char sep = ' ';
   std::vector<std::string_view> ops = splitOperands(rest);
   for (size_t i = 0; i < ops.size(); ++i) {

@@ -20,8 +20,10 @@ int numbered(std::string_view s, std::string_view prefix, int limit) {
     return -1;
   int n = -1;
   std::string_view digits = s.substr(prefix.size());
-  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (ec != std::errc() || p != digits.data() + digits.size() || n < 0 || n >= limit)
+  auto [p, ec] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || p != digits.data() + digits.size() || n < 0 ||
+      n >= limit)
     return -1;
   return n;
 }

@@ -23,11 +23,13 @@ namespace {
 
 using namespace detail;
 
-bool sameValue(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::max(a, b)); }
+bool sameValue(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::max(a, b));
+}
 
 /// "vaddpd, vmulpd": distinct mnemonics of `insts`, in order.
-std::string mnemonicList(const LoopKernel &k, const std::vector<unsigned> &insts,
-                         const char *sep) {
+std::string mnemonicList(const LoopKernel &k,
+                         const std::vector<unsigned> &insts, const char *sep) {
   std::vector<std::string> names;
   for (unsigned i : insts)
     names.push_back(k.insts[i].mnemonic);
@@ -50,7 +52,8 @@ std::string lineList(const LoopKernel &k, const std::vector<unsigned> &insts) {
   }
   if (lines.empty())
     return {};
-  return fmt::format(" (line{} {})", lines.size() > 1 ? "s" : "", fmt::join(lines, ", "));
+  return fmt::format(" (line{} {})", lines.size() > 1 ? "s" : "",
+                     fmt::join(lines, ", "));
 }
 
 std::vector<RatioEdge> ratioEdges(const DepGraph &g) {
@@ -62,7 +65,8 @@ std::vector<RatioEdge> ratioEdges(const DepGraph &g) {
 
 /// Instruction indices along a node sequence (a load node and its operation
 /// count once).
-std::vector<unsigned> instsOf(const DepGraph &g, const std::vector<unsigned> &nodes) {
+std::vector<unsigned> instsOf(const DepGraph &g,
+                              const std::vector<unsigned> &nodes) {
   std::vector<unsigned> out;
   for (unsigned v : nodes)
     if (out.empty() || out.back() != g.nodes[v].inst)
@@ -126,7 +130,8 @@ void analyzePorts(const LoopKernel &k, const std::vector<ResolvedInst> &res,
   (void)k;
 }
 
-std::vector<unsigned> instsConfinedTo(const std::vector<ResolvedInst> &res, PortMask s) {
+std::vector<unsigned> instsConfinedTo(const std::vector<ResolvedInst> &res,
+                                      PortMask s) {
   std::vector<unsigned> out;
   for (unsigned i = 0; i < res.size(); ++i)
     for (const ResourceUse &u : res[i].uses)
@@ -137,12 +142,14 @@ std::vector<unsigned> instsConfinedTo(const std::vector<ResolvedInst> &res, Port
   return out;
 }
 
-void classify(const LoopKernel &k, const MachineModel &m, const std::vector<ResolvedInst> &res,
+void classify(const LoopKernel &k, const MachineModel &m,
+              const std::vector<ResolvedInst> &res,
               const std::string &frontEndLimiter, LoopReport &r) {
   PortMask memPorts = m.loadPorts | m.storePorts;
-  BottleneckKind portKind = r.bottleneckPorts && (r.bottleneckPorts & ~memPorts) == 0
-                                ? BottleneckKind::Memory
-                                : BottleneckKind::Ports;
+  BottleneckKind portKind =
+      r.bottleneckPorts && (r.bottleneckPorts & ~memPorts) == 0
+          ? BottleneckKind::Memory
+          : BottleneckKind::Ports;
   // In order of preference on a tie: the most specific explanation first.
   std::pair<BottleneckKind, double> bounds[] = {
       {BottleneckKind::LoopCarried, r.bounds.loopCarried},
@@ -169,27 +176,30 @@ void classify(const LoopKernel &k, const MachineModel &m, const std::vector<Reso
   switch (r.bottleneck) {
   case BottleneckKind::LoopCarried: {
     const Chain &c = r.recurrences.front();
-    r.bottleneckResource = mnemonicList(k, c.insts, " → ") + lineList(k, c.insts);
+    r.bottleneckResource =
+        mnemonicList(k, c.insts, " → ") + lineList(k, c.insts);
     break;
   }
   case BottleneckKind::Divider: {
     // The divider port, or (models without one, e.g. LLVM's Zen models) the
     // pipes where the divide instructions' own demand is densest (Zn3FP1 for
     // vdivpd, not the load pipes its memory operand also uses).
-    PortMask divMask = m.dividerPort >= 0 ? PortMask(1) << m.dividerPort : r.dividerPorts;
+    PortMask divMask =
+        m.dividerPort >= 0 ? PortMask(1) << m.dividerPort : r.dividerPorts;
     std::vector<unsigned> users;
     for (unsigned i = 0; i < res.size(); ++i)
       if (res[i].usesDivider)
         users.push_back(i);
-    r.bottleneckResource = fmt::format("{} ({})", divMask ? m.portSetName(divMask) : "unit",
-                                       mnemonicList(k, users, ", "));
+    r.bottleneckResource =
+        fmt::format("{} ({})", divMask ? m.portSetName(divMask) : "unit",
+                    mnemonicList(k, users, ", "));
     break;
   }
   case BottleneckKind::Ports:
   case BottleneckKind::Memory:
-    r.bottleneckResource =
-        fmt::format("{} ({})", m.portSetName(r.bottleneckPorts),
-                    mnemonicList(k, instsConfinedTo(res, r.bottleneckPorts), ", "));
+    r.bottleneckResource = fmt::format(
+        "{} ({})", m.portSetName(r.bottleneckPorts),
+        mnemonicList(k, instsConfinedTo(res, r.bottleneckPorts), ", "));
     break;
   case BottleneckKind::FrontEnd:
     r.bottleneckResource = frontEndLimiter;
@@ -199,7 +209,8 @@ void classify(const LoopKernel &k, const MachineModel &m, const std::vector<Reso
   }
 }
 
-void noteLimitations(const LoopKernel &k, const std::vector<ResolvedInst> &res, LoopReport &r) {
+void noteLimitations(const LoopKernel &k, const std::vector<ResolvedInst> &res,
+                     LoopReport &r) {
   unsigned unknown = 0, calls = 0, inlineAsm = 0;
   for (unsigned i = 0; i < res.size(); ++i) {
     const Instruction &in = k.insts[i];
@@ -211,12 +222,13 @@ void noteLimitations(const LoopKernel &k, const std::vector<ResolvedInst> &res, 
     inlineAsm += in.isInlineAsm;
   }
   if (unknown)
-    r.notes.push_back(fmt::format(
-        "{} instruction(s) not in the model, each charged 1 uop on the non-memory ports "
-        "with latency 1",
-        unknown));
+    r.notes.push_back(fmt::format("{} instruction(s) not in the model, each "
+                                  "charged 1 uop on the non-memory ports "
+                                  "with latency 1",
+                                  unknown));
   if (calls)
-    r.notes.push_back(fmt::format("{} call(s) in the loop: the callee is not analysed", calls));
+    r.notes.push_back(fmt::format(
+        "{} call(s) in the loop: the callee is not analysed", calls));
   if (inlineAsm)
     r.notes.push_back(fmt::format("{} inline-asm instruction(s)", inlineAsm));
   if (calls || unknown * 4 > res.size())
@@ -264,13 +276,15 @@ LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
   }
   analyzePorts(kernel, res, model, r);
 
-  DepGraph g = buildDepGraph(kernel, res, latencyParams(model), isaRegisters(model.isa),
-                             opts.memoryDependencies);
+  DepGraph g = buildDepGraph(kernel, res, latencyParams(model),
+                             isaRegisters(model.isa), opts.memoryDependencies);
   reportEdges(g, r);
   std::vector<RatioEdge> re = ratioEdges(g);
-  for (const CriticalCycle &c : maxCycleRatioPerComponent(static_cast<unsigned>(g.nodes.size()), re))
+  for (const CriticalCycle &c :
+       maxCycleRatioPerComponent(static_cast<unsigned>(g.nodes.size()), re))
     r.recurrences.push_back(chainOfCycle(g, c));
-  r.bounds.loopCarried = r.recurrences.empty() ? 0 : r.recurrences.front().cyclesPerIteration;
+  r.bounds.loopCarried =
+      r.recurrences.empty() ? 0 : r.recurrences.front().cyclesPerIteration;
 
   std::vector<double> nodeLatency;
   for (const DepNode &n : g.nodes)

@@ -8,7 +8,8 @@
 namespace loopperf::detail {
 
 PortMask unknownInstructionPorts(const MachineModel &m) {
-  PortMask all = m.ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << m.ports.size()) - 1;
+  PortMask all =
+      m.ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << m.ports.size()) - 1;
   PortMask compute = all & ~(m.loadPorts | m.storePorts);
   if (m.dividerPort >= 0)
     compute &= ~(PortMask(1) << m.dividerPort);
@@ -23,7 +24,8 @@ const InstrForm *registerFormOf(const Instruction &in, const MachineModel &m) {
   const std::string &key = in.formKey;
   size_t mem = key.find("mem");
   size_t lastComma = key.rfind(',');
-  if (mem == std::string::npos || lastComma == std::string::npos || lastComma < mem)
+  if (mem == std::string::npos || lastComma == std::string::npos ||
+      lastComma < mem)
     return nullptr;
   std::string dest = key.substr(lastComma + 1);
   if (dest == "mem")
@@ -34,12 +36,14 @@ const InstrForm *registerFormOf(const Instruction &in, const MachineModel &m) {
 bool isDivideMnemonic(std::string_view m) {
   if (m.starts_with("v"))
     m.remove_prefix(1);
-  return m.starts_with("div") || m.starts_with("idiv") || m.starts_with("sqrt") ||
-         m.starts_with("sdiv") || m.starts_with("udiv") || m.starts_with("fdiv") ||
+  return m.starts_with("div") || m.starts_with("idiv") ||
+         m.starts_with("sqrt") || m.starts_with("sdiv") ||
+         m.starts_with("udiv") || m.starts_with("fdiv") ||
          m.starts_with("fsqrt");
 }
 
-std::vector<ResolvedInst> resolveKernel(const LoopKernel &k, const MachineModel &m,
+std::vector<ResolvedInst> resolveKernel(const LoopKernel &k,
+                                        const MachineModel &m,
                                         std::vector<std::string> &notes) {
   std::vector<ResolvedInst> out(k.insts.size());
   for (size_t i = 0; i < k.insts.size(); ++i) {
@@ -54,8 +58,8 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &k, const MachineModel 
     if (!f && !in.unknown && !in.formKey.empty())
       f = m.findAsmKey(in.formKey);
     if (f && (f->flags & FormUnsupported)) {
-      notes.push_back(fmt::format("'{}' is not supported on {}; charged as unknown", in.text,
-                                  m.name));
+      notes.push_back(fmt::format(
+          "'{}' is not supported on {}; charged as unknown", in.text, m.name));
       f = nullptr;
     }
     r.breaksDeps = in.isZeroIdiom;
@@ -81,7 +85,8 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &k, const MachineModel 
       int parts = in.leaAddressParts;
       if (parts < 0 && in.mem.size() == 1) {
         const MemRef &a = in.mem[0];
-        parts = !a.base.empty() + !a.index.empty() + (a.disp != 0 || !a.symbol.empty());
+        parts = !a.base.empty() + !a.index.empty() +
+                (a.disp != 0 || !a.symbol.empty());
       }
       if (parts >= 0 && parts <= 2) {
         r.latency = std::min(r.latency, 1.0);
@@ -89,7 +94,8 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &k, const MachineModel 
       }
     }
     if (r.loads)
-      if (const InstrForm *rf = registerFormOf(in, m); rf && rf->latency <= f->latency)
+      if (const InstrForm *rf = registerFormOf(in, m);
+          rf && rf->latency <= f->latency)
         r.registerFormLatency = rf->latency;
     bool renamerOnly = (in.isZeroIdiom && m.rules.zeroIdioms) ||
                        (in.isRegMove && m.rules.moveElimination);

@@ -12,18 +12,18 @@
 namespace loopperf::detail {
 
 struct ResolvedInst {
-  const InstrForm *form = nullptr;  ///< null when unknown
-  bool unknown = false;             ///< no usable form: charged UnknownCost
-  bool noPorts = false;             ///< zero idiom / eliminated move: renamer only
-  bool breaksDeps = false;          ///< zero idiom: reads nothing
-  std::vector<ResourceUse> uses;    ///< port demands charged (empty if noPorts)
-  unsigned uops = 1;                ///< unfused-domain uops
-  double latency = 0;               ///< whole instruction, including a folded load
+  const InstrForm *form = nullptr; ///< null when unknown
+  bool unknown = false;            ///< no usable form: charged UnknownCost
+  bool noPorts = false;          ///< zero idiom / eliminated move: renamer only
+  bool breaksDeps = false;       ///< zero idiom: reads nothing
+  std::vector<ResourceUse> uses; ///< port demands charged (empty if noPorts)
+  unsigned uops = 1;             ///< unfused-domain uops
+  double latency = 0;            ///< whole instruction, including a folded load
   /// Latency of the matching register form ("vaddpd mem,ymm,ymm" ->
   /// "vaddpd ymm,ymm,ymm"), -1 if none: the operation part of a load+op.
   double registerFormLatency = -1;
   bool loads = false, stores = false;
-  bool indexedMem = false;          ///< a memory operand with an index register
+  bool indexedMem = false; ///< a memory operand with an index register
   /// Runs on the divider (FormDivider, the model's divider port, or a
   /// divide / square-root mnemonic when the model has no divider resource,
   /// as LLVM's Zen models charge it to an FP pipe for several cycles).
@@ -47,7 +47,8 @@ const InstrForm *registerFormOf(const Instruction &in, const MachineModel &m);
 bool isDivideMnemonic(std::string_view mnemonic);
 
 /// Resolves every instruction; appends notes for unsupported forms.
-std::vector<ResolvedInst> resolveKernel(const LoopKernel &k, const MachineModel &m,
+std::vector<ResolvedInst> resolveKernel(const LoopKernel &k,
+                                        const MachineModel &m,
                                         std::vector<std::string> &notes);
 
 } // namespace loopperf::detail

@@ -57,7 +57,8 @@ inline std::vector<std::string_view> splitOperands(std::string_view s) {
 }
 
 /// The operands of one instruction line: the text after the mnemonic.
-inline std::vector<std::string_view> instructionOperands(std::string_view line) {
+inline std::vector<std::string_view>
+instructionOperands(std::string_view line) {
   line = trim(line);
   size_t sp = line.find_first_of(" \t");
   if (sp == std::string_view::npos)

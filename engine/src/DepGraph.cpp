@@ -33,8 +33,9 @@ namespace {
 
 /// A gather: a load whose address has a vector index.
 bool isGather(const Instruction &in) {
-  return std::any_of(in.mem.begin(), in.mem.end(),
-                     [](const MemRef &m) { return m.isLoad && hasVectorIndex(m); });
+  return std::any_of(in.mem.begin(), in.mem.end(), [](const MemRef &m) {
+    return m.isLoad && hasVectorIndex(m);
+  });
 }
 
 /// The load part's latency of an instruction that loads: the whole form
@@ -46,8 +47,8 @@ bool isGather(const Instruction &in) {
 /// into and the mask carry the whole form latency (measured on the host:
 /// vgatherdps merging into a vaddps result adds 10 cycles to the chain,
 /// bench/results/microbench-gathers.md; a load-part split made it 0).
-double loadPartLatency(const Instruction &in, const ResolvedInst &r, const LatencyParams &lat,
-                       const IsaRegisters &isa) {
+double loadPartLatency(const Instruction &in, const ResolvedInst &r,
+                       const LatencyParams &lat, const IsaRegisters &isa) {
   if (isGather(in))
     return 0;
   bool pureLoad = !r.stores && in.reads.empty();
@@ -69,10 +70,12 @@ class EdgeSet {
 public:
   static constexpr int NoUnit = -1, MemoryLabel = -2;
 
-  void add(unsigned from, unsigned to, double w, unsigned dist, bool memory, int unit) {
+  void add(unsigned from, unsigned to, double w, unsigned dist, bool memory,
+           int unit) {
     // Node ids and distances are far below 2^24 / 2^15 (bodies are capped
     // at a few thousand instructions, distances at 1024).
-    uint64_t key = uint64_t(from) << 40 | uint64_t(to) << 16 | uint64_t(dist) << 1 | memory;
+    uint64_t key = uint64_t(from) << 40 | uint64_t(to) << 16 |
+                   uint64_t(dist) << 1 | memory;
     recs_.push_back({key, static_cast<uint32_t>(recs_.size()), w, unit});
   }
 
@@ -104,9 +107,12 @@ public:
         int u = recs_[j].unit;
         if (u == NoUnit)
           continue;
-        const std::string *n = u == MemoryLabel ? &Mem : &isa.unitRegister(static_cast<RegUnit>(u));
-        if (std::find_if(names.begin(), names.end(),
-                         [&](const std::string *o) { return *o == *n; }) == names.end())
+        const std::string *n = u == MemoryLabel
+                                   ? &Mem
+                                   : &isa.unitRegister(static_cast<RegUnit>(u));
+        if (std::find_if(names.begin(), names.end(), [&](const std::string *o) {
+              return *o == *n;
+            }) == names.end())
           names.push_back(n);
       }
       for (const std::string *n : names)
@@ -139,7 +145,8 @@ LatencyParams latencyParams(const MachineModel &m) {
   LatencyParams p;
   p.loadLatency = m.pipeline.loadLatency.value;
   p.vecLoadLatency = m.pipeline.vecLoadLatency.value;
-  p.storeForward = m.pipeline.storeForwardLatency.value; // 0: unknown, see below
+  p.storeForward =
+      m.pipeline.storeForwardLatency.value; // 0: unknown, see below
   p.vecStoreForward = m.pipeline.vecStoreForwardLatency.value;
   p.vec512StoreForward = m.pipeline.vec512StoreForwardLatency.value;
   p.storeForwardFail = m.pipeline.storeForwardFailLatency.value;
@@ -157,11 +164,12 @@ namespace {
 /// general one; and, when the model knows none, the L1 load latency of the
 /// loaded register's class (a forwarded load is taken to be no faster than
 /// an L1 hit).
-double forwardLatency(const ForwardingPair &p, const Instruction &load, const LatencyParams &lat,
-                      const IsaRegisters &isa) {
+double forwardLatency(const ForwardingPair &p, const Instruction &load,
+                      const LatencyParams &lat, const IsaRegisters &isa) {
   bool vec = touchesVector(load, isa);
   if (lat.knowsForwardFailure() && (!p.contained || p.maskedStore)) {
-    double fail = vec && lat.vecStoreForwardFail > 0 ? lat.vecStoreForwardFail : lat.storeForwardFail;
+    double fail = vec && lat.vecStoreForwardFail > 0 ? lat.vecStoreForwardFail
+                                                     : lat.storeForwardFail;
     return fail > 0 ? fail : lat.vecStoreForwardFail;
   }
   if (lat.memoryRenaming && p.sameAddressText64)
@@ -177,7 +185,8 @@ double forwardLatency(const ForwardingPair &p, const Instruction &load, const La
 
 } // namespace
 
-DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res,
+DepGraph buildDepGraph(const LoopKernel &k,
+                       const std::vector<ResolvedInst> &res,
                        const LatencyParams &lat, const IsaRegisters &isa,
                        bool memoryDependencies) {
   DepGraph g;
@@ -200,7 +209,8 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
       g.loadNode[i] = static_cast<unsigned>(g.nodes.size());
       g.nodes.push_back({i, true, false, l});
       opLatency = std::max(0.0, r.unknown ? UnknownLatency : r.latency - l);
-      edges.add(*g.loadNode[i], static_cast<unsigned>(g.nodes.size()), l, 0, false, EdgeSet::NoUnit);
+      edges.add(*g.loadNode[i], static_cast<unsigned>(g.nodes.size()), l, 0,
+                false, EdgeSet::NoUnit);
     } else if (r.stores) {
       opLatency = 0; // a store's own latency is not on any register path
     }
@@ -228,9 +238,11 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
     bool sameIteration = before != ws.begin();
     unsigned w = sameIteration ? *std::prev(before) : ws.back();
     const std::vector<RegUnit> &wb = k.insts[w].writebackWrites;
-    unsigned from = std::find(wb.begin(), wb.end(), u) != wb.end() ? *g.writebackNode[w]
-                                                                   : g.opNode[w];
-    edges.add(from, consumerNode, g.nodes[from].latency, sameIteration ? 0 : 1, false, u);
+    unsigned from = std::find(wb.begin(), wb.end(), u) != wb.end()
+                        ? *g.writebackNode[w]
+                        : g.opNode[w];
+    edges.add(from, consumerNode, g.nodes[from].latency, sameIteration ? 0 : 1,
+              false, u);
   };
   for (unsigned i = 0; i < n; ++i) {
     const Instruction &in = k.insts[i];
@@ -247,13 +259,14 @@ DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res
   }
 
   if (memoryDependencies)
-    for (const ForwardingPair &p : findStoreForwarding(k, isa, lat.knowsForwardFailure())) {
+    for (const ForwardingPair &p :
+         findStoreForwarding(k, isa, lat.knowsForwardFailure())) {
       // Store data ready -> load result: the forwarding latency, then the
       // loading instruction's own operation.
       unsigned from = g.opNode[p.store];
       double forward = forwardLatency(p, k.insts[p.load], lat, isa);
-      edges.add(from, g.opNode[p.load], g.nodes[from].latency + forward, p.distance,
-                true, EdgeSet::MemoryLabel);
+      edges.add(from, g.opNode[p.load], g.nodes[from].latency + forward,
+                p.distance, true, EdgeSet::MemoryLabel);
     }
   g.edges = edges.take(isa);
   return g;

@@ -2,11 +2,12 @@
 //
 // Nodes: one per instruction (its operation) plus one load node per
 // instruction that reads memory and one writeback node per instruction that
-// updates its base register (fed by the address registers, latency 1). A node's latency is what it adds to a path
-// through it; an edge's weight is the producer's latency (plus the
-// store-forwarding latency on a memory edge), and its distance is the number
-// of iterations between producer and consumer. Distance-0 edges always point
-// forward in program order, so every cycle has distance >= 1.
+// updates its base register (fed by the address registers, latency 1). A node's
+// latency is what it adds to a path through it; an edge's weight is the
+// producer's latency (plus the store-forwarding latency on a memory edge), and
+// its distance is the number of iterations between producer and consumer.
+// Distance-0 edges always point forward in program order, so every cycle has
+// distance >= 1.
 #pragma once
 
 #include "AnalyzeResolve.h"
@@ -32,33 +33,38 @@ struct GraphEdge {
   unsigned from = 0, to = 0; ///< node ids
   double weight = 0;
   unsigned distance = 0;
-  bool memory = false;       ///< store-to-load forwarding
-  std::string label;         ///< registers ("rax", "CF") or "mem"; "" for load->op
+  bool memory = false; ///< store-to-load forwarding
+  std::string label;   ///< registers ("rax", "CF") or "mem"; "" for load->op
 };
 
 struct DepGraph {
   std::vector<DepNode> nodes;
   std::vector<GraphEdge> edges;
-  std::vector<unsigned> opNode;            ///< per instruction
-  std::vector<std::optional<unsigned>> loadNode; ///< per instruction
+  std::vector<unsigned> opNode;                       ///< per instruction
+  std::vector<std::optional<unsigned>> loadNode;      ///< per instruction
   std::vector<std::optional<unsigned>> writebackNode; ///< per instruction
 };
 
 struct LatencyParams {
-  double loadLatency = 0;      ///< integer load-to-use, 0 if unknown
-  double vecLoadLatency = 0;   ///< vector load-to-use, 0 if unknown
-  double storeForward = 0;     ///< store data -> load result, 0 if unknown
-  double vecStoreForward = 0;  ///< the same into a vector register, 0 if unknown
-  double vec512StoreForward = 0; ///< the same from a 64-byte store, 0 if unknown
-  double storeForwardFail = 0;   ///< store data -> load result when forwarding fails
+  double loadLatency = 0;     ///< integer load-to-use, 0 if unknown
+  double vecLoadLatency = 0;  ///< vector load-to-use, 0 if unknown
+  double storeForward = 0;    ///< store data -> load result, 0 if unknown
+  double vecStoreForward = 0; ///< the same into a vector register, 0 if unknown
+  double vec512StoreForward =
+      0; ///< the same from a 64-byte store, 0 if unknown
+  double storeForwardFail =
+      0; ///< store data -> load result when forwarding fails
   double vecStoreForwardFail = 0; ///< the same into a vector register
-  bool memoryRenaming = false; ///< rule memoryRenaming (SpecialRules)
+  bool memoryRenaming = false;    ///< rule memoryRenaming (SpecialRules)
   /// Failing forwards are known: match stores and loads by overlap.
-  bool knowsForwardFailure() const { return storeForwardFail > 0 || vecStoreForwardFail > 0; }
+  bool knowsForwardFailure() const {
+    return storeForwardFail > 0 || vecStoreForwardFail > 0;
+  }
 };
 LatencyParams latencyParams(const MachineModel &m);
 
-DepGraph buildDepGraph(const LoopKernel &k, const std::vector<ResolvedInst> &res,
+DepGraph buildDepGraph(const LoopKernel &k,
+                       const std::vector<ResolvedInst> &res,
                        const LatencyParams &lat, const IsaRegisters &isa,
                        bool memoryDependencies);
 
@@ -95,7 +101,8 @@ struct ForwardingPair {
 /// as wide; with it, any store whose bytes overlap the load's (both widths
 /// known and no vector index; otherwise the same-address test) and the
 /// pair says whether the load is contained.
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa,
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k,
+                                                const IsaRegisters &isa,
                                                 bool byOverlap = false);
 
 } // namespace loopperf::detail

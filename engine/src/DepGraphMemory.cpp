@@ -110,7 +110,8 @@ public:
         continue;
       const std::string *reg = &isa_.unitRegister(u);
       if (std::find_if(written_.begin(), written_.end(),
-                       [&](const std::string *w) { return *w == *reg; }) == written_.end())
+                       [&](const std::string *w) { return *w == *reg; }) ==
+          written_.end())
         written_.push_back(reg);
     }
     if (written_.empty())
@@ -145,16 +146,19 @@ public:
 
 private:
   int rootOf(const std::string &reg) {
-    auto [it, inserted] = roots_.emplace(reg, static_cast<int>(roots_.size()) + 1);
+    auto [it, inserted] =
+        roots_.emplace(reg, static_cast<int>(roots_.size()) + 1);
     return it->second;
   }
 
   /// add/sub $c, %r; inc/dec %r; lea c(%b), %r; mov %s, %r; mov $c, %r.
-  std::optional<std::pair<std::string, SymValue>> constantEffect(const Instruction &in) {
+  std::optional<std::pair<std::string, SymValue>>
+  constantEffect(const Instruction &in) {
     std::string m = in.mnemonic;
     if (m.size() > 3 && m.back() == 'q')
       m.pop_back();
-    std::vector<std::string_view> ops = instructionOperands(in.attText.empty() ? in.text : in.attText);
+    std::vector<std::string_view> ops =
+        instructionOperands(in.attText.empty() ? in.text : in.attText);
     if ((m == "add" || m == "sub") && ops.size() == 2) {
       auto c = immediate(ops[0]);
       std::string r = gpr64(ops[1]);
@@ -210,7 +214,8 @@ struct Access {
 /// For each 64-bit GPR name, the instructions that write it, in program
 /// order: the memory-renaming condition asks whether the base register is
 /// written between a store and a load, a binary search here.
-using RegisterWriters = std::map<std::string, std::vector<unsigned>, std::less<>>;
+using RegisterWriters =
+    std::map<std::string, std::vector<unsigned>, std::less<>>;
 
 RegisterWriters registerWriters(const LoopKernel &k, const IsaRegisters &isa) {
   RegisterWriters out;
@@ -225,7 +230,8 @@ RegisterWriters registerWriters(const LoopKernel &k, const IsaRegisters &isa) {
 }
 
 /// Some instruction in the open interval (after, before) writes `reg`.
-bool writtenBetween(const std::vector<unsigned> &writers, unsigned after, unsigned before) {
+bool writtenBetween(const std::vector<unsigned> &writers, unsigned after,
+                    unsigned before) {
   auto it = std::upper_bound(writers.begin(), writers.end(), after);
   return it != writers.end() && *it < before;
 }
@@ -235,18 +241,22 @@ bool writtenBetween(const std::vector<unsigned> &writers, unsigned after, unsign
 /// the base register not written after the store and before the load. The
 /// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
 /// result (addq $1,(%rdi)); an immediate store was not measured.
-bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld, unsigned distance,
-                       const IsaRegisters &isa, std::optional<RegisterWriters> &writers) {
+bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld,
+                       unsigned distance, const IsaRegisters &isa,
+                       std::optional<RegisterWriters> &writers) {
   const MemRef &s = *st.ref, &l = *ld.ref;
-  if (st.width != 8 || ld.width != 8 || s.base.empty() || s.base != l.base || !s.index.empty() ||
-      !l.index.empty() || !s.symbol.empty() || !l.symbol.empty() || s.disp != l.disp)
+  if (st.width != 8 || ld.width != 8 || s.base.empty() || s.base != l.base ||
+      !s.index.empty() || !l.index.empty() || !s.symbol.empty() ||
+      !l.symbol.empty() || s.disp != l.disp)
     return false;
   const Instruction &store = k.insts[st.inst];
   if (touchesVector(store, isa) || touchesVector(k.insts[ld.inst], isa))
     return false;
-  bool readModifyWrite = std::any_of(store.mem.begin(), store.mem.end(),
-                                     [](const MemRef &m) { return m.isLoad && m.isStore; });
-  bool gprData = std::any_of(store.reads.begin(), store.reads.end(), isa.isGprUnit);
+  bool readModifyWrite =
+      std::any_of(store.mem.begin(), store.mem.end(),
+                  [](const MemRef &m) { return m.isLoad && m.isStore; });
+  bool gprData =
+      std::any_of(store.reads.begin(), store.reads.end(), isa.isGprUnit);
   if (!readModifyWrite && !gprData)
     return false;
   if (!writers) // built on first use: most bodies never get here
@@ -257,8 +267,10 @@ bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld, 
   const std::vector<unsigned> &w = it->second;
   if (distance == 0)
     return !writtenBetween(w, st.inst, ld.inst);
-  if (distance == 1) // after the store in its iteration, or before the load in the next
-    return !writtenBetween(w, st.inst, UINT_MAX) && (w.empty() || w.front() >= ld.inst);
+  if (distance ==
+      1) // after the store in its iteration, or before the load in the next
+    return !writtenBetween(w, st.inst, UINT_MAX) &&
+           (w.empty() || w.front() >= ld.inst);
   return w.empty();
 }
 
@@ -275,11 +287,15 @@ struct StoreIndex {
   int64_t minOff = 0, maxOff = 0;
   unsigned maxWidth = 0;
 
-  void add(const Access &a, unsigned seq) { entries.push_back({a.addr.off, a.inst, seq, a.width}); }
+  void add(const Access &a, unsigned seq) {
+    entries.push_back({a.addr.off, a.inst, seq, a.width});
+  }
   void finish() {
-    std::sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
-      return std::tie(a.off, a.inst, a.seq) < std::tie(b.off, b.inst, b.seq);
-    });
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry &a, const Entry &b) {
+                return std::tie(a.off, a.inst, a.seq) <
+                       std::tie(b.off, b.inst, b.seq);
+              });
     if (entries.empty())
       return;
     minOff = entries.front().off, maxOff = entries.back().off;
@@ -290,8 +306,10 @@ struct StoreIndex {
   std::pair<size_t, size_t> range(int64_t lo, int64_t hi) const {
     auto cmpLo = [](const Entry &e, int64_t v) { return e.off < v; };
     auto cmpHi = [](int64_t v, const Entry &e) { return v < e.off; };
-    size_t a = std::lower_bound(entries.begin(), entries.end(), lo, cmpLo) - entries.begin();
-    size_t b = std::upper_bound(entries.begin() + a, entries.end(), hi, cmpHi) - entries.begin();
+    size_t a = std::lower_bound(entries.begin(), entries.end(), lo, cmpLo) -
+               entries.begin();
+    size_t b = std::upper_bound(entries.begin() + a, entries.end(), hi, cmpHi) -
+               entries.begin();
     return {a, b};
   }
 };
@@ -306,7 +324,8 @@ struct Candidate {
 
   void offer(const StoreIndex::Entry &e, unsigned k, bool inside) {
     if (!store || k < distance ||
-        (k == distance && (e.inst > store->inst || (e.inst == store->inst && e.seq < store->seq))))
+        (k == distance && (e.inst > store->inst ||
+                           (e.inst == store->inst && e.seq < store->seq))))
       *this = {&e, k, inside};
   }
 };
@@ -318,12 +337,13 @@ enum class MatchKind { SameAddress, Overlap };
 /// Offers every store of `index` that the load of iteration i + k reads
 /// from iteration i's store, where the load's address is `target` in
 /// iteration i's terms. k = 0 admits only stores earlier in the body.
-void offerAt(const StoreIndex &index, MatchKind kind, const Access &ld, int64_t target, unsigned k,
-             Candidate &best) {
+void offerAt(const StoreIndex &index, MatchKind kind, const Access &ld,
+             int64_t target, unsigned k, Candidate &best) {
   const int64_t wl = ld.width;
-  const auto [a, b] = kind == MatchKind::SameAddress
-                          ? index.range(target, target)
-                          : index.range(target - index.maxWidth + 1, target + wl - 1);
+  const auto [a, b] =
+      kind == MatchKind::SameAddress
+          ? index.range(target, target)
+          : index.range(target - index.maxWidth + 1, target + wl - 1);
   // Latest instruction first within each offset; every offset is visited
   // (overlapping windows hold a handful of offsets).
   for (size_t i = b; i-- > a;) {
@@ -345,24 +365,30 @@ void offerAt(const StoreIndex &index, MatchKind kind, const Access &ld, int64_t 
 
 /// The range of k >= 1 for which the load's window at target = off + k * s
 /// can meet the index's offsets, clamped to MaxForwardDistance.
-std::pair<int64_t, int64_t> distanceRange(const StoreIndex &index, MatchKind kind, const Access &ld,
+std::pair<int64_t, int64_t> distanceRange(const StoreIndex &index,
+                                          MatchKind kind, const Access &ld,
                                           int64_t stride) {
   const int64_t below = kind == MatchKind::SameAddress ? 0 : ld.width - 1;
-  const int64_t above = kind == MatchKind::SameAddress ? 0 : int64_t(index.maxWidth) - 1;
+  const int64_t above =
+      kind == MatchKind::SameAddress ? 0 : int64_t(index.maxWidth) - 1;
   // target must lie in [minOff - below, maxOff + above].
-  int64_t lo = index.minOff - below - ld.addr.off, hi = index.maxOff + above - ld.addr.off;
+  int64_t lo = index.minOff - below - ld.addr.off,
+          hi = index.maxOff + above - ld.addr.off;
   if (stride < 0) {
     std::swap(lo, hi);
     lo = -lo, hi = -hi, stride = -stride;
   }
-  const int64_t kLo = std::max<int64_t>(1, lo > 0 ? (lo + stride - 1) / stride : 1);
-  const int64_t kHi = std::min<int64_t>(MaxForwardDistance, hi >= 0 ? hi / stride : 0);
+  const int64_t kLo =
+      std::max<int64_t>(1, lo > 0 ? (lo + stride - 1) / stride : 1);
+  const int64_t kHi =
+      std::min<int64_t>(MaxForwardDistance, hi >= 0 ? hi / stride : 0);
   return {kLo, kHi};
 }
 
 } // namespace
 
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRegisters &isa,
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k,
+                                                const IsaRegisters &isa,
                                                 bool byOverlap) {
   AddressTracker tracker(isa);
   std::vector<Access> stores, loads;
@@ -386,12 +412,15 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRe
   // Only accesses with the same base and index roots, scale and symbol can
   // meet: one group of stores per such key, each split by how it is matched.
   using GroupKey = std::tuple<int, int, int64_t, std::string>;
-  auto keyOf = [](const Address &a) { return GroupKey{a.base, a.index, a.scale, a.symbol}; };
+  auto keyOf = [](const Address &a) {
+    return GroupKey{a.base, a.index, a.scale, a.symbol};
+  };
   auto overlapCapable = [&](const Access &a) {
     return byOverlap && a.width && !hasVectorIndex(*a.ref);
   };
   struct Group {
-    StoreIndex sameAddress; ///< every store, or (by overlap) those that are not overlapCapable
+    StoreIndex sameAddress; ///< every store, or (by overlap) those that are not
+                            ///< overlapCapable
     StoreIndex overlap;     ///< by overlap: the overlapCapable stores
   };
   std::map<GroupKey, Group> groups;
@@ -442,8 +471,8 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRe
           for (int64_t d = kLo; d <= kHi && !best.store; ++d)
             for (const auto &[index, kind] : indexes)
               if (!index->entries.empty())
-                offerAt(*index, kind, ld, ld.addr.off + d * stride, static_cast<unsigned>(d),
-                        best);
+                offerAt(*index, kind, ld, ld.addr.off + d * stride,
+                        static_cast<unsigned>(d), best);
         }
       }
     }
@@ -453,7 +482,8 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k, const IsaRe
     ForwardingPair p{st.inst, ld.inst, best.distance};
     p.contained = best.contained;
     p.maskedStore = k.insts[st.inst].formKey.find("{k}") != std::string::npos;
-    p.sameAddressText64 = sameAddressText64(k, st, ld, best.distance, isa, writers);
+    p.sameAddressText64 =
+        sameAddressText64(k, st, ld, best.distance, isa, writers);
     p.storeBytes = st.width;
     pairs.push_back(p);
   }

@@ -17,7 +17,9 @@ uint64_t fnv1a64(std::string_view bytes) {
 std::string fingerprintInput(const LoopKernel &k) {
   std::string s;
   for (const Instruction &in : k.insts) {
-    s += !in.formKey.empty() ? in.formKey : !in.mnemonic.empty() ? in.mnemonic : in.text;
+    s += !in.formKey.empty()    ? in.formKey
+         : !in.mnemonic.empty() ? in.mnemonic
+                                : in.text;
     s += '\n';
   }
   return s;

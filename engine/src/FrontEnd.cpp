@@ -28,14 +28,18 @@
 
 namespace loopperf::detail {
 
-std::string matchStem(std::string_view mnemonic, const std::vector<std::string> &stems) {
+std::string matchStem(std::string_view mnemonic,
+                      const std::vector<std::string> &stems) {
   std::string m(mnemonic);
   for (char &c : m)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  auto has = [&](const std::string &s) { return std::find(stems.begin(), stems.end(), s) != stems.end(); };
+  auto has = [&](const std::string &s) {
+    return std::find(stems.begin(), stems.end(), s) != stems.end();
+  };
   if (has(m))
     return m;
-  if (m.size() > 2 && std::string_view("bwlq").find(m.back()) != std::string_view::npos) {
+  if (m.size() > 2 &&
+      std::string_view("bwlq").find(m.back()) != std::string_view::npos) {
     m.pop_back();
     if (has(m))
       return m;
@@ -59,7 +63,8 @@ unsigned fusedUops(const ResolvedInst &r, const SpecialRules &rules) {
   return u;
 }
 
-bool canMacroFuse(const Instruction &first, const Instruction &branch, const SpecialRules &rules) {
+bool canMacroFuse(const Instruction &first, const Instruction &branch,
+                  const SpecialRules &rules) {
   if (!branch.isBranch || !branch.isConditional || first.isBranch)
     return false;
   if (matchStem(first.mnemonic, rules.macroFusible).empty())
@@ -107,7 +112,8 @@ LayoutReport analyzeLayout(const CodeLayout &layout, const MachineModel &m) {
   }
   std::map<unsigned, unsigned> howOften;
   for (unsigned p : r.placements) {
-    unsigned n = r.bytes ? static_cast<unsigned>((p + r.bytes - 1) / line + 1) : 1;
+    unsigned n =
+        r.bytes ? static_cast<unsigned>((p + r.bytes - 1) / line + 1) : 1;
     r.linesAt.push_back(n);
     ++howOften[n];
     r.crossingPlacements += n > 1;
@@ -122,37 +128,46 @@ LayoutReport analyzeLayout(const CodeLayout &layout, const MachineModel &m) {
   return r;
 }
 
-std::vector<std::string> layoutNotes(const LayoutReport &l, const MachineModel &m) {
+std::vector<std::string> layoutNotes(const LayoutReport &l,
+                                     const MachineModel &m) {
   const SpecialRules::LineCrossing &rule = m.rules.lineCrossing;
   std::vector<std::string> notes;
-  if (!l.known || rule.bytes == 0 || rule.minCycles <= 0 || l.crossingPlacements == 0)
+  if (!l.known || rule.bytes == 0 || rule.minCycles <= 0 ||
+      l.crossingPlacements == 0)
     return notes;
-  std::string avoid = l.bytes <= l.lineBytes
-                          ? fmt::format("; align the loop to {0} (-falign-loops={0}) to avoid",
-                                        l.lineBytes)
-                          : std::string();
+  std::string avoid =
+      l.bytes <= l.lineBytes
+          ? fmt::format("; align the loop to {0} (-falign-loops={0}) to avoid",
+                        l.lineBytes)
+          : std::string();
   if (l.placements.size() == 1) {
-    notes.push_back(fmt::format(
-        "the loop's {} bytes start at offset {} of a {}-byte line and span {} lines: at least {} "
-        "cycles/iteration on this model{}",
-        l.bytes, l.placements[0], l.lineBytes, l.linesAt[0], rule.minCycles, avoid));
+    notes.push_back(fmt::format("the loop's {} bytes start at offset {} of a "
+                                "{}-byte line and span {} lines: at least {} "
+                                "cycles/iteration on this model{}",
+                                l.bytes, l.placements[0], l.lineBytes,
+                                l.linesAt[0], rule.minCycles, avoid));
   } else if (l.crossingPlacements == l.placements.size()) {
-    notes.push_back(fmt::format(
-        "the loop's {} bytes span {} {}-byte lines wherever it is placed: at least {} "
-        "cycles/iteration on this model",
-        l.bytes, crossingLines(l), l.lineBytes, rule.minCycles));
+    notes.push_back(fmt::format("the loop's {} bytes span {} {}-byte lines "
+                                "wherever it is placed: at least {} "
+                                "cycles/iteration on this model",
+                                l.bytes, crossingLines(l), l.lineBytes,
+                                rule.minCycles));
   } else {
     uint64_t step = std::gcd(l.sectionAlignment, uint64_t(l.lineBytes));
-    notes.push_back(fmt::format(
-        "spans {} {}-byte lines at {} of {} placements (aligned to {}): {} cycles/iteration "
-        "there{}; the bound takes what most placements give ({} line{}; a tie counts as fewer)",
-        crossingLines(l), l.lineBytes, l.crossingPlacements, l.placements.size(), step,
-        rule.minCycles, avoid, l.linesSpanned, l.linesSpanned == 1 ? "" : "s"));
+    notes.push_back(fmt::format("spans {} {}-byte lines at {} of {} placements "
+                                "(aligned to {}): {} cycles/iteration "
+                                "there{}; the bound takes what most placements "
+                                "give ({} line{}; a tie counts as fewer)",
+                                crossingLines(l), l.lineBytes,
+                                l.crossingPlacements, l.placements.size(), step,
+                                rule.minCycles, avoid, l.linesSpanned,
+                                l.linesSpanned == 1 ? "" : "s"));
   }
   return notes;
 }
 
-FrontEndResult analyzeFrontEnd(const LoopKernel &k, const std::vector<ResolvedInst> &res,
+FrontEndResult analyzeFrontEnd(const LoopKernel &k,
+                               const std::vector<ResolvedInst> &res,
                                const MachineModel &m) {
   FrontEndResult fe;
   size_t n = k.insts.size();
@@ -177,30 +192,37 @@ FrontEndResult analyzeFrontEnd(const LoopKernel &k, const std::vector<ResolvedIn
   };
   if (p.dispatchWidth.value > 0)
     consider(fe.fusedUops / p.dispatchWidth.value,
-             fmt::format("dispatch width {} ({} fused uops)", p.dispatchWidth.value, fe.fusedUops));
-  bool inLoopBuffer = p.loopBufferSize.value > 0 && fe.fusedUops <= p.loopBufferSize.value;
+             fmt::format("dispatch width {} ({} fused uops)",
+                         p.dispatchWidth.value, fe.fusedUops));
+  bool inLoopBuffer =
+      p.loopBufferSize.value > 0 && fe.fusedUops <= p.loopBufferSize.value;
   if (!inLoopBuffer && p.uopCacheWidth.value > 0)
     consider(fe.fusedUops / p.uopCacheWidth.value,
-             fmt::format("uop cache {} uops/cycle ({} fused uops)", p.uopCacheWidth.value,
-                         fe.fusedUops));
+             fmt::format("uop cache {} uops/cycle ({} fused uops)",
+                         p.uopCacheWidth.value, fe.fusedUops));
   bool knownTooBigForLoopBuffer = p.loopBufferSize.value > 0 && !inLoopBuffer;
-  if (knownTooBigForLoopBuffer && p.uopCacheWidth.value <= 0 && p.decodeWidth.value > 0)
+  if (knownTooBigForLoopBuffer && p.uopCacheWidth.value <= 0 &&
+      p.decodeWidth.value > 0)
     consider(fe.macroOps / p.decodeWidth.value,
-             fmt::format("decode width {} ({} instructions)", p.decodeWidth.value, fe.macroOps));
+             fmt::format("decode width {} ({} instructions)",
+                         p.decodeWidth.value, fe.macroOps));
   if (p.takenBranchesPerCycle.value > 0)
     consider(1.0 / p.takenBranchesPerCycle.value,
-             fmt::format("taken branches ({}/cycle)", p.takenBranchesPerCycle.value));
+             fmt::format("taken branches ({}/cycle)",
+                         p.takenBranchesPerCycle.value));
   fe.layout = analyzeLayout(k.layout, m);
   const SpecialRules::LineCrossing &lc = m.rules.lineCrossing;
-  if (fe.layout.known && lc.bytes > 0 && lc.minCycles > 0 && fe.layout.linesSpanned > 1) {
+  if (fe.layout.known && lc.bytes > 0 && lc.minCycles > 0 &&
+      fe.layout.linesSpanned > 1) {
     fe.layout.lineCrossingCycles = lc.minCycles;
-    std::string where =
-        fe.layout.placements.size() > 1
-            ? fmt::format(" at {} of {} placements", fe.layout.crossingPlacements,
-                          fe.layout.placements.size())
-            : std::string();
-    consider(lc.minCycles, fmt::format("loop spans {} {}-byte lines{}", fe.layout.linesSpanned,
-                                       lc.bytes, where));
+    std::string where = fe.layout.placements.size() > 1
+                            ? fmt::format(" at {} of {} placements",
+                                          fe.layout.crossingPlacements,
+                                          fe.layout.placements.size())
+                            : std::string();
+    consider(lc.minCycles,
+             fmt::format("loop spans {} {}-byte lines{}",
+                         fe.layout.linesSpanned, lc.bytes, where));
   }
   return fe;
 }

@@ -13,13 +13,15 @@
 namespace loopperf::detail {
 
 struct FrontEndResult {
-  double bound = 0;               ///< cycles per iteration
-  double fusedUops = 0;           ///< after micro- and macro-fusion
-  unsigned macroOps = 0;          ///< x86 instructions, a fused pair counting once
-  std::vector<bool> fusedWithNext;///< instruction i macro-fuses with branch i+1
+  double bound = 0;      ///< cycles per iteration
+  double fusedUops = 0;  ///< after micro- and macro-fusion
+  unsigned macroOps = 0; ///< x86 instructions, a fused pair counting once
+  std::vector<bool>
+      fusedWithNext; ///< instruction i macro-fuses with branch i+1
   std::vector<unsigned> fusedUopsOf; ///< per instruction (0 for a fused branch)
-  std::string limiter;            ///< what sets the bound, e.g. "dispatch width 4"
-  LayoutReport layout;            ///< the kernel's layout in lines (known if the kernel's is)
+  std::string limiter; ///< what sets the bound, e.g. "dispatch width 4"
+  LayoutReport
+      layout; ///< the kernel's layout in lines (known if the kernel's is)
 };
 
 /// The kernel's layout against the model's lines of code (LayoutReport):
@@ -29,13 +31,16 @@ LayoutReport analyzeLayout(const CodeLayout &layout, const MachineModel &m);
 
 /// What the report says about a layout that crosses a line when the model
 /// has a lineCrossing rule (empty otherwise).
-std::vector<std::string> layoutNotes(const LayoutReport &l, const MachineModel &m);
+std::vector<std::string> layoutNotes(const LayoutReport &l,
+                                     const MachineModel &m);
 
 /// AT&T mnemonic without a size suffix when `stems` contains that stem
 /// ("cmpq" -> "cmp"); empty when neither spelling is in `stems`.
-std::string matchStem(std::string_view mnemonic, const std::vector<std::string> &stems);
+std::string matchStem(std::string_view mnemonic,
+                      const std::vector<std::string> &stems);
 
-FrontEndResult analyzeFrontEnd(const LoopKernel &k, const std::vector<ResolvedInst> &res,
+FrontEndResult analyzeFrontEnd(const LoopKernel &k,
+                               const std::vector<ResolvedInst> &res,
                                const MachineModel &m);
 
 } // namespace loopperf::detail

@@ -10,8 +10,8 @@
 namespace loopperf::detail {
 
 struct IsaRegisters {
-  bool (*isVectorUnit)(RegUnit); ///< vector load latency applies
-  bool (*isGprUnit)(RegUnit);    ///< may hold an address
+  bool (*isVectorUnit)(RegUnit);          ///< vector load latency applies
+  bool (*isGprUnit)(RegUnit);             ///< may hold an address
   std::string (*registerOfUnit)(RegUnit); ///< edge labels; MemRef base names
   /// registerOfUnit, computed once per unit for the whole program.
   const std::string &unitRegister(RegUnit u) const;

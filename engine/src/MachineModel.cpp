@@ -22,8 +22,9 @@ const InstrForm *MachineModel::findOpcode(std::string_view opcode) const {
 }
 
 const InstrForm *MachineModel::findAsmKey(std::string_view key) const {
-  auto it = std::lower_bound(byAsmKey.begin(), byAsmKey.end(), key,
-                             [&](uint32_t i, std::string_view k) { return forms[i].asmKey < k; });
+  auto it = std::lower_bound(
+      byAsmKey.begin(), byAsmKey.end(), key,
+      [&](uint32_t i, std::string_view k) { return forms[i].asmKey < k; });
   if (it != byAsmKey.end() && forms[*it].asmKey == key)
     return &forms[*it];
   return nullptr;
@@ -50,22 +51,25 @@ void MachineModel::finalizeStorage() {
   if (!storage)
     return;
   auto &fs = storage->forms;
-  std::stable_sort(fs.begin(), fs.end(), [](const InstrForm &a, const InstrForm &b) {
-    if (a.opcode.empty() != b.opcode.empty())
-      return b.opcode.empty();
-    return a.opcode < b.opcode;
-  });
+  std::stable_sort(fs.begin(), fs.end(),
+                   [](const InstrForm &a, const InstrForm &b) {
+                     if (a.opcode.empty() != b.opcode.empty())
+                       return b.opcode.empty();
+                     return a.opcode < b.opcode;
+                   });
   auto &idx = storage->byAsmKey;
   idx.resize(fs.size());
   std::iota(idx.begin(), idx.end(), 0u);
-  std::stable_sort(idx.begin(), idx.end(),
-                   [&](uint32_t a, uint32_t b) { return fs[a].asmKey < fs[b].asmKey; });
+  std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
+    return fs[a].asmKey < fs[b].asmKey;
+  });
   forms = fs;
   byAsmKey = idx;
   resources = storage->resources;
 }
 
-void MachineModel::adoptPackedForms(const char *strings, std::span<const PackedForm> rows) {
+void MachineModel::adoptPackedForms(const char *strings,
+                                    std::span<const PackedForm> rows) {
   if (!storage)
     storage = std::make_shared<Storage>();
   auto &fs = storage->forms;
@@ -88,8 +92,9 @@ void MachineModel::adoptPackedForms(const char *strings, std::span<const PackedF
 }
 
 bool isGenericX86Cpu(std::string_view cpu) {
-  return cpu.empty() || cpu == "generic" || cpu == "intel" || cpu.substr(0, 6) == "x86-64" ||
-         cpu == "i386" || cpu == "i486" || cpu == "i586" || cpu == "i686";
+  return cpu.empty() || cpu == "generic" || cpu == "intel" ||
+         cpu.substr(0, 6) == "x86-64" || cpu == "i386" || cpu == "i486" ||
+         cpu == "i586" || cpu == "i686";
 }
 
 } // namespace loopperf

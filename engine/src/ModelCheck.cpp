@@ -15,7 +15,8 @@ double portBound(std::span<const ResourceUse> uses) {
   // port sets, so enumerate unions of the distinct masks (few per form).
   std::vector<std::pair<PortMask, double>> masks;
   for (const ResourceUse &u : uses) {
-    auto it = std::find_if(masks.begin(), masks.end(), [&](auto &p) { return p.first == u.ports; });
+    auto it = std::find_if(masks.begin(), masks.end(),
+                           [&](auto &p) { return p.first == u.ports; });
     if (it == masks.end())
       masks.push_back({u.ports, u.cycles});
     else
@@ -41,9 +42,11 @@ double portBound(std::span<const ResourceUse> uses) {
 
 namespace {
 
-bool sameNumbers(const MachineModel &m, const InstrForm &a, const InstrForm &b) {
-  if (a.uops != b.uops || a.latency != b.latency || a.rthroughput != b.rthroughput ||
-      a.resCount != b.resCount || (a.flags & FormUnsupported) != (b.flags & FormUnsupported))
+bool sameNumbers(const MachineModel &m, const InstrForm &a,
+                 const InstrForm &b) {
+  if (a.uops != b.uops || a.latency != b.latency ||
+      a.rthroughput != b.rthroughput || a.resCount != b.resCount ||
+      (a.flags & FormUnsupported) != (b.flags & FormUnsupported))
     return false;
   auto ra = m.resourcesOf(a), rb = m.resourcesOf(b);
   for (size_t i = 0; i < ra.size(); ++i)
@@ -66,8 +69,9 @@ std::string_view destinationClass(const MachineModel &m, std::string_view key) {
 
 bool isRegisterClass(std::string_view c) {
   c = c.substr(0, c.find('{'));
-  return !c.empty() && c != "imm" && c != "mem" && c != "mem!" && c != "label" && c != "rc" &&
-         c != "sae" && c != "sysreg" && c != "cond" && c != "shift" && c != "ext";
+  return !c.empty() && c != "imm" && c != "mem" && c != "mem!" &&
+         c != "label" && c != "rc" && c != "sae" && c != "sysreg" &&
+         c != "cond" && c != "shift" && c != "ext";
 }
 
 /// A register-to-register move of one class that the model's rule
@@ -86,11 +90,13 @@ bool eliminatedMove(const MachineModel &m, std::string_view key) {
     return true;
   if (!m.rules.moveElimination)
     return false;
-  if (!x86::isEliminableMoveMnemonic(mn) && mn != "xchgl" && mn != "xchgq" && mn != "movslq")
+  if (!x86::isEliminableMoveMnemonic(mn) && mn != "xchgl" && mn != "xchgq" &&
+      mn != "movslq")
     return false;
   std::string_view ops = key.substr(sp + 1);
   size_t comma = ops.find(',');
-  return comma != std::string_view::npos && ops.substr(0, comma) == ops.substr(comma + 1) &&
+  return comma != std::string_view::npos &&
+         ops.substr(0, comma) == ops.substr(comma + 1) &&
          isRegisterClass(ops.substr(0, comma));
 }
 
@@ -98,8 +104,8 @@ bool eliminatedMove(const MachineModel &m, std::string_view key) {
 
 std::vector<ModelFinding> checkModel(const MachineModel &m) {
   std::vector<ModelFinding> out;
-  auto add = [&](ModelFinding::Severity sev, std::string kind, const InstrForm *f,
-                 std::string msg) {
+  auto add = [&](ModelFinding::Severity sev, std::string kind,
+                 const InstrForm *f, std::string msg) {
     ModelFinding x;
     x.severity = sev;
     x.kind = std::move(kind);
@@ -112,19 +118,24 @@ std::vector<ModelFinding> checkModel(const MachineModel &m) {
   };
   using Sev = ModelFinding::Severity;
 
-  const PortMask valid = m.ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << m.ports.size()) - 1;
+  const PortMask valid =
+      m.ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << m.ports.size()) - 1;
   if (m.dividerPort >= static_cast<int>(m.ports.size()))
     add(Sev::Error, "bad-port-mask", nullptr,
-        fmt::format("divider port {} does not exist ({} ports)", m.dividerPort, m.ports.size()));
+        fmt::format("divider port {} does not exist ({} ports)", m.dividerPort,
+                    m.ports.size()));
   if (m.loadPorts & ~valid)
-    add(Sev::Error, "bad-port-mask", nullptr, "load ports name a port that does not exist");
+    add(Sev::Error, "bad-port-mask", nullptr,
+        "load ports name a port that does not exist");
   if (m.storePorts & ~valid)
-    add(Sev::Error, "bad-port-mask", nullptr, "store ports name a port that does not exist");
+    add(Sev::Error, "bad-port-mask", nullptr,
+        "store ports name a port that does not exist");
 
   PortMask used = 0;
   for (const InstrForm &f : m.forms) {
     if (f.resBegin + f.resCount > m.resources.size()) {
-      add(Sev::Error, "bad-port-mask", &f, "resource list lies outside the resource table");
+      add(Sev::Error, "bad-port-mask", &f,
+          "resource list lies outside the resource table");
       continue;
     }
     auto res = m.resourcesOf(f);
@@ -134,7 +145,8 @@ std::vector<ModelFinding> checkModel(const MachineModel &m) {
       badMask |= (u.ports & ~valid) != 0 || u.ports == 0;
     }
     if (badMask) {
-      add(Sev::Error, "bad-port-mask", &f, "a resource demand names a port that does not exist");
+      add(Sev::Error, "bad-port-mask", &f,
+          "a resource demand names a port that does not exist");
       continue;
     }
     if (f.flags & FormUnsupported)
@@ -142,12 +154,15 @@ std::vector<ModelFinding> checkModel(const MachineModel &m) {
     double bound = portBound(res);
     if (f.rthroughput + std::max(0.01, 0.01 * bound) < bound)
       add(Sev::Warning, "throughput-below-port-bound", &f,
-          fmt::format("reciprocal throughput {:.3g} is below the port bound {:.3g} of its "
+          fmt::format("reciprocal throughput {:.3g} is below the port bound "
+                      "{:.3g} of its "
                       "resources",
                       f.rthroughput, bound));
     if (f.latency == 0 && !(f.flags & (FormMayStore | FormBranch)) &&
-        isRegisterClass(destinationClass(m, f.asmKey)) && !eliminatedMove(m, f.asmKey))
-      add(Sev::Warning, "zero-latency", &f, "writes a register but has latency 0");
+        isRegisterClass(destinationClass(m, f.asmKey)) &&
+        !eliminatedMove(m, f.asmKey))
+      add(Sev::Warning, "zero-latency", &f,
+          "writes a register but has latency 0");
   }
   for (size_t p = 0; p < m.ports.size() && p < 64; ++p)
     if (!(used >> p & 1))
@@ -157,18 +172,23 @@ std::vector<ModelFinding> checkModel(const MachineModel &m) {
   // Duplicates: forms are sorted by opcode; byAsmKey groups keys.
   for (size_t i = 1; i < m.forms.size(); ++i) {
     const InstrForm &a = m.forms[i - 1], &b = m.forms[i];
-    if (!a.opcode.empty() && a.opcode == b.opcode && a.asmKey == b.asmKey && !sameNumbers(m, a, b))
+    if (!a.opcode.empty() && a.opcode == b.opcode && a.asmKey == b.asmKey &&
+        !sameNumbers(m, a, b))
       add(Sev::Error, "conflicting-duplicate", &b,
-          fmt::format("opcode {} appears twice with different numbers", b.opcode));
+          fmt::format("opcode {} appears twice with different numbers",
+                      b.opcode));
   }
   for (size_t i = 1; i < m.byAsmKey.size(); ++i) {
-    const InstrForm &a = m.forms[m.byAsmKey[i - 1]], &b = m.forms[m.byAsmKey[i]];
+    const InstrForm &a = m.forms[m.byAsmKey[i - 1]],
+                    &b = m.forms[m.byAsmKey[i]];
     if (a.asmKey.empty() || a.asmKey != b.asmKey || a.opcode == b.opcode ||
         ((a.flags | b.flags) & FormUnsupported) || sameNumbers(m, a, b))
       continue;
     add(Sev::Note, "conflicting-duplicate", &b,
-        fmt::format("key '{}' is shared by {} and {} with different numbers; lookups by key use {}",
-                    b.asmKey, a.opcode, b.opcode, m.forms[m.byAsmKey[i - 1]].opcode));
+        fmt::format("key '{}' is shared by {} and {} with different numbers; "
+                    "lookups by key use {}",
+                    b.asmKey, a.opcode, b.opcode,
+                    m.forms[m.byAsmKey[i - 1]].opcode));
   }
   return out;
 }

@@ -83,7 +83,8 @@ public:
 
   void apply(const json &doc, bool isOverride) {
     asObject(doc, "(top level)");
-    if (auto it = doc.find("schema"); it != doc.end() && asNumber(*it, "schema") != 1)
+    if (auto it = doc.find("schema");
+        it != doc.end() && asNumber(*it, "schema") != 1)
       fail("schema", "unsupported schema version (expected 1)");
     applyHeader(doc, isOverride);
     // Numbers without "src" default to "defaultSource", else to the first
@@ -92,21 +93,25 @@ public:
       const json &v = asArray(*it, "sources");
       applySources(v);
       if (!v.empty())
-        defaultSource = sourceIndex(asString(member(v[0], "id", "sources[0]"), "sources[0].id"),
-                                    "sources[0]");
+        defaultSource = sourceIndex(
+            asString(member(v[0], "id", "sources[0]"), "sources[0].id"),
+            "sources[0]");
     }
     if (auto it = doc.find("defaultSource"); it != doc.end())
-      defaultSource = sourceIndex(asString(*it, "defaultSource"), "defaultSource");
+      defaultSource =
+          sourceIndex(asString(*it, "defaultSource"), "defaultSource");
     if (auto it = doc.find("ports"); it != doc.end()) {
       if (isOverride)
-        fail("ports", "an override cannot redefine the port list (use addPorts)");
+        fail("ports",
+             "an override cannot redefine the port list (use addPorts)");
       applyPorts(*it);
     } else if (!isOverride) {
       fail("ports", "missing field 'ports'");
     }
     if (auto it = doc.find("addPorts"); it != doc.end()) {
       if (!isOverride)
-        fail("addPorts", "only an override adds ports (a model lists them in 'ports')");
+        fail("addPorts",
+             "only an override adds ports (a model lists them in 'ports')");
       applyAddPorts(*it);
     }
     if (auto it = doc.find("dividerPort"); it != doc.end())
@@ -136,11 +141,13 @@ public:
     // Among forms sharing a key, let supported ones come first so that
     // findAsmKey prefers a form the CPU implements.
     auto &fs = S->forms;
-    std::stable_sort(S->byAsmKey.begin(), S->byAsmKey.end(), [&](uint32_t a, uint32_t b) {
-      if (fs[a].asmKey != fs[b].asmKey)
-        return fs[a].asmKey < fs[b].asmKey;
-      return !(fs[a].flags & FormUnsupported) && (fs[b].flags & FormUnsupported);
-    });
+    std::stable_sort(S->byAsmKey.begin(), S->byAsmKey.end(),
+                     [&](uint32_t a, uint32_t b) {
+                       if (fs[a].asmKey != fs[b].asmKey)
+                         return fs[a].asmKey < fs[b].asmKey;
+                       return !(fs[a].flags & FormUnsupported) &&
+                              (fs[b].flags & FormUnsupported);
+                     });
     return std::move(M);
   }
 
@@ -163,10 +170,12 @@ private:
     for (size_t i = 0; i < v.size(); ++i) {
       std::string where = "sources[" + std::to_string(i) + "]";
       const json &e = asObject(v[i], where);
-      ProvenanceEntry p{asString(member(e, "id", where), where + ".id"),
-                        asString(member(e, "description", where), where + ".description")};
-      auto same = std::find_if(M->sources.begin(), M->sources.end(),
-                               [&](const ProvenanceEntry &q) { return q.id == p.id; });
+      ProvenanceEntry p{
+          asString(member(e, "id", where), where + ".id"),
+          asString(member(e, "description", where), where + ".description")};
+      auto same =
+          std::find_if(M->sources.begin(), M->sources.end(),
+                       [&](const ProvenanceEntry &q) { return q.id == p.id; });
       if (same == M->sources.end())
         M->sources.push_back(std::move(p));
       else
@@ -185,7 +194,8 @@ private:
     auto it = obj.find("src");
     if (it == obj.end())
       it = obj.find("source");
-    return it == obj.end() ? defaultSource : sourceIndex(asString(*it, where + ".src"), where);
+    return it == obj.end() ? defaultSource
+                           : sourceIndex(asString(*it, where + ".src"), where);
   }
 
   void applyPorts(const json &v) {
@@ -228,7 +238,8 @@ private:
     size_t start = 0;
     while (start < set.size()) {
       size_t plus = set.find('+', start);
-      std::string name = set.substr(start, plus == std::string::npos ? plus : plus - start);
+      std::string name =
+          set.substr(start, plus == std::string::npos ? plus : plus - start);
       m |= PortMask(1) << portIndex(name, where);
       if (plus == std::string::npos)
         break;
@@ -254,9 +265,11 @@ private:
         {"vecLoadLatency", &PipelineParams::vecLoadLatency},
         {"storeForwardLatency", &PipelineParams::storeForwardLatency},
         {"vecStoreForwardLatency", &PipelineParams::vecStoreForwardLatency},
-        {"vec512StoreForwardLatency", &PipelineParams::vec512StoreForwardLatency},
+        {"vec512StoreForwardLatency",
+         &PipelineParams::vec512StoreForwardLatency},
         {"storeForwardFailLatency", &PipelineParams::storeForwardFailLatency},
-        {"vecStoreForwardFailLatency", &PipelineParams::vecStoreForwardFailLatency},
+        {"vecStoreForwardFailLatency",
+         &PipelineParams::vecStoreForwardFailLatency},
         {"mispredictPenalty", &PipelineParams::mispredictPenalty}};
     for (auto it = v.begin(); it != v.end(); ++it) {
       std::string where = "pipeline." + it.key();
@@ -287,7 +300,8 @@ private:
         M->rules.macroFusible.clear();
         const json &a = asArray(it.value(), where);
         for (size_t i = 0; i < a.size(); ++i)
-          M->rules.macroFusible.push_back(asString(a[i], where + "[" + std::to_string(i) + "]"));
+          M->rules.macroFusible.push_back(
+              asString(a[i], where + "[" + std::to_string(i) + "]"));
       } else if (it.key() == "lineCrossing") {
         applyLineCrossing(it.value(), where);
       } else if (it.key() == "memoryRenaming") {
@@ -307,7 +321,8 @@ private:
     for (auto it = v.begin(); it != v.end(); ++it)
       if (it.key() != "bytes" && it.key() != "minCycles" && it.key() != "src" &&
           it.key() != "source" && it.key() != "note")
-        fail(where + "." + it.key(), "unknown field (bytes, minCycles, src, note)");
+        fail(where + "." + it.key(),
+             "unknown field (bytes, minCycles, src, note)");
     double bytes = asNumber(member(v, "bytes", where), where + ".bytes");
     auto b = static_cast<uint32_t>(bytes);
     if (bytes != b || bytes > 4096 || (b & (b - 1)) != 0)
@@ -315,7 +330,8 @@ private:
     SpecialRules::LineCrossing rule;
     if (b != 0) {
       rule.bytes = b;
-      rule.minCycles = asNumber(member(v, "minCycles", where), where + ".minCycles");
+      rule.minCycles =
+          asNumber(member(v, "minCycles", where), where + ".minCycles");
       if (rule.minCycles <= 0)
         fail(where + ".minCycles", "must be positive");
       rule.source = sourceOf(v, where);
@@ -362,22 +378,28 @@ private:
 
   uint16_t readFlags(const json &v, const std::string &where) const {
     static const std::map<std::string, uint16_t> names = {
-        {"load", FormMayLoad},       {"store", FormMayStore}, {"unsupported", FormUnsupported},
-        {"divider", FormDivider},    {"branch", FormBranch},  {"overlaid", FormOverlaid}};
+        {"load", FormMayLoad},
+        {"store", FormMayStore},
+        {"unsupported", FormUnsupported},
+        {"divider", FormDivider},
+        {"branch", FormBranch},
+        {"overlaid", FormOverlaid}};
     uint16_t flags = 0;
     asArray(v, where);
     for (size_t i = 0; i < v.size(); ++i) {
       std::string w = where + "[" + std::to_string(i) + "]";
       auto it = names.find(asString(v[i], w));
       if (it == names.end())
-        fail(w, "unknown flag (load, store, unsupported, divider, branch, overlaid)");
+        fail(w, "unknown flag (load, store, unsupported, divider, branch, "
+                "overlaid)");
       flags |= it->second;
     }
     return flags;
   }
 
   /// Set the fields present in `e` on `f`.
-  void patchForm(const json &e, const std::string &where, InstrForm &f, bool overlay) {
+  void patchForm(const json &e, const std::string &where, InstrForm &f,
+                 bool overlay) {
     if (auto it = e.find("key"); it != e.end())
       f.asmKey = S->intern(asString(*it, where + ".key"));
     bool numbers = false;
@@ -386,7 +408,8 @@ private:
     if (auto it = e.find("lat"); it != e.end())
       f.latency = asCount(*it, where + ".lat"), numbers = true;
     if (auto it = e.find("rtp"); it != e.end())
-      f.rthroughput = static_cast<float>(asNumber(*it, where + ".rtp")), numbers = true;
+      f.rthroughput = static_cast<float>(asNumber(*it, where + ".rtp")),
+      numbers = true;
     if (auto it = e.find("res"); it != e.end())
       readResources(*it, where + ".res", f), numbers = true;
     if (auto it = e.find("flags"); it != e.end())
@@ -423,14 +446,16 @@ private:
       std::string where = "forms[" + std::to_string(i) + "]";
       const json &e = asObject(v[i], where);
       std::string op = e.contains("op") ? asString(e["op"], where + ".op") : "";
-      std::string key = e.contains("key") ? asString(e["key"], where + ".key") : "";
+      std::string key =
+          e.contains("key") ? asString(e["key"], where + ".key") : "";
       if (op.empty() && key.empty())
         fail(where, "a form needs 'op' or 'key'");
       bool matched = false;
       for (size_t fi = 0; fi < S->forms.size(); ++fi) {
         InstrForm &f = S->forms[fi];
-        bool hit = op.empty() ? f.asmKey == key
-                              : f.opcode == op && (key.empty() || f.asmKey == key);
+        bool hit = op.empty()
+                       ? f.asmKey == key
+                       : f.opcode == op && (key.empty() || f.asmKey == key);
         if (!hit)
           continue;
         json patch = e;
@@ -463,7 +488,8 @@ private:
     size_t start = 0;
     while (start <= ops.size()) {
       size_t comma = ops.find(',', start);
-      std::string_view op = ops.substr(start, comma == std::string_view::npos ? comma : comma - start);
+      std::string_view op = ops.substr(
+          start, comma == std::string_view::npos ? comma : comma - start);
       if (op.substr(0, cls.size()) == cls &&
           (op.size() == cls.size() || op[cls.size()] == '{'))
         return true;
@@ -497,9 +523,10 @@ private:
       for (InstrForm &f : S->forms) {
         if (f.asmKey.empty() || (f.flags & (FormUnsupported | FormMayStore)))
           continue;
-        bool hit = std::find(keys.begin(), keys.end(), f.asmKey) != keys.end() ||
-                   std::find(mnemonics.begin(), mnemonics.end(), mnemonicOf(f.asmKey)) !=
-                       mnemonics.end();
+        bool hit =
+            std::find(keys.begin(), keys.end(), f.asmKey) != keys.end() ||
+            std::find(mnemonics.begin(), mnemonics.end(),
+                      mnemonicOf(f.asmKey)) != mnemonics.end();
         if (!hit)
           continue;
         bool memOperand = hasOperandClass(f.asmKey, "mem");
@@ -507,7 +534,8 @@ private:
         if (memOperand) {
           if (!(f.flags & FormMayLoad))
             continue;
-          bool vec = hasOperandClass(f.asmKey, "xmm") || hasOperandClass(f.asmKey, "ymm") ||
+          bool vec = hasOperandClass(f.asmKey, "xmm") ||
+                     hasOperandClass(f.asmKey, "ymm") ||
                      hasOperandClass(f.asmKey, "zmm");
           const Sourced &ld = vec && M->pipeline.vecLoadLatency.value > 0
                                   ? M->pipeline.vecLoadLatency
@@ -541,23 +569,31 @@ private:
       std::string where = "portRules[" + std::to_string(i) + "]";
       const json &r = asObject(v[i], where);
       for (auto it = r.begin(); it != r.end(); ++it)
-        if (it.key() != "ports" && it.key() != "to" && it.key() != "fromCycles" &&
-            it.key() != "toCycles" && it.key() != "only" && it.key() != "src" &&
-            it.key() != "source" && it.key() != "note")
-          fail(where + "." + it.key(),
-               "unknown field (ports, to, fromCycles, toCycles, only, src, note)");
-      PortMask from = portMask(asString(member(r, "ports", where), where + ".ports"), where + ".ports");
+        if (it.key() != "ports" && it.key() != "to" &&
+            it.key() != "fromCycles" && it.key() != "toCycles" &&
+            it.key() != "only" && it.key() != "src" && it.key() != "source" &&
+            it.key() != "note")
+          fail(where + "." + it.key(), "unknown field (ports, to, fromCycles, "
+                                       "toCycles, only, src, note)");
+      PortMask from =
+          portMask(asString(member(r, "ports", where), where + ".ports"),
+                   where + ".ports");
       if (!from)
         fail(where + ".ports", "empty port set");
       PortMask to = from;
       if (auto it = r.find("to"); it != r.end())
         to = portMask(asString(*it, where + ".to"), where + ".to");
       double fromCycles = r.contains("fromCycles")
-                              ? asNumber(r["fromCycles"], where + ".fromCycles") : -1;
-      double toCycles = r.contains("toCycles") ? asNumber(r["toCycles"], where + ".toCycles") : -1;
+                              ? asNumber(r["fromCycles"], where + ".fromCycles")
+                              : -1;
+      double toCycles = r.contains("toCycles")
+                            ? asNumber(r["toCycles"], where + ".toCycles")
+                            : -1;
       if (toCycles == 0)
-        fail(where + ".toCycles", "must be positive (drop a demand with \"to\": \"\")");
-      std::string only = r.contains("only") ? asString(r["only"], where + ".only") : "";
+        fail(where + ".toCycles",
+             "must be positive (drop a demand with \"to\": \"\")");
+      std::string only =
+          r.contains("only") ? asString(r["only"], where + ".only") : "";
       if (!only.empty() && only != "stores" && only != "loads")
         fail(where + ".only", "expected \"stores\" or \"loads\"");
       if (to == from && toCycles < 0)
@@ -568,12 +604,14 @@ private:
         InstrForm &f = S->forms[fi];
         if ((f.flags & FormUnsupported) || givenDemands.count(fi))
           continue;
-        if (only == "stores" && (!(f.flags & FormMayStore) || (f.flags & FormMayLoad)))
+        if (only == "stores" &&
+            (!(f.flags & FormMayStore) || (f.flags & FormMayLoad)))
           continue;
         if (only == "loads" && !(f.flags & FormMayLoad))
           continue;
         std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
-                                      S->resources.begin() + f.resBegin + f.resCount);
+                                      S->resources.begin() + f.resBegin +
+                                          f.resCount);
         float before = static_cast<float>(portBound(uses));
         bool changed = false;
         std::vector<ResourceUse> out;
@@ -624,9 +662,13 @@ private:
     for (size_t i = 0; i < v.size(); ++i) {
       std::string where = "resourceRules[" + std::to_string(i) + "]";
       const json &r = asObject(v[i], where);
-      std::string cls = asString(member(r, "operandClass", where), where + ".operandClass");
-      PortMask ports = portMask(asString(member(r, "ports", where), where + ".ports"), where + ".ports");
-      double from = asNumber(member(r, "fromCycles", where), where + ".fromCycles");
+      std::string cls =
+          asString(member(r, "operandClass", where), where + ".operandClass");
+      PortMask ports =
+          portMask(asString(member(r, "ports", where), where + ".ports"),
+                   where + ".ports");
+      double from =
+          asNumber(member(r, "fromCycles", where), where + ".fromCycles");
       double to = asNumber(member(r, "toCycles", where), where + ".toCycles");
       if (from <= 0 || to <= 0)
         fail(where, "fromCycles and toCycles must be positive");
@@ -634,11 +676,12 @@ private:
       unsigned hits = 0;
       for (size_t fi = 0; fi < S->forms.size(); ++fi) {
         InstrForm &f = S->forms[fi];
-        if (f.asmKey.empty() || (f.flags & FormUnsupported) || !hasOperandClass(f.asmKey, cls) ||
-            givenDemands.count(fi))
+        if (f.asmKey.empty() || (f.flags & FormUnsupported) ||
+            !hasOperandClass(f.asmKey, cls) || givenDemands.count(fi))
           continue;
         std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
-                                      S->resources.begin() + f.resBegin + f.resCount);
+                                      S->resources.begin() + f.resBegin +
+                                          f.resCount);
         bool changed = false;
         for (ResourceUse &u : uses)
           if ((u.ports & ~ports) == 0 && u.cycles == from) {
@@ -651,7 +694,8 @@ private:
         S->resources.insert(S->resources.end(), uses.begin(), uses.end());
         // Scaled alike, but never below what the form's other demands
         // need (a zmm load+op keeps its load pipe's share).
-        f.rthroughput = static_cast<float>(std::max<double>(f.rthroughput * to / from, portBound(uses)));
+        f.rthroughput = static_cast<float>(
+            std::max<double>(f.rthroughput * to / from, portBound(uses)));
         f.source = src;
         f.flags |= FormOverlaid;
         ++hits;
@@ -689,8 +733,10 @@ std::unique_ptr<MachineModel> cloneModel(const MachineModel &m) {
   S.resources.assign(m.resources.begin(), m.resources.end());
   S.forms.reserve(m.forms.size());
   for (InstrForm f : m.forms) {
-    f.opcode = f.opcode.empty() ? std::string_view() : S.intern(std::string(f.opcode));
-    f.asmKey = f.asmKey.empty() ? std::string_view() : S.intern(std::string(f.asmKey));
+    f.opcode =
+        f.opcode.empty() ? std::string_view() : S.intern(std::string(f.opcode));
+    f.asmKey =
+        f.asmKey.empty() ? std::string_view() : S.intern(std::string(f.asmKey));
     S.forms.push_back(f);
   }
   c->finalizeStorage();
@@ -705,7 +751,8 @@ ModelLoadResult parseModel(std::string_view jsonText, std::string_view fileName,
   try {
     doc = json::parse(jsonText.begin(), jsonText.end());
   } catch (const json::parse_error &e) {
-    r.error = file + ": not valid JSON (byte " + std::to_string(e.byte) + "): " + e.what();
+    r.error = file + ": not valid JSON (byte " + std::to_string(e.byte) +
+              "): " + e.what();
     return r;
   } catch (const json::exception &e) {
     // The parser also throws out_of_range (a number beyond double, 1e999).
@@ -736,7 +783,8 @@ ModelLoadResult parseModel(std::string_view jsonText, std::string_view fileName,
   return r;
 }
 
-ModelLoadResult loadModelFile(const std::string &path, const BaseModelResolver &resolveBase) {
+ModelLoadResult loadModelFile(const std::string &path,
+                              const BaseModelResolver &resolveBase) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     ModelLoadResult r;

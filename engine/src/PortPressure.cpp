@@ -14,8 +14,12 @@ namespace {
 
 constexpr double RelEps = 1e-9;
 
-bool greater(double a, double b) { return a > b + RelEps * std::max(1.0, std::fabs(b)); }
-bool nearlyEqual(double a, double b) { return !greater(a, b) && !greater(b, a); }
+bool greater(double a, double b) {
+  return a > b + RelEps * std::max(1.0, std::fabs(b));
+}
+bool nearlyEqual(double a, double b) {
+  return !greater(a, b) && !greater(b, a);
+}
 
 double loadWithin(std::span<const PortDemand> demands, PortMask s) {
   double sum = 0;
@@ -29,7 +33,8 @@ double loadWithin(std::span<const PortDemand> demands, PortMask s) {
 /// of two tight sets is tight, so the largest tight set is unique).
 void consider(DensestSet &best, double density, PortMask s) {
   if (greater(density, best.density) ||
-      (nearlyEqual(density, best.density) && std::popcount(s) > std::popcount(best.ports)))
+      (nearlyEqual(density, best.density) &&
+       std::popcount(s) > std::popcount(best.ports)))
     best = {density, s};
 }
 
@@ -48,7 +53,8 @@ std::vector<PortMask> distinctMasks(std::span<const PortDemand> demands) {
 struct Routing {
   MaxFlow flow;
   double routed = 0;
-  std::vector<std::pair<unsigned, size_t>> portEdges; ///< demand d's: [first[d], first[d + 1])
+  std::vector<std::pair<unsigned, size_t>>
+      portEdges; ///< demand d's: [first[d], first[d + 1])
   std::vector<size_t> first;
   std::array<uint32_t, 64> portNode{}; ///< node of each port used, 0 if none
 };
@@ -75,7 +81,8 @@ Routing route(std::span<const PortDemand> demands, PortMask ports, double cap) {
     r.flow.addEdge(0, 2 + d, demands[d].cycles);
     for (unsigned p = 0; p < 64; ++p)
       if (demands[d].mask >> p & 1)
-        r.portEdges.push_back({p, r.flow.addEdge(2 + d, r.portNode[p], demands[d].cycles)});
+        r.portEdges.push_back(
+            {p, r.flow.addEdge(2 + d, r.portNode[p], demands[d].cycles)});
   }
   r.first.push_back(r.portEdges.size());
   for (unsigned p = 0; p < 64; ++p)
@@ -111,8 +118,9 @@ DensestSet densestPortSetByUnions(std::span<const PortDemand> demands) {
     byMask.push_back({m, 0, 0});
   for (const PortDemand &d : demands)
     if (d.mask)
-      std::lower_bound(byMask.begin(), byMask.end(), d.mask,
-                       [](const PortDemand &a, PortMask m) { return a.mask < m; })
+      std::lower_bound(
+          byMask.begin(), byMask.end(), d.mask,
+          [](const PortDemand &a, PortMask m) { return a.mask < m; })
           ->cycles += d.cycles;
   // Every union of distinct masks: the densest set is one of them. Kept
   // sorted and unique after each mask (at most 2^12 unions).
@@ -176,7 +184,8 @@ std::vector<PortMask> componentPorts(std::span<const PortDemand> demands) {
   return comps;
 }
 
-std::vector<std::vector<PortDemand>> splitIntoComponents(std::span<const PortDemand> demands) {
+std::vector<std::vector<PortDemand>>
+splitIntoComponents(std::span<const PortDemand> demands) {
   const std::vector<PortMask> comps = componentPorts(demands);
   std::vector<std::vector<PortDemand>> out(comps.size());
   for (const PortDemand &d : demands)
@@ -203,12 +212,14 @@ DensestSet densestPortSet(std::span<const PortDemand> demands) {
     if (greater(d.density, best.density))
       best = d;
     else if (nearlyEqual(d.density, best.density))
-      best.ports |= d.ports; // disjoint tight sets of equal density: their union is tight
+      best.ports |=
+          d.ports; // disjoint tight sets of equal density: their union is tight
   }
   return best;
 }
 
-PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned numPorts) {
+PortSolution solvePortPressure(std::span<const PortDemand> demands,
+                               unsigned numPorts) {
   PortSolution sol;
   sol.portLoad.assign(numPorts, 0);
   sol.numPorts = numPorts;
@@ -255,9 +266,11 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
     bool first = true;
     while (!rest.empty()) {
       // One demand left: it is its own densest set, spread evenly.
-      DensestSet layer = rest.size() == 1
-                             ? DensestSet{rest[0].cycles / std::popcount(rest[0].mask), rest[0].mask}
-                             : densestPortSet(rest);
+      DensestSet layer =
+          rest.size() == 1
+              ? DensestSet{rest[0].cycles / std::popcount(rest[0].mask),
+                           rest[0].mask}
+              : densestPortSet(rest);
       if (first) {
         firstLayer = layer;
         first = false;
@@ -312,7 +325,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned num
     if (greater(layer.density, sol.bound))
       sol.bound = layer.density, sol.saturated = layer.ports;
     else if (nearlyEqual(layer.density, sol.bound))
-      sol.saturated |= layer.ports; // disjoint tight sets of equal density: their union is tight
+      sol.saturated |= layer.ports; // disjoint tight sets of equal density:
+                                    // their union is tight
   }
   return sol;
 }

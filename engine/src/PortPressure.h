@@ -41,15 +41,18 @@ DensestSet densestPortSetByFlow(std::span<const PortDemand> demands);
 DensestSet densestPortSet(std::span<const PortDemand> demands);
 
 struct PortSolution {
-  double bound = 0;            ///< min over assignments of the max port load
-  PortMask saturated = 0;      ///< the port set that attains it
-  std::vector<double> portLoad;///< balanced optimal load per port
+  double bound = 0;             ///< min over assignments of the max port load
+  PortMask saturated = 0;       ///< the port set that attains it
+  std::vector<double> portLoad; ///< balanced optimal load per port
   unsigned numPorts = 0;
   /// Cycles of demand d assigned to port p: perDemand[d * numPorts + p].
   std::vector<double> perDemand;
-  double assigned(size_t d, unsigned p) const { return perDemand[d * numPorts + p]; }
+  double assigned(size_t d, unsigned p) const {
+    return perDemand[d * numPorts + p];
+  }
 };
 
-PortSolution solvePortPressure(std::span<const PortDemand> demands, unsigned numPorts);
+PortSolution solvePortPressure(std::span<const PortDemand> demands,
+                               unsigned numPorts);
 
 } // namespace loopperf::detail

@@ -10,7 +10,8 @@ namespace loopperf::detail {
 // residuals below this are zero.
 constexpr double FlowEps = 1e-12;
 
-MaxFlow::MaxFlow(size_t nodes, size_t expectedEdges) : head_(nodes, None), tail_(nodes, None) {
+MaxFlow::MaxFlow(size_t nodes, size_t expectedEdges)
+    : head_(nodes, None), tail_(nodes, None) {
   edges_.reserve(2 * expectedEdges);
 }
 
@@ -70,7 +71,8 @@ double MaxFlow::run(size_t source, size_t sink) {
   double total = 0;
   while (buildLevels(source, sink)) {
     next_ = head_;
-    while (double f = push(source, sink, std::numeric_limits<double>::infinity()))
+    while (double f =
+               push(source, sink, std::numeric_limits<double>::infinity()))
       total += f;
   }
   return total;

@@ -12,7 +12,9 @@ namespace loopperf::detail {
 namespace {
 
 constexpr double Eps = 1e-9;
-bool gt(double a, double b) { return a > b + Eps * std::max(1.0, std::fabs(b)); }
+bool gt(double a, double b) {
+  return a > b + Eps * std::max(1.0, std::fabs(b));
+}
 
 /// Items grouped by node in compressed rows: node v's are
 /// items[first[v] .. first[v + 1]), in their original order (a stable
@@ -24,7 +26,8 @@ struct Rows {
 };
 
 /// Rows of items 0..count-1 by node(item) in [0, nodes).
-template <class NodeOf> Rows groupByNode(unsigned nodes, size_t count, NodeOf nodeOf) {
+template <class NodeOf>
+Rows groupByNode(unsigned nodes, size_t count, NodeOf nodeOf) {
   Rows r;
   r.first.assign(nodes + 1, 0);
   for (size_t i = 0; i < count; ++i)
@@ -42,13 +45,15 @@ template <class NodeOf> Rows groupByNode(unsigned nodes, size_t count, NodeOf no
 /// edges inside it; nodes are renumbered 0..n-1.
 CriticalCycle howard(unsigned n, const std::vector<RatioEdge> &local,
                      const std::vector<unsigned> &localToGlobal) {
-  const Rows out = groupByNode(n, local.size(), [&](size_t e) { return local[e].from; });
+  const Rows out =
+      groupByNode(n, local.size(), [&](size_t e) { return local[e].from; });
   // Initial policy: the heaviest out-edge of every node.
   std::vector<unsigned> policy(n);
   for (unsigned v = 0; v < n; ++v)
-    policy[v] = *std::max_element(out.begin(v), out.end(v), [&](unsigned a, unsigned b) {
-      return local[a].weight < local[b].weight;
-    });
+    policy[v] = *std::max_element(out.begin(v), out.end(v),
+                                  [&](unsigned a, unsigned b) {
+                                    return local[a].weight < local[b].weight;
+                                  });
 
   std::vector<double> eta(n), x(n);
   // Policy improvement strictly increases (eta, x) lexicographically, so the
@@ -127,7 +132,8 @@ CriticalCycle howard(unsigned n, const std::vector<RatioEdge> &local,
   }
 
   // Extract the policy cycle reached from the node of largest ratio.
-  unsigned v = static_cast<unsigned>(std::max_element(eta.begin(), eta.end()) - eta.begin());
+  unsigned v = static_cast<unsigned>(std::max_element(eta.begin(), eta.end()) -
+                                     eta.begin());
   std::vector<int> seenAt(n, -1);
   walk.clear();
   while (seenAt[v] < 0) {
@@ -146,11 +152,14 @@ CriticalCycle howard(unsigned n, const std::vector<RatioEdge> &local,
 
 } // namespace
 
-std::vector<unsigned> stronglyConnectedComponents(unsigned nodes,
-                                                  const std::vector<RatioEdge> &edges) {
-  const Rows out = groupByNode(nodes, edges.size(), [&](size_t e) { return edges[e].from; });
+std::vector<unsigned>
+stronglyConnectedComponents(unsigned nodes,
+                            const std::vector<RatioEdge> &edges) {
+  const Rows out =
+      groupByNode(nodes, edges.size(), [&](size_t e) { return edges[e].from; });
   constexpr unsigned None = std::numeric_limits<unsigned>::max();
-  std::vector<unsigned> index(nodes, None), low(nodes), comp(nodes, None), stack;
+  std::vector<unsigned> index(nodes, None), low(nodes), comp(nodes, None),
+      stack;
   std::vector<bool> onStack(nodes, false);
   unsigned counter = 0, comps = 0;
   // Iterative Tarjan: frames of (node, next child position).
@@ -189,19 +198,21 @@ std::vector<unsigned> stronglyConnectedComponents(unsigned nodes,
       unsigned done = v;
       frames.pop_back();
       if (!frames.empty())
-        low[frames.back().first] = std::min(low[frames.back().first], low[done]);
+        low[frames.back().first] =
+            std::min(low[frames.back().first], low[done]);
     }
   }
   return comp;
 }
 
-std::vector<CriticalCycle> maxCycleRatioPerComponent(unsigned nodes,
-                                                     const std::vector<RatioEdge> &edges) {
+std::vector<CriticalCycle>
+maxCycleRatioPerComponent(unsigned nodes, const std::vector<RatioEdge> &edges) {
   std::vector<unsigned> comp = stronglyConnectedComponents(nodes, edges);
   unsigned comps = nodes ? *std::max_element(comp.begin(), comp.end()) + 1 : 0;
   // Local node numbers within each component (members in node order), and
   // the edges inside each component in edge order: linear in nodes + edges.
-  const Rows members = groupByNode(comps, nodes, [&](size_t v) { return comp[v]; });
+  const Rows members =
+      groupByNode(comps, nodes, [&](size_t v) { return comp[v]; });
   std::vector<unsigned> local(nodes, 0);
   for (unsigned c = 0; c < comps; ++c)
     for (const unsigned *v = members.begin(c); v != members.end(c); ++v)
@@ -209,7 +220,8 @@ std::vector<CriticalCycle> maxCycleRatioPerComponent(unsigned nodes,
   constexpr unsigned Crossing = std::numeric_limits<unsigned>::max();
   std::vector<unsigned> edgeComp(edges.size());
   for (size_t e = 0; e < edges.size(); ++e)
-    edgeComp[e] = comp[edges[e].from] == comp[edges[e].to] ? comp[edges[e].from] : Crossing;
+    edgeComp[e] = comp[edges[e].from] == comp[edges[e].to] ? comp[edges[e].from]
+                                                           : Crossing;
   // Crossing edges are grouped under an extra row, never read.
   const Rows insideIds = groupByNode(comps + 1, edges.size(), [&](size_t e) {
     return edgeComp[e] == Crossing ? comps : edgeComp[e];
@@ -223,13 +235,15 @@ std::vector<CriticalCycle> maxCycleRatioPerComponent(unsigned nodes,
     inside.clear();
     ids.assign(insideIds.begin(c), insideIds.end(c));
     for (unsigned e : ids)
-      inside.push_back({local[edges[e].from], local[edges[e].to], edges[e].weight,
-                        edges[e].distance});
-    result.push_back(howard(members.first[c + 1] - members.first[c], inside, ids));
+      inside.push_back({local[edges[e].from], local[edges[e].to],
+                        edges[e].weight, edges[e].distance});
+    result.push_back(
+        howard(members.first[c + 1] - members.first[c], inside, ids));
   }
-  std::stable_sort(result.begin(), result.end(), [](const CriticalCycle &a, const CriticalCycle &b) {
-    return gt(a.ratio(), b.ratio());
-  });
+  std::stable_sort(result.begin(), result.end(),
+                   [](const CriticalCycle &a, const CriticalCycle &b) {
+                     return gt(a.ratio(), b.ratio());
+                   });
   return result;
 }
 
@@ -237,9 +251,10 @@ LongestPath longestPathDistanceZero(const std::vector<double> &nodeLatency,
                                     const std::vector<RatioEdge> &edges) {
   size_t n = nodeLatency.size();
   // Distance-0 edges by target (others under an extra row, never read).
-  const Rows in = groupByNode(static_cast<unsigned>(n + 1), edges.size(), [&](size_t e) {
-    return edges[e].distance == 0 ? edges[e].to : static_cast<unsigned>(n);
-  });
+  const Rows in =
+      groupByNode(static_cast<unsigned>(n + 1), edges.size(), [&](size_t e) {
+        return edges[e].distance == 0 ? edges[e].to : static_cast<unsigned>(n);
+      });
   // Distance-0 edges point forward in node order, which is a topological order.
   std::vector<double> start(n, 0);
   std::vector<int> pred(n, -1);

@@ -21,16 +21,17 @@ struct CriticalCycle {
 
 /// Strongly connected components (Tarjan); returns the component id of each
 /// node, components numbered in reverse topological order.
-std::vector<unsigned> stronglyConnectedComponents(unsigned nodes,
-                                                  const std::vector<RatioEdge> &edges);
+std::vector<unsigned>
+stronglyConnectedComponents(unsigned nodes,
+                            const std::vector<RatioEdge> &edges);
 
 /// For every strongly connected component that contains a cycle, the cycle
 /// of maximum weight/distance, found by Howard's policy iteration. Every
 /// cycle must have a positive total distance. Exact up to floating-point
 /// comparison (1e-9 relative); polynomial per iteration, no path
 /// enumeration. Results sorted by ratio, largest first.
-std::vector<CriticalCycle> maxCycleRatioPerComponent(unsigned nodes,
-                                                     const std::vector<RatioEdge> &edges);
+std::vector<CriticalCycle>
+maxCycleRatioPerComponent(unsigned nodes, const std::vector<RatioEdge> &edges);
 
 /// Longest path over the distance-0 edges (a DAG when they point forward),
 /// where a node adds `nodeLatency` at the end of a path. Returns the nodes

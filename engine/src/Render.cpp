@@ -57,7 +57,8 @@ std::string chainText(const LoopKernel &k, const Chain &c) {
   return fmt::format("{}", fmt::join(parts, " → "));
 }
 
-std::vector<unsigned> lines(const LoopKernel &k, const std::vector<unsigned> &insts) {
+std::vector<unsigned> lines(const LoopKernel &k,
+                            const std::vector<unsigned> &insts) {
   std::vector<unsigned> out;
   for (unsigned i : insts)
     out.push_back(lineOf(k, i));
@@ -69,31 +70,33 @@ std::vector<unsigned> lines(const LoopKernel &k, const std::vector<unsigned> &in
 std::string placementList(const LayoutReport &l) {
   const auto &p = l.placements;
   if (p.size() > 4)
-    return fmt::format("offsets {}, {}, {}, ..., {}", p[0], p[1], p[2], p.back());
+    return fmt::format("offsets {}, {}, {}, ..., {}", p[0], p[1], p[2],
+                       p.back());
   std::vector<std::string> parts;
   for (unsigned p : l.placements)
     parts.push_back(std::to_string(p));
   std::string last = parts.back();
   parts.pop_back();
-  return parts.empty() ? "offset " + last
-                       : fmt::format("offsets {} and {}", fmt::join(parts, ", "), last);
+  return parts.empty()
+             ? "offset " + last
+             : fmt::format("offsets {} and {}", fmt::join(parts, ", "), last);
 }
 
 /// One line on where the loop sits and how many lines of code it spans.
 std::string layoutText(const LayoutReport &l) {
   std::string where =
-      l.addressKnown
-          ? fmt::format("at {:#x} (offset {} of a {}-byte line)", l.address, l.placements[0],
-                        l.lineBytes)
+      l.addressKnown ? fmt::format("at {:#x} (offset {} of a {}-byte line)",
+                                   l.address, l.placements[0], l.lineBytes)
       : l.placements.size() == 1
-          ? fmt::format("at {}+{:#x} (offset {} of a {}-byte line: the section is aligned to {})",
-                        l.section, l.sectionOffset, l.placements[0], l.lineBytes,
-                        l.sectionAlignment)
-          : fmt::format("at {}+{:#x}, section aligned to {}, address unknown", l.section,
-                        l.sectionOffset, l.sectionAlignment);
+          ? fmt::format("at {}+{:#x} (offset {} of a {}-byte line: the section "
+                        "is aligned to {})",
+                        l.section, l.sectionOffset, l.placements[0],
+                        l.lineBytes, l.sectionAlignment)
+          : fmt::format("at {}+{:#x}, section aligned to {}, address unknown",
+                        l.section, l.sectionOffset, l.sectionAlignment);
   if (l.placements.size() == 1)
-    return fmt::format("{} bytes {}: spans {} line{}", l.bytes, where, l.linesAt[0],
-                       l.linesAt[0] == 1 ? "" : "s");
+    return fmt::format("{} bytes {}: spans {} line{}", l.bytes, where,
+                       l.linesAt[0], l.linesAt[0] == 1 ? "" : "s");
   // The line counts of the placements that cross: "2" or "2 to 3".
   unsigned lo = 0, hi = 0;
   for (unsigned n : l.linesAt)
@@ -101,15 +104,19 @@ std::string layoutText(const LayoutReport &l) {
       lo = lo ? std::min(lo, n) : n;
       hi = std::max(hi, n);
     }
-  std::string crossing = lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);
+  std::string crossing =
+      lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);
   std::string at = l.crossingPlacements == l.placements.size()
                        ? std::string("every placement")
-                       : fmt::format("{} of {} placements", l.crossingPlacements,
-                                     l.placements.size());
-  std::string spans = l.crossingPlacements == 0
-                          ? fmt::format("spans 1 {}-byte line at every placement", l.lineBytes)
-                          : fmt::format("spans {} {}-byte lines at {}", crossing, l.lineBytes, at);
-  return fmt::format("{} bytes {}: {} ({} in a line)", l.bytes, where, spans, placementList(l));
+                       : fmt::format("{} of {} placements",
+                                     l.crossingPlacements, l.placements.size());
+  std::string spans =
+      l.crossingPlacements == 0
+          ? fmt::format("spans 1 {}-byte line at every placement", l.lineBytes)
+          : fmt::format("spans {} {}-byte lines at {}", crossing, l.lineBytes,
+                        at);
+  return fmt::format("{} bytes {}: {} ({} in a line)", l.bytes, where, spans,
+                     placementList(l));
 }
 
 } // namespace
@@ -121,7 +128,8 @@ std::string tiedWith(const LoopReport &r) {
   return fmt::format("{}", fmt::join(ties, ", "));
 }
 
-std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
+std::string renderText(const LoopKernel &k, const LoopReport &r,
+                       const MachineModel &m) {
   std::string out;
   auto line = [&]<typename... A>(fmt::format_string<A...> f, A &&...args) {
     out += fmt::format(f, std::forward<A>(args)...);
@@ -129,21 +137,25 @@ std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineMo
   };
   line("{} on {}", r.kernel.empty() ? std::string("loop") : r.kernel, r.model);
   std::string perElement =
-      r.elementsPerIteration ? fmt::format(", {} cycles/element", cycles(r.cyclesPerElement)) : "";
+      r.elementsPerIteration
+          ? fmt::format(", {} cycles/element", cycles(r.cyclesPerElement))
+          : "";
   const std::string ties = tiedWith(r);
-  line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}", cycles(r.cyclesPerIteration),
-       perElement, bottleneckName(r.bottleneck),
+  line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}",
+       cycles(r.cyclesPerIteration), perElement, bottleneckName(r.bottleneck),
        r.bottleneckResource.empty() ? "" : " — " + r.bottleneckResource,
        ties.empty() ? "" : " (tied with " + ties + ")");
   line("Confidence: {}", r.confidence);
   line("");
   line("Bounds (cycles/iteration):");
-  line("  front end      {:>8}  ({} fused uops, {} unfused)", cycles(r.bounds.frontEnd),
-       r.frontEndUops, r.uops);
-  line("  ports          {:>8}  ({})", cycles(r.bounds.ports), m.portSetName(r.bottleneckPorts));
+  line("  front end      {:>8}  ({} fused uops, {} unfused)",
+       cycles(r.bounds.frontEnd), r.frontEndUops, r.uops);
+  line("  ports          {:>8}  ({})", cycles(r.bounds.ports),
+       m.portSetName(r.bottleneckPorts));
   line("  divider        {:>8}", cycles(r.bounds.divider));
   line("  loop-carried   {:>8}", cycles(r.bounds.loopCarried));
-  line("  critical path  {:>8}  (one iteration's latency, not a throughput bound)",
+  line("  critical path  {:>8}  (one iteration's latency, not a throughput "
+       "bound)",
        cycles(r.bounds.criticalPath));
   if (r.layout.known)
     line("Code layout: {}", layoutText(r.layout));
@@ -151,15 +163,19 @@ std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineMo
 
   // Resource pressure view, one column per port.
   line("Port pressure (cycles/iteration):");
-  std::string header = fmt::format("  {:>5} {:>4} {:>4} ", "line", "uops", "lat");
+  std::string header =
+      fmt::format("  {:>5} {:>4} {:>4} ", "line", "uops", "lat");
   for (const Port &p : m.ports)
     header += fmt::format(" {:>6}", p.name);
   line("{}  instruction", header);
   for (const InstrReport &ir : r.perInstruction) {
-    std::string row = fmt::format("  {:>5} {:>4} {:>4} ", lineOf(k, ir.index), ir.uops, ir.latency);
+    std::string row = fmt::format("  {:>5} {:>4} {:>4} ", lineOf(k, ir.index),
+                                  ir.uops, ir.latency);
     for (double c : ir.portCycles)
       row += fmt::format(" {:>6}", c > 0 ? cycles(c) : std::string());
-    std::string mark = ir.unknown ? "  [unknown]" : ir.eliminated ? "  [renamer]" : "";
+    std::string mark = ir.unknown      ? "  [unknown]"
+                       : ir.eliminated ? "  [renamer]"
+                                       : "";
     if (ir.fusedWithNext)
       mark += "  [macro-fused]";
     line("{}  {}{}", row, k.insts[ir.index].text, mark);
@@ -196,13 +212,15 @@ std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineMo
   return out;
 }
 
-std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
+std::string renderJson(const LoopKernel &k, const LoopReport &r,
+                       const MachineModel &m) {
   using Json = nlohmann::ordered_json;
   Json j;
   j["name"] = r.kernel;
   j["model"] = r.model;
   j["cycles_per_iteration"] = clean(r.cyclesPerIteration);
-  j["cycles_per_element"] = r.elementsPerIteration ? Json(clean(r.cyclesPerElement)) : Json();
+  j["cycles_per_element"] =
+      r.elementsPerIteration ? Json(clean(r.cyclesPerElement)) : Json();
   j["elements_per_iteration"] = r.elementsPerIteration;
   j["bottleneck"] = bottleneckName(r.bottleneck);
   j["bottleneck_resource"] = r.bottleneckResource;
@@ -225,7 +243,8 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
     const LayoutReport &l = r.layout;
     Json places = Json::array();
     for (size_t i = 0; i < l.placements.size(); ++i)
-      places.push_back({{"offset_in_line", l.placements[i]}, {"lines", l.linesAt[i]}});
+      places.push_back(
+          {{"offset_in_line", l.placements[i]}, {"lines", l.linesAt[i]}});
     j["layout"] = {{"section", l.section},
                    {"start_offset", l.sectionOffset},
                    {"section_alignment", l.sectionAlignment},
@@ -245,9 +264,14 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
     for (size_t p = 0; p < ir.portCycles.size() && p < m.ports.size(); ++p)
       if (ir.portCycles[p] > 0)
         ports[m.ports[p].name] = clean(ir.portCycles[p]);
-    Json ji = {{"line", lineOf(k, ir.index)}, {"text", in.text}, {"form", in.formKey},
-               {"uops", ir.uops},            {"latency", ir.latency}, {"ports", ports},
-               {"unknown", ir.unknown},      {"eliminated", ir.eliminated},
+    Json ji = {{"line", lineOf(k, ir.index)},
+               {"text", in.text},
+               {"form", in.formKey},
+               {"uops", ir.uops},
+               {"latency", ir.latency},
+               {"ports", ports},
+               {"unknown", ir.unknown},
+               {"eliminated", ir.eliminated},
                {"macro_fused", ir.fusedWithNext}};
     if (in.loc.valid())
       ji["source"] = fmt::format("{}:{}", in.loc.file, in.loc.line);
@@ -274,7 +298,8 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineMo
   j["notes"] = r.notes;
   j["confidence"] = r.confidence;
   j["fingerprint"] = r.fingerprint;
-  return jsonText(j); // instruction text may hold symbol names that are not UTF-8
+  return jsonText(
+      j); // instruction text may hold symbol names that are not UTF-8
 }
 
 namespace {
@@ -291,7 +316,8 @@ std::string dotEscape(std::string_view s) {
 
 /// (from, to) instruction pairs that are consecutive along a chain; cyclic
 /// for recurrences.
-std::set<std::pair<unsigned, unsigned>> chainSteps(const Chain &c, bool cyclic) {
+std::set<std::pair<unsigned, unsigned>> chainSteps(const Chain &c,
+                                                   bool cyclic) {
   std::set<std::pair<unsigned, unsigned>> s;
   for (size_t i = 0; i + 1 < c.insts.size(); ++i)
     s.insert({c.insts[i], c.insts[i + 1]});
@@ -302,17 +328,21 @@ std::set<std::pair<unsigned, unsigned>> chainSteps(const Chain &c, bool cyclic) 
 
 } // namespace
 
-std::string renderDot(const LoopKernel &k, const LoopReport &r, const MachineModel &) {
-  std::string out = fmt::format("digraph \"{}\" {{\n", dotEscape(r.kernel.empty() ? "loop" : r.kernel));
+std::string renderDot(const LoopKernel &k, const LoopReport &r,
+                      const MachineModel &) {
+  std::string out = fmt::format(
+      "digraph \"{}\" {{\n", dotEscape(r.kernel.empty() ? "loop" : r.kernel));
   out += "  node [shape=box, fontname=\"monospace\"];\n";
   for (unsigned i = 0; i < k.insts.size(); ++i)
-    out += fmt::format("  i{} [label=\"{}: {}\"];\n", i, lineOf(k, i), dotEscape(k.insts[i].text));
+    out += fmt::format("  i{} [label=\"{}: {}\"];\n", i, lineOf(k, i),
+                       dotEscape(k.insts[i].text));
   auto critical = chainSteps(r.criticalPath, false);
   std::set<std::pair<unsigned, unsigned>> recurrent;
   for (const Chain &c : r.recurrences)
     recurrent.merge(chainSteps(c, true));
   for (const DepEdge &e : r.edges) {
-    std::string attrs = fmt::format("label=\"{}/{}\"", clean(e.latency), e.distance);
+    std::string attrs =
+        fmt::format("label=\"{}/{}\"", clean(e.latency), e.distance);
     if (e.distance == 0 && critical.count({e.from, e.to}))
       attrs += ", color=red, penwidth=2";
     else if (e.distance > 0 && recurrent.count({e.from, e.to}))

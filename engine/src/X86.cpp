@@ -26,19 +26,19 @@ constexpr RegUnit VecUnits = 3, NumVecs = 32;
 constexpr RegUnit MaskBase = VecBase + VecUnits * NumVecs; // 224
 constexpr RegUnit NumMasks = 8;
 constexpr RegUnit FlagBase = MaskBase + NumMasks; // 232
-constexpr RegUnit EndUnits = FlagBase + NumFlags;  // 239
+constexpr RegUnit EndUnits = FlagBase + NumFlags; // 239
 
-constexpr std::array<const char *, 8> LegacyGpr64 = {"rax", "rcx", "rdx", "rbx",
-                                                     "rsp", "rbp", "rsi", "rdi"};
-constexpr std::array<const char *, 8> LegacyGpr32 = {"eax", "ecx", "edx", "ebx",
-                                                     "esp", "ebp", "esi", "edi"};
+constexpr std::array<const char *, 8> LegacyGpr64 = {
+    "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi"};
+constexpr std::array<const char *, 8> LegacyGpr32 = {
+    "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi"};
 constexpr std::array<const char *, 8> LegacyGpr16 = {"ax", "cx", "dx", "bx",
                                                      "sp", "bp", "si", "di"};
-constexpr std::array<const char *, 8> LegacyGpr8 = {"al", "cl", "dl", "bl",
+constexpr std::array<const char *, 8> LegacyGpr8 = {"al",  "cl",  "dl",  "bl",
                                                     "spl", "bpl", "sil", "dil"};
 constexpr std::array<const char *, 4> HighGpr8 = {"ah", "ch", "dh", "bh"};
-constexpr std::array<const char *, NumFlags> FlagNames = {"CF", "PF", "AF", "ZF",
-                                                          "SF", "OF", "DF"};
+constexpr std::array<const char *, NumFlags> FlagNames = {
+    "CF", "PF", "AF", "ZF", "SF", "OF", "DF"};
 
 std::string lower(std::string_view s) {
   std::string r(s);
@@ -86,7 +86,9 @@ RegInfo vec(unsigned n, unsigned width) {
   r.isVector = true;
   r.canonical = "zmm" + std::to_string(n);
   r.widthBits = width;
-  unsigned lanes = width == 128 ? 1 : width == 256 ? 2 : 3; // 256-511 is one unit
+  unsigned lanes = width == 128   ? 1
+                   : width == 256 ? 2
+                                  : 3; // 256-511 is one unit
   for (unsigned i = 0; i < lanes; ++i)
     r.units.push_back(static_cast<RegUnit>(VecBase + VecUnits * n + i));
   return r;
@@ -126,7 +128,10 @@ std::optional<RegInfo> lookupVector(const std::string &s) {
   if (s.size() < 4)
     return std::nullopt;
   std::string_view prefix = std::string_view(s).substr(0, 3);
-  unsigned width = prefix == "xmm" ? 128 : prefix == "ymm" ? 256 : prefix == "zmm" ? 512 : 0;
+  unsigned width = prefix == "xmm"   ? 128
+                   : prefix == "ymm" ? 256
+                   : prefix == "zmm" ? 512
+                                     : 0;
   if (!width)
     return std::nullopt;
   auto n = parseNumber(std::string_view(s).substr(3));
@@ -159,18 +164,36 @@ std::optional<FlagMask> conditionFlags(std::string_view cc) {
     FlagMask flags;
   };
   static constexpr CC Table[] = {
-      {"o", bit(OF)},   {"no", bit(OF)},
-      {"b", bit(CF)},   {"c", bit(CF)},   {"nae", bit(CF)},
-      {"ae", bit(CF)},  {"nb", bit(CF)},  {"nc", bit(CF)},
-      {"e", bit(ZF)},   {"z", bit(ZF)},   {"ne", bit(ZF)},  {"nz", bit(ZF)},
-      {"be", bit(CF) | bit(ZF)},  {"na", bit(CF) | bit(ZF)},
-      {"a", bit(CF) | bit(ZF)},   {"nbe", bit(CF) | bit(ZF)},
-      {"s", bit(SF)},   {"ns", bit(SF)},
-      {"p", bit(PF)},   {"pe", bit(PF)},  {"np", bit(PF)},  {"po", bit(PF)},
-      {"l", bit(SF) | bit(OF)},   {"nge", bit(SF) | bit(OF)},
-      {"ge", bit(SF) | bit(OF)},  {"nl", bit(SF) | bit(OF)},
-      {"le", bit(ZF) | bit(SF) | bit(OF)}, {"ng", bit(ZF) | bit(SF) | bit(OF)},
-      {"g", bit(ZF) | bit(SF) | bit(OF)},  {"nle", bit(ZF) | bit(SF) | bit(OF)},
+      {"o", bit(OF)},
+      {"no", bit(OF)},
+      {"b", bit(CF)},
+      {"c", bit(CF)},
+      {"nae", bit(CF)},
+      {"ae", bit(CF)},
+      {"nb", bit(CF)},
+      {"nc", bit(CF)},
+      {"e", bit(ZF)},
+      {"z", bit(ZF)},
+      {"ne", bit(ZF)},
+      {"nz", bit(ZF)},
+      {"be", bit(CF) | bit(ZF)},
+      {"na", bit(CF) | bit(ZF)},
+      {"a", bit(CF) | bit(ZF)},
+      {"nbe", bit(CF) | bit(ZF)},
+      {"s", bit(SF)},
+      {"ns", bit(SF)},
+      {"p", bit(PF)},
+      {"pe", bit(PF)},
+      {"np", bit(PF)},
+      {"po", bit(PF)},
+      {"l", bit(SF) | bit(OF)},
+      {"nge", bit(SF) | bit(OF)},
+      {"ge", bit(SF) | bit(OF)},
+      {"nl", bit(SF) | bit(OF)},
+      {"le", bit(ZF) | bit(SF) | bit(OF)},
+      {"ng", bit(ZF) | bit(SF) | bit(OF)},
+      {"g", bit(ZF) | bit(SF) | bit(OF)},
+      {"nle", bit(ZF) | bit(SF) | bit(OF)},
   };
   for (const CC &c : Table)
     if (cc == c.name)
@@ -182,55 +205,92 @@ std::optional<FlagMask> conditionFlags(std::string_view cc) {
 /// the table (then the caller tries stripping an AT&T suffix).
 std::optional<FlagEffect> exactFlagEffects(std::string_view m) {
   struct Entry {
-    std::string_view name; // compared by length first: most entries are rejected at once
+    std::string_view
+        name; // compared by length first: most entries are rejected at once
     FlagMask reads, writes;
   };
   // Undefined flags of an instruction are counted as written: the hardware
   // renames the whole flag group, and a well-formed program never reads them.
   static constexpr Entry Table[] = {
-      {"add", 0, AllArithFlags},  {"sub", 0, AllArithFlags},
-      {"cmp", 0, AllArithFlags},  {"and", 0, AllArithFlags},
-      {"or", 0, AllArithFlags},   {"xor", 0, AllArithFlags},
-      {"test", 0, AllArithFlags}, {"neg", 0, AllArithFlags},
-      {"xadd", 0, AllArithFlags}, {"cmpxchg", 0, AllArithFlags},
-      {"cmpxchg8b", 0, bit(ZF)},  {"cmpxchg16b", 0, bit(ZF)},
-      {"adc", bit(CF), AllArithFlags}, {"sbb", bit(CF), AllArithFlags},
-      {"inc", 0, AllButCF},       {"dec", 0, AllButCF},
+      {"add", 0, AllArithFlags},
+      {"sub", 0, AllArithFlags},
+      {"cmp", 0, AllArithFlags},
+      {"and", 0, AllArithFlags},
+      {"or", 0, AllArithFlags},
+      {"xor", 0, AllArithFlags},
+      {"test", 0, AllArithFlags},
+      {"neg", 0, AllArithFlags},
+      {"xadd", 0, AllArithFlags},
+      {"cmpxchg", 0, AllArithFlags},
+      {"cmpxchg8b", 0, bit(ZF)},
+      {"cmpxchg16b", 0, bit(ZF)},
+      {"adc", bit(CF), AllArithFlags},
+      {"sbb", bit(CF), AllArithFlags},
+      {"inc", 0, AllButCF},
+      {"dec", 0, AllButCF},
       // SF ZF AF PF are "undefined" after (i)mul, but the renamer still
       // writes a new flags value: later readers do not depend on older writers.
-      {"imul", 0, AllArithFlags}, {"mul", 0, AllArithFlags},
-      {"div", 0, AllArithFlags},  {"idiv", 0, AllArithFlags},
-      {"shl", 0, AllArithFlags},  {"sal", 0, AllArithFlags},
-      {"shr", 0, AllArithFlags},  {"sar", 0, AllArithFlags},
-      {"shld", 0, AllArithFlags}, {"shrd", 0, AllArithFlags},
-      {"rol", 0, bit(CF) | bit(OF)}, {"ror", 0, bit(CF) | bit(OF)},
-      {"rcl", bit(CF), bit(CF) | bit(OF)}, {"rcr", bit(CF), bit(CF) | bit(OF)},
-      {"bt", 0, bit(CF)},  {"bts", 0, bit(CF)},
-      {"btr", 0, bit(CF)}, {"btc", 0, bit(CF)},
+      {"imul", 0, AllArithFlags},
+      {"mul", 0, AllArithFlags},
+      {"div", 0, AllArithFlags},
+      {"idiv", 0, AllArithFlags},
+      {"shl", 0, AllArithFlags},
+      {"sal", 0, AllArithFlags},
+      {"shr", 0, AllArithFlags},
+      {"sar", 0, AllArithFlags},
+      {"shld", 0, AllArithFlags},
+      {"shrd", 0, AllArithFlags},
+      {"rol", 0, bit(CF) | bit(OF)},
+      {"ror", 0, bit(CF) | bit(OF)},
+      {"rcl", bit(CF), bit(CF) | bit(OF)},
+      {"rcr", bit(CF), bit(CF) | bit(OF)},
+      {"bt", 0, bit(CF)},
+      {"bts", 0, bit(CF)},
+      {"btr", 0, bit(CF)},
+      {"btc", 0, bit(CF)},
       {"popcnt", 0, AllArithFlags},
-      {"lzcnt", 0, bit(CF) | bit(ZF)}, {"tzcnt", 0, bit(CF) | bit(ZF)},
-      {"bsf", 0, bit(ZF)}, {"bsr", 0, bit(ZF)},
-      {"andn", 0, AllArithFlags},  {"bextr", 0, AllArithFlags},
-      {"blsi", 0, AllArithFlags},  {"blsr", 0, AllArithFlags},
-      {"blsmsk", 0, AllArithFlags}, {"bzhi", 0, AllArithFlags},
-      {"cmc", bit(CF), bit(CF)}, {"clc", 0, bit(CF)}, {"stc", 0, bit(CF)},
-      {"cld", 0, bit(DF)}, {"std", 0, bit(DF)},
-      {"adcx", bit(CF), bit(CF)}, {"adox", bit(OF), bit(OF)},
+      {"lzcnt", 0, bit(CF) | bit(ZF)},
+      {"tzcnt", 0, bit(CF) | bit(ZF)},
+      {"bsf", 0, bit(ZF)},
+      {"bsr", 0, bit(ZF)},
+      {"andn", 0, AllArithFlags},
+      {"bextr", 0, AllArithFlags},
+      {"blsi", 0, AllArithFlags},
+      {"blsr", 0, AllArithFlags},
+      {"blsmsk", 0, AllArithFlags},
+      {"bzhi", 0, AllArithFlags},
+      {"cmc", bit(CF), bit(CF)},
+      {"clc", 0, bit(CF)},
+      {"stc", 0, bit(CF)},
+      {"cld", 0, bit(DF)},
+      {"std", 0, bit(DF)},
+      {"adcx", bit(CF), bit(CF)},
+      {"adox", bit(OF), bit(OF)},
       {"lahf", bit(SF) | bit(ZF) | bit(AF) | bit(PF) | bit(CF), 0},
       {"sahf", 0, bit(SF) | bit(ZF) | bit(AF) | bit(PF) | bit(CF)},
       {"pushf", AllArithFlags | bit(DF), 0},
       {"popf", 0, AllArithFlags | bit(DF)},
       // (u)comis* and ptest set ZF PF CF and clear OF SF AF.
-      {"ucomiss", 0, AllArithFlags},  {"ucomisd", 0, AllArithFlags},
-      {"comiss", 0, AllArithFlags},   {"comisd", 0, AllArithFlags},
-      {"vucomiss", 0, AllArithFlags}, {"vucomisd", 0, AllArithFlags},
-      {"vcomiss", 0, AllArithFlags},  {"vcomisd", 0, AllArithFlags},
-      {"ptest", 0, AllArithFlags},    {"vptest", 0, AllArithFlags},
-      {"vtestps", 0, AllArithFlags},  {"vtestpd", 0, AllArithFlags},
-      {"kortestb", 0, AllArithFlags}, {"kortestw", 0, AllArithFlags},
-      {"kortestd", 0, AllArithFlags}, {"kortestq", 0, AllArithFlags},
-      {"ktestb", 0, AllArithFlags},   {"ktestw", 0, AllArithFlags},
-      {"ktestd", 0, AllArithFlags},   {"ktestq", 0, AllArithFlags},
+      {"ucomiss", 0, AllArithFlags},
+      {"ucomisd", 0, AllArithFlags},
+      {"comiss", 0, AllArithFlags},
+      {"comisd", 0, AllArithFlags},
+      {"vucomiss", 0, AllArithFlags},
+      {"vucomisd", 0, AllArithFlags},
+      {"vcomiss", 0, AllArithFlags},
+      {"vcomisd", 0, AllArithFlags},
+      {"ptest", 0, AllArithFlags},
+      {"vptest", 0, AllArithFlags},
+      {"vtestps", 0, AllArithFlags},
+      {"vtestpd", 0, AllArithFlags},
+      {"kortestb", 0, AllArithFlags},
+      {"kortestw", 0, AllArithFlags},
+      {"kortestd", 0, AllArithFlags},
+      {"kortestq", 0, AllArithFlags},
+      {"ktestb", 0, AllArithFlags},
+      {"ktestw", 0, AllArithFlags},
+      {"ktestd", 0, AllArithFlags},
+      {"ktestq", 0, AllArithFlags},
   };
   for (const Entry &e : Table)
     if (m == e.name)
@@ -244,12 +304,15 @@ std::optional<FlagEffect> exactFlagEffects(std::string_view m) {
   return std::nullopt;
 }
 
-bool isAttSizeSuffix(char c) { return c == 'b' || c == 'w' || c == 'l' || c == 'q'; }
+bool isAttSizeSuffix(char c) {
+  return c == 'b' || c == 'w' || c == 'l' || c == 'q';
+}
 
 /// Matches `m` against a predicate, first as written and then with one AT&T
 /// size suffix removed ("adcq" -> "adc"). The exact spelling wins, so "setb"
 /// stays "set"+"b" and "btc" stays "btc".
-template <typename Fn> auto withSuffixTolerance(std::string_view mnemonic, Fn fn) {
+template <typename Fn>
+auto withSuffixTolerance(std::string_view mnemonic, Fn fn) {
   std::string m = lower(mnemonic);
   auto r = fn(std::string_view(m));
   if (!r && m.size() > 2 && isAttSizeSuffix(m.back()))
@@ -290,7 +353,8 @@ RegInfo lookupRegister(std::string_view name) {
   return RegInfo{};
 }
 
-void writeUnits(const RegInfo &reg, bool vexOrEvex, std::vector<RegUnit> &writes,
+void writeUnits(const RegInfo &reg, bool vexOrEvex,
+                std::vector<RegUnit> &writes,
                 std::vector<RegUnit> &mergeReads) {
   if (!reg.valid || reg.units.empty())
     return;
@@ -306,7 +370,8 @@ void writeUnits(const RegInfo &reg, bool vexOrEvex, std::vector<RegUnit> &writes
     // 8/16-bit writes merge into the old value.
     for (RegUnit i = 0; i < GprUnits; ++i) {
       RegUnit u = static_cast<RegUnit>(base + i);
-      bool own = std::find(reg.units.begin(), reg.units.end(), u) != reg.units.end();
+      bool own =
+          std::find(reg.units.begin(), reg.units.end(), u) != reg.units.end();
       (own ? writes : mergeReads).push_back(u);
     }
     return;
@@ -336,12 +401,14 @@ bool isZeroIdiomMnemonic(std::string_view mnemonic) {
   // Instructions whose result is a constant when both sources are the same
   // register: x-x, x^x, x>x, ~x&x.
   auto match = [](std::string_view m) -> std::optional<bool> {
-    if (inList(m, {"xor", "sub", "pxor", "vpxor", "vpxord", "vpxorq", "xorps", "xorpd",
-                   "vxorps", "vxorpd", "pandn", "vpandn", "vpandnd", "vpandnq", "andnps",
-                   "andnpd", "vandnps", "vandnpd", "psubb", "psubw", "psubd", "psubq",
-                   "vpsubb", "vpsubw", "vpsubd", "vpsubq", "pcmpgtb", "pcmpgtw",
-                   "pcmpgtd", "pcmpgtq", "vpcmpgtb", "vpcmpgtw", "vpcmpgtd", "vpcmpgtq",
-                   "kxorb", "kxorw", "kxord", "kxorq"}))
+    if (inList(m, {"xor",      "sub",      "pxor",     "vpxor",    "vpxord",
+                   "vpxorq",   "xorps",    "xorpd",    "vxorps",   "vxorpd",
+                   "pandn",    "vpandn",   "vpandnd",  "vpandnq",  "andnps",
+                   "andnpd",   "vandnps",  "vandnpd",  "psubb",    "psubw",
+                   "psubd",    "psubq",    "vpsubb",   "vpsubw",   "vpsubd",
+                   "vpsubq",   "pcmpgtb",  "pcmpgtw",  "pcmpgtd",  "pcmpgtq",
+                   "vpcmpgtb", "vpcmpgtw", "vpcmpgtd", "vpcmpgtq", "kxorb",
+                   "kxorw",    "kxord",    "kxorq"}))
       return true;
     return std::nullopt;
   };
@@ -359,19 +426,23 @@ bool isEliminableMoveMnemonic(std::string_view mnemonic) {
   // 32/64-bit GPR moves and full-register vector moves. 8/16-bit moves merge
   // and are never eliminated.
   std::string m = lower(mnemonic);
-  return inList(m, {"mov", "movl", "movq", "movaps", "movapd", "movups", "movupd", "movdqa",
-                    "movdqu", "vmovaps", "vmovapd", "vmovups", "vmovupd", "vmovdqa",
-                    "vmovdqu", "vmovdqa32", "vmovdqa64", "vmovdqu8", "vmovdqu16",
-                    "vmovdqu32", "vmovdqu64"});
+  return inList(m,
+                {"mov",       "movl",      "movq",     "movaps",    "movapd",
+                 "movups",    "movupd",    "movdqa",   "movdqu",    "vmovaps",
+                 "vmovapd",   "vmovups",   "vmovupd",  "vmovdqa",   "vmovdqu",
+                 "vmovdqa32", "vmovdqa64", "vmovdqu8", "vmovdqu16", "vmovdqu32",
+                 "vmovdqu64"});
 }
 
 std::string unitName(RegUnit u) {
   if (u < VecBase) {
-    static constexpr const char *Ranges[] = {"[0:7]", "[8:15]", "[16:31]", "[32:63]"};
+    static constexpr const char *Ranges[] = {"[0:7]", "[8:15]", "[16:31]",
+                                             "[32:63]"};
     return gpr64Name(u / GprUnits) + Ranges[u % GprUnits];
   }
   if (u < MaskBase) {
-    static constexpr const char *Ranges[] = {"[0:127]", "[128:255]", "[256:511]"};
+    static constexpr const char *Ranges[] = {"[0:127]", "[128:255]",
+                                             "[256:511]"};
     unsigned r = u - VecBase;
     return "zmm" + std::to_string(r / VecUnits) + Ranges[r % VecUnits];
   }

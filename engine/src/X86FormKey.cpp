@@ -25,13 +25,15 @@ using detail::lower;
 using detail::splitOperands;
 using detail::trim;
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 /// "r64".."r8" for a general-purpose register name (lower case), else "".
 std::string gprClass(std::string_view n) {
   // Legacy registers: the 16-bit name and its 8/32/64-bit spellings.
-  static constexpr std::array<std::string_view, 8> legacy16 = {"ax", "bx", "cx", "dx",
-                                                               "si", "di", "bp", "sp"};
+  static constexpr std::array<std::string_view, 8> legacy16 = {
+      "ax", "bx", "cx", "dx", "si", "di", "bp", "sp"};
   for (auto r : legacy16) {
     if (n == r)
       return "r16";
@@ -40,8 +42,9 @@ std::string gprClass(std::string_view n) {
     if (n.size() == 3 && n.substr(1) == r && n[0] == 'r')
       return "r64";
   }
-  static constexpr std::array<std::string_view, 12> byte8 = {"al", "bl", "cl",  "dl",  "ah",  "bh",
-                                                             "ch", "dh", "sil", "dil", "bpl", "spl"};
+  static constexpr std::array<std::string_view, 12> byte8 = {
+      "al", "bl", "cl",  "dl",  "ah",  "bh",
+      "ch", "dh", "sil", "dil", "bpl", "spl"};
   for (auto r : byte8)
     if (n == r)
       return "r8";
@@ -78,7 +81,8 @@ std::string registerClass(std::string_view r) {
   if (n == "st" || (startsWith(n, "st(") && n.back() == ')'))
     return "st";
   auto numbered = [&](std::string_view prefix) {
-    return startsWith(n, prefix) && allDigits(std::string_view(n).substr(prefix.size()));
+    return startsWith(n, prefix) &&
+           allDigits(std::string_view(n).substr(prefix.size()));
   };
   if (numbered("xmm"))
     return "xmm";
@@ -98,7 +102,8 @@ std::string registerClass(std::string_view r) {
     return "dr";
   if (numbered("bnd"))
     return "bnd";
-  static constexpr std::array<std::string_view, 6> segs = {"cs", "ds", "es", "fs", "gs", "ss"};
+  static constexpr std::array<std::string_view, 6> segs = {"cs", "ds", "es",
+                                                           "fs", "gs", "ss"};
   for (auto s : segs)
     if (n == s)
       return "sreg";
@@ -114,7 +119,8 @@ std::string coreClass(std::string_view op) {
     op.remove_prefix(1);
   if (op.front() == '$')
     return "imm";
-  if (op.find('(') != std::string_view::npos && !(op.front() == '%' && startsWith(lower(op), "%st(")))
+  if (op.find('(') != std::string_view::npos &&
+      !(op.front() == '%' && startsWith(lower(op), "%st(")))
     return "mem";
   if (op.front() == '%') {
     std::string_view reg = op.substr(1);
@@ -129,18 +135,19 @@ std::string coreClass(std::string_view op) {
 }
 
 bool isBranchMnemonic(std::string_view m) {
-  static constexpr std::array<std::string_view, 8> exact = {"jmp", "jmpq", "jmpl", "call",
-                                                            "callq", "calll", "xbegin", "jrcxz"};
+  static constexpr std::array<std::string_view, 8> exact = {
+      "jmp", "jmpq", "jmpl", "call", "callq", "calll", "xbegin", "jrcxz"};
   for (auto e : exact)
     if (m == e)
       return true;
-  return (m.size() >= 2 && m[0] == 'j') || startsWith(m, "loop") || m == "jecxz";
+  return (m.size() >= 2 && m[0] == 'j') || startsWith(m, "loop") ||
+         m == "jecxz";
 }
 
 bool isPrefix(std::string_view w) {
   static constexpr std::array<std::string_view, 14> prefixes = {
-      "lock", "rep", "repe", "repz", "repne", "repnz", "notrack", "data16",
-      "data32", "addr32", "{vex}", "{vex3}", "{evex}", "xacquire"};
+      "lock",   "rep",    "repe",   "repz",  "repne",  "repnz",  "notrack",
+      "data16", "data32", "addr32", "{vex}", "{vex3}", "{evex}", "xacquire"};
   for (auto p : prefixes)
     if (w == p)
       return true;
@@ -157,7 +164,8 @@ std::string operandClass(std::string_view operand) {
     std::string d = lower(op);
     if (d == "{sae}")
       return "sae";
-    if (d == "{rn-sae}" || d == "{rd-sae}" || d == "{ru-sae}" || d == "{rz-sae}")
+    if (d == "{rn-sae}" || d == "{rd-sae}" || d == "{ru-sae}" ||
+        d == "{rz-sae}")
       return "rc";
     return "";
   }
@@ -172,7 +180,8 @@ std::string operandClass(std::string_view operand) {
     op = trim(op.substr(0, open));
     if (d == "z")
       suffix = "{z}" + suffix;
-    else if (startsWith(d, "%k") || (startsWith(d, "k") && allDigits(std::string_view(d).substr(1))))
+    else if (startsWith(d, "%k") ||
+             (startsWith(d, "k") && allDigits(std::string_view(d).substr(1))))
       suffix = "{k}" + suffix;
     else if (startsWith(d, "1to"))
       bcst = true;
@@ -207,7 +216,8 @@ std::string formKeyFromAtt(std::string_view text) {
     if (!mnemonic.empty())
       mnemonic += ' ';
     mnemonic += word;
-    rest = sp == std::string_view::npos ? std::string_view() : trim(rest.substr(sp));
+    rest = sp == std::string_view::npos ? std::string_view()
+                                        : trim(rest.substr(sp));
     if (!isPrefix(word) || rest.empty())
       break;
   }
@@ -223,8 +233,8 @@ std::string formKeyFromAtt(std::string_view text) {
     if (cls.empty())
       return "";
     // A bare address in a branch is its target.
-    if (branch && cls == "mem" && op.find('(') == std::string_view::npos && op.front() != '*' &&
-        op.front() != '%')
+    if (branch && cls == "mem" && op.find('(') == std::string_view::npos &&
+        op.front() != '*' && op.front() != '%')
       cls = "label";
     key += sep;
     key += cls;

@@ -16,7 +16,8 @@ using test::ModelBuilder;
 TEST(AArch64Registers, OneUnitPerArchitecturalRegister) {
   using aarch64::unitsOfRegister;
   EXPECT_EQ(unitsOfRegister("X3"), std::vector<RegUnit>{3});
-  EXPECT_EQ(unitsOfRegister("w3"), std::vector<RegUnit>{3}); // w writes zero x's top half
+  EXPECT_EQ(unitsOfRegister("w3"),
+            std::vector<RegUnit>{3}); // w writes zero x's top half
   EXPECT_EQ(unitsOfRegister("SP"), std::vector<RegUnit>{31});
   EXPECT_EQ(unitsOfRegister("WSP"), std::vector<RegUnit>{31});
   EXPECT_EQ(unitsOfRegister("Q1"), std::vector<RegUnit>{33});
@@ -37,7 +38,8 @@ TEST(AArch64Registers, OneUnitPerArchitecturalRegister) {
   EXPECT_TRUE(aarch64::isGprUnit(31));
 }
 
-Instruction inst(const std::string &text, std::vector<RegUnit> reads, std::vector<RegUnit> writes) {
+Instruction inst(const std::string &text, std::vector<RegUnit> reads,
+                 std::vector<RegUnit> writes) {
   Instruction in;
   in.text = text;
   in.mnemonic = text.substr(0, text.find(' '));
@@ -84,14 +86,16 @@ TEST(AArch64Analysis, PostIndexWritebackIsAOneCycleRecurrence) {
   EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
   ASSERT_EQ(r.recurrences.size(), 3u);
   EXPECT_EQ(r.recurrences[0].insts, std::vector<unsigned>{1});
-  auto ldChain = std::find_if(r.recurrences.begin(), r.recurrences.end(),
-                              [](const Chain &c) { return c.insts == std::vector<unsigned>{0}; });
+  auto ldChain = std::find_if(
+      r.recurrences.begin(), r.recurrences.end(),
+      [](const Chain &c) { return c.insts == std::vector<unsigned>{0}; });
   ASSERT_NE(ldChain, r.recurrences.end());
   EXPECT_DOUBLE_EQ(ldChain->cyclesPerIteration, 1.0);
   // The loaded value reaches fmla after the load's 6 cycles, labelled v0;
   // critical path: load 6 + fmla 4.
-  auto e = std::find_if(r.edges.begin(), r.edges.end(),
-                        [](const DepEdge &d) { return d.from == 0 && d.to == 1; });
+  auto e = std::find_if(r.edges.begin(), r.edges.end(), [](const DepEdge &d) {
+    return d.from == 0 && d.to == 1;
+  });
   ASSERT_NE(e, r.edges.end());
   EXPECT_EQ(e->unit, "v0");
   EXPECT_DOUBLE_EQ(r.bounds.criticalPath, 10.0);

@@ -1,7 +1,7 @@
 // AnalysisTest.cpp - analyzeLoop on hand-made kernels and models. Every
 // expected number is derived in the comment above its check.
-#include "TestModel.h"
 #include "loopperf/Analysis.h"
+#include "TestModel.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,8 @@ namespace {
 /// pipes, two load AGUs, a store-data port and a divider pipe. Dispatch 4,
 /// integer load 4, vector load 5, store forwarding 6 (ModelBuilder defaults).
 ModelBuilder smallCore() {
-  ModelBuilder b({"ALU0", "ALU1", "ALU2", "ALU3", "FP0", "FP1", "LD0", "LD1", "SD", "DIV"});
+  ModelBuilder b({"ALU0", "ALU1", "ALU2", "ALU3", "FP0", "FP1", "LD0", "LD1",
+                  "SD", "DIV"});
   MachineModel &m = b.model();
   m.loadPorts = b.mask("LD0+LD1");
   m.storePorts = b.mask("LD0+LD1+SD");
@@ -37,11 +38,14 @@ ModelBuilder smallCore() {
       .form("movq mem,r64", 1, 4, {{"LD0+LD1", 1}}, FormMayLoad)
       .form("movq r64,mem", 2, 1, {{"LD0+LD1", 1}, {"SD", 1}}, FormMayStore)
       .form("jne label", 1, 0, {{"ALU0+ALU3", 1}}, FormBranch)
-      .form("vaddpd mem,ymm,ymm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}}, FormMayLoad)
-      .form("vaddpd mem,zmm,zmm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}}, FormMayLoad)
+      .form("vaddpd mem,ymm,ymm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}},
+            FormMayLoad)
+      .form("vaddpd mem,zmm,zmm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}},
+            FormMayLoad)
       .form("vaddps ymm,ymm,ymm", 1, 4, {{"FP0+FP1", 1}})
       .form("vxorps ymm,ymm,ymm", 1, 1, {{"FP0+FP1", 1}})
-      .form("vaddsd mem,xmm,xmm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}}, FormMayLoad)
+      .form("vaddsd mem,xmm,xmm", 2, 9, {{"FP0+FP1", 1}, {"LD0+LD1", 1}},
+            FormMayLoad)
       .form("vmulsd xmm,xmm,xmm", 1, 4, {{"FP0", 1}})
       .form("vmovsd xmm,mem", 2, 1, {{"LD0+LD1", 1}, {"SD", 1}}, FormMayStore)
       .form("incq r64", 1, 1, {{alu, 1}})
@@ -73,7 +77,8 @@ TEST(Analysis, OsacaSumReduction) {
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 32.0);
   EXPECT_DOUBLE_EQ(r.cyclesPerElement, 1.0); // 32 cycles / 32 elements
   ASSERT_FALSE(r.recurrences.empty());
-  EXPECT_EQ(r.recurrences[0].insts, (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(r.recurrences[0].insts,
+            (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(r.recurrences[0].distance, 1u);
   EXPECT_EQ(r.confidence, "high");
 
@@ -97,8 +102,8 @@ TEST(Analysis, FourAccumulators) {
   MachineModel m = smallCore().build();
   KernelBuilder kb;
   for (int i = 0; i < 4; ++i)
-    kb.add("vaddpd " + std::to_string(64 * i) + "(%rsi,%rcx), %zmm" + std::to_string(i) +
-           ", %zmm" + std::to_string(i));
+    kb.add("vaddpd " + std::to_string(64 * i) + "(%rsi,%rcx), %zmm" +
+           std::to_string(i) + ", %zmm" + std::to_string(i));
   kb.add("addq $256, %rcx").add("cmpq %rdx, %rcx").add("jne .L1");
   LoopReport r = analyzeLoop(kb.build(), m);
   EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 4.0);
@@ -124,7 +129,8 @@ TEST(Analysis, StreamTriadTwoAgus) {
   b.model().loadPorts = b.mask("AGU0+AGU1");
   b.model().storePorts = b.mask("AGU1+SD");
   b.form("vmovupd mem,zmm", 1, 5, {{"AGU0+AGU1", 1}}, FormMayLoad)
-      .form("vfmadd213pd mem,zmm,zmm", 2, 9, {{"FP0+FP1", 1}, {"AGU0+AGU1", 1}}, FormMayLoad)
+      .form("vfmadd213pd mem,zmm,zmm", 2, 9, {{"FP0+FP1", 1}, {"AGU0+AGU1", 1}},
+            FormMayLoad)
       .form("vmovupd zmm,mem", 2, 1, {{"AGU1", 1}, {"SD", 1}}, FormMayStore)
       .form("addq imm,r64", 1, 1, {{"ALU0+ALU1", 1}})
       .form("cmpq r64,r64", 1, 1, {{"ALU0+ALU1", 1}})
@@ -172,8 +178,10 @@ TEST(Analysis, GaussSeidelRecurrence) {
   ASSERT_FALSE(r.recurrences.empty());
   EXPECT_EQ(r.recurrences[0].insts, (std::vector<unsigned>{0, 1, 2, 3}));
   EXPECT_FALSE(r.recurrences[0].throughMemory);
-  EXPECT_TRUE(std::none_of(r.edges.begin(), r.edges.end(), [](const DepEdge &e) { return e.memory; }));
-  EXPECT_EQ(r.bottleneckResource, "vaddsd → vaddsd → vaddsd → vmulsd (lines 1, 2, 3, 4)");
+  EXPECT_TRUE(std::none_of(r.edges.begin(), r.edges.end(),
+                           [](const DepEdge &e) { return e.memory; }));
+  EXPECT_EQ(r.bottleneckResource,
+            "vaddsd → vaddsd → vaddsd → vmulsd (lines 1, 2, 3, 4)");
 }
 
 TEST(Analysis, AdcChainThroughCarryFlag) {
@@ -296,7 +304,8 @@ TEST(Analysis, DividerWithoutDividerPortNamesItsDensestPipe) {
   // where the divides' demand is densest, not FP1+LD0+LD1.
   ModelBuilder b({"FP0", "FP1", "LD0", "LD1", "ALU0", "ALU1"});
   b.model().loadPorts = b.mask("LD0+LD1");
-  b.form("vdivpd mem,ymm,ymm", 2, 18, {{"FP1", 5}, {"LD0+LD1", 1}}, FormMayLoad | FormDivider)
+  b.form("vdivpd mem,ymm,ymm", 2, 18, {{"FP1", 5}, {"LD0+LD1", 1}},
+         FormMayLoad | FormDivider)
       .form("addq imm,r64", 1, 1, {{"ALU0+ALU1", 1}});
   MachineModel m = b.build();
   LoopKernel k = KernelBuilder()
@@ -323,7 +332,8 @@ TEST(Analysis, FrontEndBoundWithMacroFusion) {
       .form("jne label", 1, 0, {{"BR", 1}}, FormBranch);
   MachineModel m = b.build();
   KernelBuilder kb;
-  for (const char *reg : {"eax", "ebx", "edx", "esi", "edi", "r8d", "r9d", "r10d", "r11d", "r12d"})
+  for (const char *reg : {"eax", "ebx", "edx", "esi", "edi", "r8d", "r9d",
+                          "r10d", "r11d", "r12d"})
     kb.add(std::string("movl $1, %") + reg);
   kb.add("decq %rcx").add("jne .L6");
   LoopReport r = analyzeLoop(kb.build(), m);
@@ -389,9 +399,11 @@ TEST(Analysis, PartialRegisterMerge) {
   // imul reads the whole rax: imul 3 + movb 1 = 4 per iteration. With
   // movl $1, %eax (zero-extending) nothing is carried.
   MachineModel m = smallCore().build();
-  LoopKernel k = KernelBuilder().add("movb $1, %al").add("imulq %rax, %rax").build();
+  LoopKernel k =
+      KernelBuilder().add("movb $1, %al").add("imulq %rax, %rax").build();
   EXPECT_DOUBLE_EQ(analyzeLoop(k, m).bounds.loopCarried, 4.0);
-  LoopKernel k2 = KernelBuilder().add("movl $1, %eax").add("imulq %rax, %rax").build();
+  LoopKernel k2 =
+      KernelBuilder().add("movl $1, %eax").add("imulq %rax, %rax").build();
   EXPECT_TRUE(analyzeLoop(k2, m).recurrences.empty());
 }
 
@@ -423,7 +435,8 @@ TEST(Analysis, TiesAreReported) {
   // back-edge costs 1. Ports is primary (preference order), front end tied.
   MachineModel m = smallCore().build();
   KernelBuilder kb;
-  for (const char *reg : {"eax", "ebx", "edx", "esi", "edi", "r8d", "r9d", "r10d"})
+  for (const char *reg :
+       {"eax", "ebx", "edx", "esi", "edi", "r8d", "r9d", "r10d"})
     kb.add(std::string("movl $1, %") + reg);
   LoopReport r = analyzeLoop(kb.build(), m);
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 2.0);

@@ -1,6 +1,7 @@
 // The loop fingerprint (loopperf/Fingerprint.h) that loopperf-gate matches
 // loops by. Expected hashes computed independently with Python:
-//   h = 0xcbf29ce484222325; for b in data: h = ((h ^ b) * 0x100000001b3) % 2**64
+//   h = 0xcbf29ce484222325; for b in data: h = ((h ^ b) * 0x100000001b3) %
+//   2**64
 #include "loopperf/Fingerprint.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +9,8 @@
 using namespace loopperf;
 
 namespace {
-LoopKernel kernelOf(std::initializer_list<std::pair<const char *, const char *>> textAndForm) {
+LoopKernel kernelOf(
+    std::initializer_list<std::pair<const char *, const char *>> textAndForm) {
   LoopKernel k;
   for (auto [text, form] : textAndForm) {
     Instruction in;
@@ -27,23 +29,28 @@ TEST(Fingerprint, EmptyInputIsTheOffsetBasis) {
 
 TEST(Fingerprint, HashesTheFormSequence) {
   // The vectorised dot product of test/lit/llvm-pass/dot-znver5.c.
-  LoopKernel k = kernelOf({{"vmovupd (%rsi,%rcx,8), %zmm1", "vmovupd mem,zmm"},
-                           {"vfmadd231pd (%rdi,%rcx,8), %zmm1, %zmm0", "vfmadd231pd mem,zmm,zmm"},
-                           {"addq $8, %rcx", "addq imm,r64"},
-                           {"cmpq %rcx, %rdx", "cmpq r64,r64"},
-                           {"jne .LBB0_4", "jne label"}});
+  LoopKernel k = kernelOf(
+      {{"vmovupd (%rsi,%rcx,8), %zmm1", "vmovupd mem,zmm"},
+       {"vfmadd231pd (%rdi,%rcx,8), %zmm1, %zmm0", "vfmadd231pd mem,zmm,zmm"},
+       {"addq $8, %rcx", "addq imm,r64"},
+       {"cmpq %rcx, %rdx", "cmpq r64,r64"},
+       {"jne .LBB0_4", "jne label"}});
   EXPECT_EQ(fingerprintInput(k),
-            "vmovupd mem,zmm\nvfmadd231pd mem,zmm,zmm\naddq imm,r64\ncmpq r64,r64\njne label\n");
+            "vmovupd mem,zmm\nvfmadd231pd mem,zmm,zmm\naddq imm,r64\ncmpq "
+            "r64,r64\njne label\n");
   EXPECT_EQ(loopFingerprint(k), "e1ceea8c682ca28b");
 }
 
 TEST(Fingerprint, RegistersDoNotMatterOrderAndFormsDo) {
-  LoopKernel a = kernelOf({{"vaddsd (%rdi), %xmm0, %xmm0", "vaddsd mem,xmm,xmm"},
-                           {"addq $8, %rdi", "addq imm,r64"}});
-  LoopKernel b = kernelOf({{"vaddsd (%rsi), %xmm3, %xmm3", "vaddsd mem,xmm,xmm"},
-                           {"addq $16, %rsi", "addq imm,r64"}});
-  LoopKernel swapped = kernelOf({{"addq $8, %rdi", "addq imm,r64"},
-                                 {"vaddsd (%rdi), %xmm0, %xmm0", "vaddsd mem,xmm,xmm"}});
+  LoopKernel a =
+      kernelOf({{"vaddsd (%rdi), %xmm0, %xmm0", "vaddsd mem,xmm,xmm"},
+                {"addq $8, %rdi", "addq imm,r64"}});
+  LoopKernel b =
+      kernelOf({{"vaddsd (%rsi), %xmm3, %xmm3", "vaddsd mem,xmm,xmm"},
+                {"addq $16, %rsi", "addq imm,r64"}});
+  LoopKernel swapped =
+      kernelOf({{"addq $8, %rdi", "addq imm,r64"},
+                {"vaddsd (%rdi), %xmm0, %xmm0", "vaddsd mem,xmm,xmm"}});
   EXPECT_EQ(loopFingerprint(a), loopFingerprint(b));
   EXPECT_NE(loopFingerprint(a), loopFingerprint(swapped));
 }

@@ -13,7 +13,8 @@ using namespace loopperf::gate;
 
 namespace {
 
-LoopRecord loop(const char *file, const char *fn, unsigned line, const char *fp) {
+LoopRecord loop(const char *file, const char *fn, unsigned line,
+                const char *fp) {
   LoopRecord r;
   r.file = file;
   r.function = fn;
@@ -34,7 +35,8 @@ std::vector<std::string> describePairs(const std::vector<LoopPair> &pairs) {
   std::vector<std::string> out;
   for (const LoopPair &p : pairs)
     out.push_back(std::to_string(p.base ? p.base->line : 0) + "->" +
-                  std::to_string(p.cand ? p.cand->line : 0) + " " + matchedByName(p.by));
+                  std::to_string(p.cand ? p.cand->line : 0) + " " +
+                  matchedByName(p.by));
   return out;
 }
 
@@ -43,8 +45,9 @@ std::vector<std::string> describePairs(const std::vector<LoopPair> &pairs) {
 TEST(GateMatch, FingerprintsSurviveLineShiftsAndReordering) {
   Build base = build({loop("k.c", "f", 10, "aa"), loop("k.c", "f", 20, "bb")});
   Build cand = build({loop("k.c", "f", 33, "bb"), loop("k.c", "f", 13, "aa")});
-  EXPECT_EQ(describePairs(matchLoops(base, cand)),
-            (std::vector<std::string>{"20->33 fingerprint", "10->13 fingerprint"}));
+  EXPECT_EQ(
+      describePairs(matchLoops(base, cand)),
+      (std::vector<std::string>{"20->33 fingerprint", "10->13 fingerprint"}));
 }
 
 TEST(GateMatch, ChangedLoopPairsByOrderWhenCountsAgree) {
@@ -64,23 +67,27 @@ TEST(GateMatch, NearestLineAfterTheMedianShiftOtherwise) {
   Build cand = build({loop("k.c", "f", 15, "aa"), loop("k.c", "f", 31, "new"),
                       loop("k.c", "f", 35, "cc"), loop("k.c", "f", 55, "dd")});
   EXPECT_EQ(describePairs(matchLoops(base, cand)),
-            (std::vector<std::string>{"10->15 fingerprint", "0->31 none", "30->35 line",
-                                      "50->55 fingerprint"}));
+            (std::vector<std::string>{"10->15 fingerprint", "0->31 none",
+                                      "30->35 line", "50->55 fingerprint"}));
 }
 
 TEST(GateMatch, FunctionsAndFilesSeparateLoops) {
   // Same fingerprint in another function or file is another loop.
-  Build base = build({loop("a/k.c", "f", 1, "aa"), loop("a/k.c", "g", 5, "aa")});
-  Build cand = build({loop("b/k.c", "g", 5, "aa"), loop("b/other.c", "f", 1, "aa")});
-  EXPECT_EQ(describePairs(matchLoops(base, cand)),
-            (std::vector<std::string>{"5->5 fingerprint", "0->1 none", "1->0 none"}));
+  Build base =
+      build({loop("a/k.c", "f", 1, "aa"), loop("a/k.c", "g", 5, "aa")});
+  Build cand =
+      build({loop("b/k.c", "g", 5, "aa"), loop("b/other.c", "f", 1, "aa")});
+  EXPECT_EQ(
+      describePairs(matchLoops(base, cand)),
+      (std::vector<std::string>{"5->5 fingerprint", "0->1 none", "1->0 none"}));
 }
 
 TEST(GateMatch, FilesBySharedPathSuffix) {
-  std::vector<std::string> base = {"/ci/a/src/x.c", "/ci/a/lib/x.c", "/ci/a/y.c"};
+  std::vector<std::string> base = {"/ci/a/src/x.c", "/ci/a/lib/x.c",
+                                   "/ci/a/y.c"};
   EXPECT_EQ(matchFile("/ci/b/src/x.c", base), "/ci/a/src/x.c");
   EXPECT_EQ(matchFile("./y.c", base), "/ci/a/y.c");
-  EXPECT_EQ(matchFile("x.c", base), "");  // src/x.c or lib/x.c: ambiguous
+  EXPECT_EQ(matchFile("x.c", base), ""); // src/x.c or lib/x.c: ambiguous
   EXPECT_EQ(matchFile("z.c", base), "");
   EXPECT_EQ(normalisePath("./src/../src/x.c"), "src/x.c");
 }
@@ -127,7 +134,8 @@ std::vector<std::string> quadraticMatch(const std::vector<LoopRecord> &base,
   std::vector<std::tuple<long, size_t, size_t>> all;
   for (size_t b : rb)
     for (size_t c : rc)
-      all.push_back({std::labs(long(cand[c].line) - shift - long(base[b].line)), c, b});
+      all.push_back(
+          {std::labs(long(cand[c].line) - shift - long(base[b].line)), c, b});
   std::sort(all.begin(), all.end());
   for (auto [d, c, b] : all)
     if (!bu[b] && !cu[c]) {
@@ -160,9 +168,11 @@ TEST(GateMatch, LinearithmicMatchingAgreesWithQuadraticReference) {
     const Build base = build(b), cand = build(c);
     std::vector<std::string> got;
     for (const LoopPair &p : matchLoops(base, cand))
-      got.push_back(std::to_string(p.base ? long(p.base - base.loops.data()) : -1) + "->" +
-                    std::to_string(p.cand ? long(p.cand - cand.loops.data()) : -1) + " " +
-                    matchedByName(p.by));
+      got.push_back(
+          std::to_string(p.base ? long(p.base - base.loops.data()) : -1) +
+          "->" +
+          std::to_string(p.cand ? long(p.cand - cand.loops.data()) : -1) + " " +
+          matchedByName(p.by));
     std::vector<std::string> want = quadraticMatch(base.loops, cand.loops);
     std::sort(got.begin(), got.end());
     std::sort(want.begin(), want.end());

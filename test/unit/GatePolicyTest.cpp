@@ -23,7 +23,8 @@ LoopRecord rec(double cpi, unsigned elements, const char *fn = "f") {
   return r;
 }
 
-Verdict judge(const LoopRecord *base, const LoopRecord *cand, const Policy &p = {}) {
+Verdict judge(const LoopRecord *base, const LoopRecord *cand,
+              const Policy &p = {}) {
   GateResult r = evaluate({{base, cand, MatchedBy::Order}}, p);
   EXPECT_EQ(r.loops.size(), 1u);
   return r.loops.empty() ? Verdict{} : r.loops[0];
@@ -35,11 +36,13 @@ TEST(GatePolicy, BothThresholdsMustBeExceeded) {
   // Defaults: 5% and 0.10 cycles, per iteration here (no element count).
   LoopRecord b = rec(1.00, 0), small = rec(1.04, 0), big = rec(1.20, 0);
   EXPECT_EQ(judge(&b, &small).status, Status::Unchanged); // +4% < 5%
-  Verdict v = judge(&b, &big);                             // +0.20, +20%
+  Verdict v = judge(&b, &big);                            // +0.20, +20%
   EXPECT_EQ(v.status, Status::Regressed);
   EXPECT_TRUE(v.fails);
-  EXPECT_EQ(v.reason, "+0.20 cycles/iteration (+20.0%), over the thresholds 0.10 cycles and 5.0%");
-  LoopRecord tiny = rec(0.10, 0), tinyWorse = rec(0.15, 0); // +50% but only 0.05 cycles
+  EXPECT_EQ(v.reason, "+0.20 cycles/iteration (+20.0%), over the thresholds "
+                      "0.10 cycles and 5.0%");
+  LoopRecord tiny = rec(0.10, 0),
+             tinyWorse = rec(0.15, 0); // +50% but only 0.05 cycles
   EXPECT_EQ(judge(&tiny, &tinyWorse).status, Status::Unchanged);
   Verdict better = judge(&big, &b);
   EXPECT_EQ(better.status, Status::Improved);
@@ -63,25 +66,27 @@ TEST(GatePolicy, PerElementWhenBothKnowIt) {
 TEST(GatePolicy, BudgetsAndAllowList) {
   LoopRecord b = rec(1.0, 0), c = rec(2.0, 0, "kernel");
   Policy p;
-  p.budgets.push_back({Selector{"kern*", "k.c", "", 0}, std::nullopt, 2.5, std::nullopt,
-                       std::nullopt});
+  p.budgets.push_back({Selector{"kern*", "k.c", "", 0}, std::nullopt, 2.5,
+                       std::nullopt, std::nullopt});
   Verdict within = judge(&b, &c, p);
   EXPECT_EQ(within.status, Status::Regressed);
   EXPECT_FALSE(within.fails);
-  EXPECT_NE(within.reason.find("within the budget 2.50, passes"), std::string::npos);
+  EXPECT_NE(within.reason.find("within the budget 2.50, passes"),
+            std::string::npos);
   p.budgets[0].maxCyclesPerIteration = 1.5;
   Verdict over = judge(&b, &c, p);
   EXPECT_EQ(over.status, Status::OverBudget);
   EXPECT_TRUE(over.fails);
-  EXPECT_EQ(over.reason, "2.00 cycles/iteration is over the budget 1.50 of kern*@k.c");
+  EXPECT_EQ(over.reason,
+            "2.00 cycles/iteration is over the budget 1.50 of kern*@k.c");
   p.allows.push_back({parseSelector("kernel@src/*.c"), "ticket 12"});
   Verdict allowed = judge(&b, &c, p);
   EXPECT_FALSE(allowed.fails);
   EXPECT_TRUE(allowed.allowed);
   // A budget's own relative threshold: +100% is within 150%.
   Policy loose;
-  loose.budgets.push_back({Selector{"kernel", "", "", 0}, std::nullopt, std::nullopt, 1.5,
-                           std::nullopt});
+  loose.budgets.push_back({Selector{"kernel", "", "", 0}, std::nullopt,
+                           std::nullopt, 1.5, std::nullopt});
   EXPECT_EQ(judge(&b, &c, loose).status, Status::Unchanged);
 }
 
@@ -127,6 +132,7 @@ TEST(GatePolicy, SelectorsAndPolicyFile) {
     readPolicyFile(path, p);
     FAIL() << "a typo must not be ignored";
   } catch (const InputError &e) {
-    EXPECT_EQ(std::string(e.what()), path + ": unknown key \"relativ\" in the policy");
+    EXPECT_EQ(std::string(e.what()),
+              path + ": unknown key \"relativ\" in the policy");
   }
 }

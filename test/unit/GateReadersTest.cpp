@@ -12,8 +12,8 @@
 
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <fstream>
+#include <functional>
 
 using namespace loopperf::gate;
 
@@ -108,22 +108,28 @@ TEST(GateReaders, ClangYamlMalformedOrTruncatedNamesTheFile) {
   std::string yaml = ClangYaml;
   // Cut inside the first record's argument list.
   std::string cut = yaml.substr(0, yaml.find("  - Model:") + 14);
-  EXPECT_NE(errorOf([&] { readClangYaml(cut, "cut.opt.yaml"); }).find("cut.opt.yaml: "),
+  EXPECT_NE(errorOf([&] {
+              readClangYaml(cut, "cut.opt.yaml");
+            }).find("cut.opt.yaml: "),
             std::string::npos);
   // Cut between two arguments: valid YAML, but not a whole record file.
   std::string between = yaml.substr(0, yaml.find("  - Bottleneck:"));
   EXPECT_EQ(errorOf([&] { readClangYaml(between, "c.opt.yaml"); }),
-            "c.opt.yaml: truncated optimization record (the last remark does not end with "
+            "c.opt.yaml: truncated optimization record (the last remark does "
+            "not end with "
             "'...')");
   std::string noArg = yaml;
   noArg.erase(noArg.find("  - CyclesPerIteration: '1.00'\n"), 31);
   EXPECT_EQ(errorOf([&] { readClangYaml(noArg, "n.opt.yaml"); }),
-            "n.opt.yaml: loopperf remark in scale has no CyclesPerIteration argument");
+            "n.opt.yaml: loopperf remark in scale has no CyclesPerIteration "
+            "argument");
   std::string bad = yaml;
   bad.replace(bad.find("'1.00'"), 6, "'1.x'");
   EXPECT_EQ(errorOf([&] { readClangYaml(bad, "b.opt.yaml"); }),
             "b.opt.yaml: loopperf remark in scale: not a cycle count: '1.x'");
-  EXPECT_NE(errorOf([&] { readClangYaml("--- !Passed\n{[", "g.opt.yaml"); }).find("g.opt.yaml: "),
+  EXPECT_NE(errorOf([&] {
+              readClangYaml("--- !Passed\n{[", "g.opt.yaml");
+            }).find("g.opt.yaml: "),
             std::string::npos);
 }
 
@@ -145,10 +151,11 @@ TEST(GateReaders, GccRecordSummaryTextAndFingerprintNote) {
 TEST(GateReaders, GccSummaryVariants) {
   // LoopRemarks.cpp's summaryOf: unknown element count, ties, confidence.
   LoopRecord r;
-  ASSERT_TRUE(parseGccSummary("loop runs 2.50 cycles/iteration (elements/iteration unknown) on "
-                              "skylake; bottleneck: ports SKLPort0 (tied with front-end); "
-                              "confidence medium",
-                              r));
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs 2.50 cycles/iteration (elements/iteration unknown) on "
+      "skylake; bottleneck: ports SKLPort0 (tied with front-end); "
+      "confidence medium",
+      r));
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 2.5);
   EXPECT_FALSE(r.cyclesPerElement.has_value());
   EXPECT_EQ(r.model, "skylake");
@@ -158,16 +165,19 @@ TEST(GateReaders, GccSummaryVariants) {
 }
 
 TEST(GateReaders, GccRecordMalformed) {
-  EXPECT_EQ(errorOf([] { readGccRecord("[{\"format\": \"1\"}, [], [", "t.json"); }),
-            "t.json: malformed JSON (truncated?)");
-  EXPECT_EQ(errorOf([] { readGccRecord("[1, 2]", "s.json"); }),
-            "s.json: not a GCC optimization record ([metadata, passes, records])");
-  EXPECT_EQ(errorOf([] {
-              readGccRecord(R"([{}, [], [{"kind": "success", "function": "f",
+  EXPECT_EQ(
+      errorOf([] { readGccRecord("[{\"format\": \"1\"}, [], [", "t.json"); }),
+      "t.json: malformed JSON (truncated?)");
+  EXPECT_EQ(
+      errorOf([] { readGccRecord("[1, 2]", "s.json"); }),
+      "s.json: not a GCC optimization record ([metadata, passes, records])");
+  EXPECT_EQ(
+      errorOf([] {
+        readGccRecord(R"([{}, [], [{"kind": "success", "function": "f",
                               "message": ["loop runs fast"]}]])",
-                            "m.json");
-            }),
-            "m.json: loopperf record in f is not a loop summary: 'loop runs fast'");
+                      "m.json");
+      }),
+      "m.json: loopperf record in f is not a loop summary: 'loop runs fast'");
 }
 
 TEST(GateReaders, LoopperfJsonBothPlugins) {
@@ -188,7 +198,9 @@ TEST(GateReaders, LoopperfJsonBothPlugins) {
   ASSERT_EQ(llvm.size(), 1u);
   EXPECT_EQ(llvm[0].file, "inc/h.h");
   EXPECT_FALSE(llvm[0].cyclesPerElement.has_value());
-  EXPECT_EQ(errorOf([] { readLoopperfJson(R"({"loops": [{"line": 1}]})", "x.json"); }),
+  EXPECT_EQ(errorOf([] {
+              readLoopperfJson(R"({"loops": [{"line": 1}]})", "x.json");
+            }),
             "x.json: a loop has no \"function\"");
   EXPECT_EQ(errorOf([] {
               readLoopperfJson(R"({"loops": [{"function": "f", "line": 1,
@@ -216,7 +228,8 @@ TEST(GateReaders, GzipWholeAndTruncated) {
   }
   const std::string cut = tempPath("gate-cut.json.gz");
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  EXPECT_EQ(errorOf([&] { readFileBytes(cut); }), cut + ": truncated gzip data");
+  EXPECT_EQ(errorOf([&] { readFileBytes(cut); }),
+            cut + ": truncated gzip data");
   EXPECT_EQ(errorOf([&] { loadBuild({tempPath("no-such-dir")}); }),
             tempPath("no-such-dir") + ": no such file or directory");
 }
@@ -227,16 +240,19 @@ TEST(GateReaders, GzipWholeAndTruncated) {
 TEST(GateReaders, GccSummaryOf60000CharactersParses) {
   const std::string resource(60000, 'x');
   LoopRecord r;
-  ASSERT_TRUE(parseGccSummary("loop runs 1.00 cycles/iteration (elements/iteration unknown) on "
-                              "znver3; bottleneck: ports " +
-                                  resource,
-                              r));
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs 1.00 cycles/iteration (elements/iteration unknown) on "
+      "znver3; bottleneck: ports " +
+          resource,
+      r));
   EXPECT_EQ(r.bottleneckResource, resource);
   EXPECT_EQ(r.bottleneck, "ports");
   // Not a summary, as long: false, and a message cut to 200 characters.
-  EXPECT_FALSE(parseGccSummary("loop runs 1.00 cycles/iteration (" + resource, r));
-  const std::string record = R"([{}, [], [{"kind": "success", "function": "f", "message": ["loop runs )" +
-                             resource + R"("]}]])";
+  EXPECT_FALSE(
+      parseGccSummary("loop runs 1.00 cycles/iteration (" + resource, r));
+  const std::string record =
+      R"([{}, [], [{"kind": "success", "function": "f", "message": ["loop runs )" +
+      resource + R"("]}]])";
   EXPECT_EQ(errorOf([&] { readGccRecord(record, "l.json"); }),
             "l.json: loopperf record in f is not a loop summary: 'loop runs " +
                 resource.substr(0, 190) + "...'");
@@ -245,18 +261,23 @@ TEST(GateReaders, GccSummaryOf60000CharactersParses) {
 TEST(GateReaders, GccSummaryIsParsedExactly) {
   // Every way the scan can stop short: each is not a summary.
   LoopRecord r;
-  for (const char *bad :
-       {"loop runs 1 cycles/iteration (elements/iteration unknown) on a; bottleneck: ports",
-        "loop runs 1.00 cycles/iteration (1.00 cycles/element, 1 elements/iterations) on a; "
-        "bottleneck: ports",
-        "loop runs 1.00 cycles/iteration (elements/iteration unknown) on ; bottleneck: ports",
-        "loop runs 1.00 cycles/iteration (elements/iteration unknown) on a; bottleneck: Ports",
-        "loop runs 1.00 cycles/iteration (elements/iteration unknown) on a; bottleneck: ports\nx"})
+  for (const char *bad : {"loop runs 1 cycles/iteration (elements/iteration "
+                          "unknown) on a; bottleneck: ports",
+                          "loop runs 1.00 cycles/iteration (1.00 "
+                          "cycles/element, 1 elements/iterations) on a; "
+                          "bottleneck: ports",
+                          "loop runs 1.00 cycles/iteration (elements/iteration "
+                          "unknown) on ; bottleneck: ports",
+                          "loop runs 1.00 cycles/iteration (elements/iteration "
+                          "unknown) on a; bottleneck: Ports",
+                          "loop runs 1.00 cycles/iteration (elements/iteration "
+                          "unknown) on a; bottleneck: ports\nx"})
     EXPECT_FALSE(parseGccSummary(bad, r)) << bad;
-  ASSERT_TRUE(parseGccSummary("loop runs 4.00 cycles/iteration (1.00 cycles/element, 4 "
-                              "elements/iteration) on znver5; bottleneck: front-end; "
-                              "confidence low",
-                              r));
+  ASSERT_TRUE(
+      parseGccSummary("loop runs 4.00 cycles/iteration (1.00 cycles/element, 4 "
+                      "elements/iteration) on znver5; bottleneck: front-end; "
+                      "confidence low",
+                      r));
   EXPECT_EQ(r.elementsPerIteration, 4u);
   EXPECT_EQ(r.model, "znver5");
   EXPECT_EQ(r.bottleneck, "front-end");
@@ -285,22 +306,26 @@ TEST(GateReaders, GccRecordByPassName) {
   // A success record of the loopperf pass that is not a summary is an error.
   std::string other = json;
   other.replace(other.find("loop runs 2.00"), 9, "loop ran ");
-  EXPECT_EQ(errorOf([&] { readGccRecord(other, "o.json"); }),
-            "o.json: loopperf record in f is not a loop summary: 'loop ran  2.00 "
-            "cycles/iteration (elements/iteration unknown) on znver3; bottleneck: ports P0'");
+  EXPECT_EQ(
+      errorOf([&] { readGccRecord(other, "o.json"); }),
+      "o.json: loopperf record in f is not a loop summary: 'loop ran  2.00 "
+      "cycles/iteration (elements/iteration unknown) on znver3; bottleneck: "
+      "ports P0'");
 }
 
 // Issue 19, item 5: impossible ElementsPerIteration values (0, 0.5, 1e20,
 // 2^32, which was cast to unsigned: undefined behaviour) are malformed
 // records: an InputError naming the file, as for any malformed record.
 TEST(GateReaders, ImpossibleElementCountsAreRejected) {
-  const std::string want = "impossible elements per iteration: '{}' (want a whole number "
-                           "from 1 to 1048576)";
+  const std::string want =
+      "impossible elements per iteration: '{}' (want a whole number "
+      "from 1 to 1048576)";
   auto message = [&](const std::string &v) {
     std::string m = want;
     return m.replace(m.find("{}"), 2, v);
   };
-  for (const char *v : {"0", "0.5", "1e20", "4294967296", "-1", "", "1048577"}) {
+  for (const char *v :
+       {"0", "0.5", "1e20", "4294967296", "-1", "", "1048577"}) {
     std::string yaml = ClangYaml;
     yaml.replace(yaml.find("'16'"), 4, std::string("'") + v + "'");
     EXPECT_EQ(errorOf([&] { readClangYaml(yaml, "e.opt.yaml"); }),
@@ -320,10 +345,15 @@ TEST(GateReaders, ImpossibleElementCountsAreRejected) {
                "cycles_per_element": 1.0, "elements_per_iteration": )" +
            epi + "}]}";
   };
-  EXPECT_EQ(readLoopperfJson(json("0"), "z.json").at(0).elementsPerIteration, 0u);
-  EXPECT_EQ(readLoopperfJson(json("2"), "z.json").at(0).elementsPerIteration, 2u);
-  for (auto [text, shown] : {std::pair{"0.5", "0.5"}, {"1e20", "1e+20"},
-                             {"4294967296", "4294967296"}, {"-1", "-1"}, {"0.0", "0"}})
+  EXPECT_EQ(readLoopperfJson(json("0"), "z.json").at(0).elementsPerIteration,
+            0u);
+  EXPECT_EQ(readLoopperfJson(json("2"), "z.json").at(0).elementsPerIteration,
+            2u);
+  for (auto [text, shown] : {std::pair{"0.5", "0.5"},
+                             {"1e20", "1e+20"},
+                             {"4294967296", "4294967296"},
+                             {"-1", "-1"},
+                             {"0.0", "0"}})
     EXPECT_EQ(errorOf([&] { readLoopperfJson(json(text), "j.json"); }),
               "j.json: loop in f: " + message(shown))
         << text;
@@ -343,13 +373,15 @@ TEST(GateReaders, GzipBombStopsAtTheLimit) {
       EXPECT_EQ(readFileBytes(path, 1024).size(), 1024u);
     else
       EXPECT_EQ(errorOf([&] { readFileBytes(path, 1024); }),
-                path + ": gzip data decompresses to more than 1024 bytes (loopperf-gate's limit "
+                path + ": gzip data decompresses to more than 1024 bytes "
+                       "(loopperf-gate's limit "
                        "per file, 0 MiB; see docs/ci.md)");
   }
   const std::string plain = tempPath("gate-big.json");
   std::ofstream(plain, std::ios::binary) << std::string(2049, '[');
   EXPECT_EQ(errorOf([&] { readFileBytes(plain, 2048); }),
-            plain + ": the file has more than 2048 bytes (loopperf-gate's limit per file, 0 MiB; "
+            plain + ": the file has more than 2048 bytes (loopperf-gate's "
+                    "limit per file, 0 MiB; "
                     "see docs/ci.md)");
   EXPECT_EQ(MaxInputBytes, size_t(256) << 20);
 }
@@ -359,14 +391,18 @@ TEST(GateReaders, GzipBombStopsAtTheLimit) {
 TEST(GateReaders, FormatByNameThenContent) {
   EXPECT_EQ(recordFormat("d/a.opt.yaml", "[").kind, RecordKind::ClangYaml);
   EXPECT_EQ(recordFormat("a.opt.yaml.gz", "{").kind, RecordKind::ClangYaml);
-  EXPECT_EQ(recordFormat("a.c.opt-record.json.gz", "{").kind, RecordKind::GccRecord);
-  EXPECT_EQ(recordFormat("a.loopperf.json", "[").kind, RecordKind::LoopperfJson);
+  EXPECT_EQ(recordFormat("a.c.opt-record.json.gz", "{").kind,
+            RecordKind::GccRecord);
+  EXPECT_EQ(recordFormat("a.loopperf.json", "[").kind,
+            RecordKind::LoopperfJson);
   EXPECT_EQ(recordFormat("out.json", " [").kind, RecordKind::GccRecord);
-  EXPECT_EQ(recordFormat("out.json", "--- !Passed").kind, RecordKind::LoopperfJson);
+  EXPECT_EQ(recordFormat("out.json", "--- !Passed").kind,
+            RecordKind::LoopperfJson);
   EXPECT_EQ(recordFormat("records", "{").kind, RecordKind::LoopperfJson);
   EXPECT_EQ(recordFormat("records", "--- !Passed").kind, RecordKind::ClangYaml);
   EXPECT_EQ(recordFormat("records", "").basis,
-            "guessed from its content (starts with an empty file; the name says nothing)");
+            "guessed from its content (starts with an empty file; the name "
+            "says nothing)");
 
   // GCC's JSON in a file named like clang's YAML is read as YAML and fails.
   const std::string path = tempPath("gate-named.opt.yaml");
@@ -380,8 +416,10 @@ TEST(GateReaders, FormatByNameThenContent) {
   const std::string unnamed = tempPath("gate-unnamed");
   std::ofstream(unnamed) << "[1]";
   EXPECT_EQ(errorOf([&] { loadBuild({unnamed}); }),
-            unnamed + ": not a GCC optimization record ([metadata, passes, records]) (read as "
-                      "GCC optimization record, guessed from its content (starts with '['; the "
+            unnamed + ": not a GCC optimization record ([metadata, passes, "
+                      "records]) (read as "
+                      "GCC optimization record, guessed from its content "
+                      "(starts with '['; the "
                       "name says nothing))");
 }
 
@@ -399,5 +437,6 @@ TEST(GateReaders, NamesThatAreNotUtf8AreWritten) {
   const GateResult r = evaluate(matchLoops(b, b), Policy());
   const std::string replaced = "k\xef\xbf\xbd.c";
   EXPECT_NE(writeJson(r).find(replaced), std::string::npos);
-  EXPECT_NE(writeRankJson(rankLoops(b, nullptr), false).find(replaced), std::string::npos);
+  EXPECT_NE(writeRankJson(rankLoops(b, nullptr), false).find(replaced),
+            std::string::npos);
 }

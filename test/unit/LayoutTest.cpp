@@ -35,7 +35,8 @@ MachineModel lineModel(uint32_t lineBytes, double minCycles) {
   b.form("addq imm,r64", 1, 1, {{alu, 1}})
       .form("addq r64,r64", 1, 1, {{alu, 1}})
       .form("cmpq r64,r64", 1, 1, {{alu, 1}})
-      .form("popcntq mem,r64", 2, 5, {{"A0+A1", 1}, {"LD0+LD1", 1}}, FormMayLoad)
+      .form("popcntq mem,r64", 2, 5, {{"A0+A1", 1}, {"LD0+LD1", 1}},
+            FormMayLoad)
       .form("jne label", 1, 0, {{"BR", 1}}, FormBranch);
   return b.build();
 }
@@ -130,9 +131,11 @@ TEST(LineCrossing, CounterLoopAcrossTwoLines) {
   EXPECT_EQ(r.bottleneck, BottleneckKind::FrontEnd);
   EXPECT_EQ(r.bottleneckResource, "loop spans 2 64-byte lines");
   ASSERT_EQ(r.notes.size(), 1u);
-  EXPECT_EQ(r.notes[0], "the loop's 9 bytes start at offset 56 of a 64-byte line and span 2 "
-                        "lines: at least 2 cycles/iteration on this model; align the loop to "
-                        "64 (-falign-loops=64) to avoid");
+  EXPECT_EQ(
+      r.notes[0],
+      "the loop's 9 bytes start at offset 56 of a 64-byte line and span 2 "
+      "lines: at least 2 cycles/iteration on this model; align the loop to "
+      "64 (-falign-loops=64) to avoid");
 }
 
 TEST(LineCrossing, PopcountCandidatesOfA16ByteAlignedSection) {
@@ -157,16 +160,21 @@ TEST(LineCrossing, PopcountCandidatesOfA16ByteAlignedSection) {
   EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 1.0);
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 1.0);
   ASSERT_EQ(r.notes.size(), 1u);
-  EXPECT_EQ(r.notes[0], "spans 2 64-byte lines at 1 of 4 placements (aligned to 16): 2 "
-                        "cycles/iteration there; align the loop to 64 (-falign-loops=64) to "
-                        "avoid; the bound takes what most placements give (1 line; a tie counts "
-                        "as fewer)");
+  EXPECT_EQ(
+      r.notes[0],
+      "spans 2 64-byte lines at 1 of 4 placements (aligned to 16): 2 "
+      "cycles/iteration there; align the loop to 64 (-falign-loops=64) to "
+      "avoid; the bound takes what most placements give (1 line; a tie counts "
+      "as fewer)");
   // The text report says where the loop may sit.
   std::string text = renderText(k, r, m);
-  EXPECT_NE(text.find("Code layout: 17 bytes at .text+0x38, section aligned to 16, address "
-                      "unknown: spans 2 64-byte lines at 1 of 4 placements (offsets 8, 24, 40 "
-                      "and 56 in a line)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "Code layout: 17 bytes at .text+0x38, section aligned to 16, address "
+          "unknown: spans 2 64-byte lines at 1 of 4 placements (offsets 8, 24, "
+          "40 "
+          "and 56 in a line)"),
+      std::string::npos)
       << text;
 }
 
@@ -181,7 +189,8 @@ TEST(LineCrossing, MajorityOfPlacementsDecides) {
   EXPECT_EQ(r50.layout.linesAt, (std::vector<unsigned>{1, 2, 2, 2}));
   EXPECT_EQ(r50.layout.linesSpanned, 2u);
   EXPECT_DOUBLE_EQ(r50.bounds.frontEnd, 2.0);
-  EXPECT_EQ(r50.bottleneckResource, "loop spans 2 64-byte lines at 3 of 4 placements");
+  EXPECT_EQ(r50.bottleneckResource,
+            "loop spans 2 64-byte lines at 3 of 4 placements");
   // 40 bytes end at 39, 55, 71, 87: a tie (2 placements each) counts as the
   // smaller line count: one line, no line term (front end 2 / 4 = 0.5).
   LoopKernel k40 = counterLoopOfBytes(40);
@@ -200,8 +209,9 @@ TEST(LineCrossing, MajorityOfPlacementsDecides) {
   EXPECT_EQ(r100.layout.linesSpanned, 2u);
   EXPECT_DOUBLE_EQ(r100.bounds.frontEnd, 2.0);
   ASSERT_EQ(r100.notes.size(), 1u);
-  EXPECT_EQ(r100.notes[0], "the loop's 100 bytes span 2 to 3 64-byte lines wherever it is "
-                           "placed: at least 2 cycles/iteration on this model");
+  EXPECT_EQ(r100.notes[0],
+            "the loop's 100 bytes span 2 to 3 64-byte lines wherever it is "
+            "placed: at least 2 cycles/iteration on this model");
 }
 
 TEST(LineCrossing, AlignmentOfALineOrMoreIsExact) {
@@ -263,7 +273,8 @@ TEST(LineCrossing, JsonLayout) {
   EXPECT_NE(j.find(R"("lines_spanned": 2)"), std::string::npos) << j;
   EXPECT_NE(j.find(R"("line_crossing_bound": 2.0)"), std::string::npos) << j;
   // Per instruction: the jne at offset 7, 2 bytes.
-  EXPECT_NE(j.find("\"offset\": 7,\n      \"bytes\": 2"), std::string::npos) << j;
+  EXPECT_NE(j.find("\"offset\": 7,\n      \"bytes\": 2"), std::string::npos)
+      << j;
 }
 
 TEST(LineCrossing, ModelFileRule) {
@@ -283,7 +294,8 @@ TEST(LineCrossing, ModelFileRule) {
   ASSERT_NE(host, nullptr);
   EXPECT_EQ(host->rules.lineCrossing.bytes, 64u);
   EXPECT_DOUBLE_EQ(host->rules.lineCrossing.minCycles, 2.0);
-  EXPECT_EQ(host->sourceName(host->rules.lineCrossing.source), "measured-host-tinyloops-2026-11-23");
+  EXPECT_EQ(host->sourceName(host->rules.lineCrossing.source),
+            "measured-host-tinyloops-2026-11-23");
   for (const char *llvm : {"znver3", "znver5", "skylake"})
     EXPECT_EQ(findBuiltinModel(llvm)->rules.lineCrossing.bytes, 0u) << llvm;
 
@@ -291,12 +303,14 @@ TEST(LineCrossing, ModelFileRule) {
       R"({"base": "znver3", "rules": {"lineCrossing": {"bytes": 48, "minCycles": 2}}})",
       "bad.json", findBuiltinModel);
   EXPECT_FALSE(bad);
-  EXPECT_NE(bad.error.find("rules.lineCrossing.bytes: expected 0 or a power of two"),
-            std::string::npos)
+  EXPECT_NE(
+      bad.error.find("rules.lineCrossing.bytes: expected 0 or a power of two"),
+      std::string::npos)
       << bad.error;
   ModelLoadResult zero = parseModel(
       R"({"base": "znver3", "rules": {"lineCrossing": {"bytes": 64, "minCycles": 0}}})",
       "zero.json", findBuiltinModel);
-  EXPECT_NE(zero.error.find("rules.lineCrossing.minCycles: must be positive"), std::string::npos)
+  EXPECT_NE(zero.error.find("rules.lineCrossing.minCycles: must be positive"),
+            std::string::npos)
       << zero.error;
 }

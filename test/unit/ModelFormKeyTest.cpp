@@ -11,7 +11,8 @@ using loopperf::x86::formKeyFromAtt;
 using loopperf::x86::operandClass;
 
 TEST(ModelFormKey, X86Basic) {
-  EXPECT_EQ(formKeyFromAtt("vfmadd231pd (%rsi,%rax,8), %zmm1, %zmm0"), "vfmadd231pd mem,zmm,zmm");
+  EXPECT_EQ(formKeyFromAtt("vfmadd231pd (%rsi,%rax,8), %zmm1, %zmm0"),
+            "vfmadd231pd mem,zmm,zmm");
   EXPECT_EQ(formKeyFromAtt("addq $1, %rax"), "addq imm,r64");
   EXPECT_EQ(formKeyFromAtt("\taddl\t%ecx, %eax"), "addl r32,r32");
   EXPECT_EQ(formKeyFromAtt("movb %ah, %r9b"), "movb r8,r8");
@@ -30,12 +31,18 @@ TEST(ModelFormKey, X86Branches) {
 
 TEST(ModelFormKey, X86Decorations) {
   // LLVM prints masks with a space, GCC without; both give the same key.
-  EXPECT_EQ(formKeyFromAtt("vaddpd %zmm2, %zmm1, %zmm0 {%k1} {z}"), "vaddpd zmm,zmm,zmm{k}{z}");
-  EXPECT_EQ(formKeyFromAtt("vaddpd %zmm2, %zmm1, %zmm0{%k1}{z}"), "vaddpd zmm,zmm,zmm{k}{z}");
-  EXPECT_EQ(formKeyFromAtt("vaddpd %zmm2, %zmm1, %zmm0 {%k1}"), "vaddpd zmm,zmm,zmm{k}");
-  EXPECT_EQ(formKeyFromAtt("vaddpd (%rsi){1to8}, %zmm1, %zmm0"), "vaddpd mem{bcst},zmm,zmm");
-  EXPECT_EQ(formKeyFromAtt("vaddpd {rn-sae}, %zmm2, %zmm1, %zmm0"), "vaddpd rc,zmm,zmm,zmm");
-  EXPECT_EQ(formKeyFromAtt("vcomisd {sae}, %xmm1, %xmm0"), "vcomisd sae,xmm,xmm");
+  EXPECT_EQ(formKeyFromAtt("vaddpd %zmm2, %zmm1, %zmm0 {%k1} {z}"),
+            "vaddpd zmm,zmm,zmm{k}{z}");
+  EXPECT_EQ(formKeyFromAtt("vaddpd %zmm2, %zmm1, %zmm0{%k1}{z}"),
+            "vaddpd zmm,zmm,zmm{k}{z}");
+  EXPECT_EQ(formKeyFromAtt("vaddpd %zmm2, %zmm1, %zmm0 {%k1}"),
+            "vaddpd zmm,zmm,zmm{k}");
+  EXPECT_EQ(formKeyFromAtt("vaddpd (%rsi){1to8}, %zmm1, %zmm0"),
+            "vaddpd mem{bcst},zmm,zmm");
+  EXPECT_EQ(formKeyFromAtt("vaddpd {rn-sae}, %zmm2, %zmm1, %zmm0"),
+            "vaddpd rc,zmm,zmm,zmm");
+  EXPECT_EQ(formKeyFromAtt("vcomisd {sae}, %xmm1, %xmm0"),
+            "vcomisd sae,xmm,xmm");
 }
 
 TEST(ModelFormKey, X86OtherRegisters) {
@@ -58,8 +65,11 @@ TEST(ModelFormKey, AArch64) {
   EXPECT_EQ(formKeyFromAsm("b.ne .LBB0_1"), "b.ne label");
   EXPECT_EQ(formKeyFromAsm("b.ne #4"), "b.ne label"); // LLVM prints offsets
   EXPECT_EQ(formKeyFromAsm("csel w0, w1, w2, eq"), "csel w,w,w,cond");
-  EXPECT_EQ(formKeyFromAsm("fmla z0.d, p0/m, z1.d, z2.d"), "fmla z.d,p/m,z.d,z.d");
-  EXPECT_EQ(formKeyFromAsm("ld1 { v0.2d, v1.2d }, [x0]"), "ld1 {v.2d,v.2d},mem");
-  EXPECT_EQ(formKeyFromAsm("fmla v0.4s, v1.4s, v2.s[1]"), "fmla v.4s,v.4s,v.s[]");
+  EXPECT_EQ(formKeyFromAsm("fmla z0.d, p0/m, z1.d, z2.d"),
+            "fmla z.d,p/m,z.d,z.d");
+  EXPECT_EQ(formKeyFromAsm("ld1 { v0.2d, v1.2d }, [x0]"),
+            "ld1 {v.2d,v.2d},mem");
+  EXPECT_EQ(formKeyFromAsm("fmla v0.4s, v1.4s, v2.s[1]"),
+            "fmla v.4s,v.4s,v.s[]");
   EXPECT_EQ(formKeyFromAsm("mov x0, sp"), "mov x,x");
 }

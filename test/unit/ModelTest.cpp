@@ -16,7 +16,8 @@ using namespace loopperf;
 
 namespace {
 
-PortMask portsNamed(const MachineModel &m, std::initializer_list<std::string_view> names) {
+PortMask portsNamed(const MachineModel &m,
+                    std::initializer_list<std::string_view> names) {
   PortMask mask = 0;
   for (std::string_view n : names)
     for (size_t i = 0; i < m.ports.size(); ++i)
@@ -25,7 +26,8 @@ PortMask portsNamed(const MachineModel &m, std::initializer_list<std::string_vie
   return mask;
 }
 
-bool hasFinding(const std::vector<ModelFinding> &fs, std::string_view kind, std::string_view opcode) {
+bool hasFinding(const std::vector<ModelFinding> &fs, std::string_view kind,
+                std::string_view opcode) {
   return std::any_of(fs.begin(), fs.end(), [&](const ModelFinding &f) {
     return f.kind == kind && (opcode.empty() || f.opcode == opcode);
   });
@@ -37,9 +39,10 @@ TEST(ModelBuiltin, NamesAndAliases) {
   // Every CPU the brief names resolves; aliases select the shared model
   // (models/skylake-avx512.json lists cascadelake among its aliases, and the
   // skylake-avx512 overlay claims it).
-  for (const char *cpu : {"skylake", "skylake-avx512", "icelake-server", "sapphirerapids",
-                          "alderlake", "znver3", "znver4", "znver5", "neoverse-n1", "neoverse-v2",
-                          "thunderx2t99", "a64fx"}) {
+  for (const char *cpu :
+       {"skylake", "skylake-avx512", "icelake-server", "sapphirerapids",
+        "alderlake", "znver3", "znver4", "znver5", "neoverse-n1", "neoverse-v2",
+        "thunderx2t99", "a64fx"}) {
     const MachineModel *m = findBuiltinModel(cpu);
     ASSERT_NE(m, nullptr) << cpu;
     EXPECT_EQ(m->name, cpu);
@@ -106,7 +109,8 @@ TEST(ModelBuiltin, Znver5NativeZmmPipes) {
   ASSERT_EQ(z5->resourcesOf(*a5).size(), 1u);
   EXPECT_EQ(z4->resourcesOf(*a4)[0].cycles, 2.0f);
   EXPECT_EQ(z5->resourcesOf(*a5)[0].cycles, 1.0f);
-  EXPECT_EQ(z5->resourcesOf(*a5)[0].ports, portsNamed(*z5, {"Zn4FP2", "Zn4FP3"}));
+  EXPECT_EQ(z5->resourcesOf(*a5)[0].ports,
+            portsNamed(*z5, {"Zn4FP2", "Zn4FP3"}));
   EXPECT_FLOAT_EQ(a5->rthroughput, 0.5f);
   EXPECT_EQ(z5->sourceName(a5->source), "amd-zen5-512b");
   // The ymm form is untouched (VADDPDYrr x 1 in models/znver4.json); the
@@ -121,12 +125,14 @@ TEST(ModelBuiltin, Znver5NativeZmmPipes) {
 TEST(ModelBuiltin, SkylakeForms) {
   const MachineModel *m = findBuiltinModel("skylake");
   ASSERT_NE(m, nullptr);
-  // models/skylake.json: ADD64rr res [["SKLPort0+SKLPort1+SKLPort5+SKLPort6", 1]].
+  // models/skylake.json: ADD64rr res [["SKLPort0+SKLPort1+SKLPort5+SKLPort6",
+  // 1]].
   const InstrForm *add = m->findOpcode("ADD64rr");
   ASSERT_NE(add, nullptr);
   auto res = m->resourcesOf(*add);
   ASSERT_EQ(res.size(), 1u);
-  EXPECT_EQ(res[0].ports, portsNamed(*m, {"SKLPort0", "SKLPort1", "SKLPort5", "SKLPort6"}));
+  EXPECT_EQ(res[0].ports,
+            portsNamed(*m, {"SKLPort0", "SKLPort1", "SKLPort5", "SKLPort6"}));
   EXPECT_EQ(res[0].cycles, 1.0f);
   EXPECT_EQ(add->latency, 1);
   EXPECT_FLOAT_EQ(add->rthroughput, 0.25f);
@@ -150,7 +156,8 @@ TEST(ModelBuiltin, SkylakeForms) {
 TEST(ModelBuiltin, FormKeyLookup) {
   const MachineModel *m = findBuiltinModel("skylake-avx512");
   ASSERT_NE(m, nullptr);
-  std::string key = x86::formKeyFromAtt("vfmadd231pd (%rsi,%rax,8), %zmm1, %zmm0");
+  std::string key =
+      x86::formKeyFromAtt("vfmadd231pd (%rsi,%rax,8), %zmm1, %zmm0");
   EXPECT_EQ(key, "vfmadd231pd mem,zmm,zmm");
   const InstrForm *f = m->findAsmKey(key);
   ASSERT_NE(f, nullptr);
@@ -165,7 +172,8 @@ TEST(ModelBuiltin, FormKeyLookup) {
   EXPECT_EQ(m->resourcesOf(*a)[0].ports,
             portsNamed(*m, {"SKXPort0", "SKXPort1", "SKXPort5", "SKXPort6"}));
   EXPECT_NE(m->findAsmKey("jne label"), nullptr);
-  // AArch64 keys: models/neoverse-v2.json FMLAv2f64 "fmla v.2d,v.2d,v.2d", lat 4.
+  // AArch64 keys: models/neoverse-v2.json FMLAv2f64 "fmla v.2d,v.2d,v.2d",
+  // lat 4.
   const MachineModel *v2 = findBuiltinModel("neoverse-v2");
   const InstrForm *fmla = v2->findAsmKey("fmla v.2d,v.2d,v.2d");
   ASSERT_NE(fmla, nullptr);
@@ -221,8 +229,8 @@ TEST(ModelIO, AddedPortsAndPortRules) {
   // Six ALUs: the 4-port demand is made on 6 ports, rtp 1/6.
   auto add = m.resourcesOf(*m.findOpcode("ADD64rr"));
   ASSERT_EQ(add.size(), 1u);
-  EXPECT_EQ(add[0].ports,
-            portsNamed(m, {"SKLPort0", "SKLPort1", "SKLPort5", "SKLPort6", "P8", "P9"}));
+  EXPECT_EQ(add[0].ports, portsNamed(m, {"SKLPort0", "SKLPort1", "SKLPort5",
+                                         "SKLPort6", "P8", "P9"}));
   EXPECT_FLOAT_EQ(m.findOpcode("ADD64rr")->rthroughput, 1.0f / 6);
   EXPECT_EQ(m.sourceName(m.findOpcode("ADD64rr")->source), "mine");
   // A form whose demands this document gives is left as given.
@@ -245,13 +253,15 @@ TEST(ModelIO, AddedPortsAndPortRules) {
   EXPECT_NE(error(R"({"base": "skylake", "addPorts": ["SKLPort0"]})")
                 .find("addPorts[0]: port 'SKLPort0' already exists"),
             std::string::npos);
-  EXPECT_NE(error(R"({"base": "skylake", "portRules": [{"ports": "SKLPort4"}]})")
-                .find("portRules[0]: changes nothing"),
-            std::string::npos);
-  EXPECT_NE(error(R"({"base": "skylake", "portRules": [{"ports": "SKLPort4+SKLPort0",
+  EXPECT_NE(
+      error(R"({"base": "skylake", "portRules": [{"ports": "SKLPort4"}]})")
+          .find("portRules[0]: changes nothing"),
+      std::string::npos);
+  EXPECT_NE(
+      error(R"({"base": "skylake", "portRules": [{"ports": "SKLPort4+SKLPort0",
                        "toCycles": 2}]})")
-                .find("portRules[0]: matches no form"),
-            std::string::npos);
+          .find("portRules[0]: matches no form"),
+      std::string::npos);
   EXPECT_NE(error(R"({"base": "skylake", "portRules": [{"ports": "SKLPort4",
                        "toCycles": 2, "only": "branches"}]})")
                 .find("portRules[0].only: expected"),
@@ -265,30 +275,38 @@ TEST(ModelIO, MalformedFiles) {
   EXPECT_NE(bad.error.find("not valid JSON"), std::string::npos) << bad.error;
 
   ModelLoadResult type = parseModel(
-      R"({"base": "skylake", "forms": [{"op": "ADD64rr", "lat": "fast"}]})", "type.json",
-      findBuiltinModel);
+      R"({"base": "skylake", "forms": [{"op": "ADD64rr", "lat": "fast"}]})",
+      "type.json", findBuiltinModel);
   EXPECT_FALSE(type);
-  EXPECT_NE(type.error.find("type.json: forms[0].lat: expected a number"), std::string::npos)
+  EXPECT_NE(type.error.find("type.json: forms[0].lat: expected a number"),
+            std::string::npos)
       << type.error;
 
-  ModelLoadResult base = parseModel(R"({"base": "pentium-9"})", "base.json", findBuiltinModel);
-  EXPECT_NE(base.error.find("unknown base model 'pentium-9'"), std::string::npos) << base.error;
+  ModelLoadResult base =
+      parseModel(R"({"base": "pentium-9"})", "base.json", findBuiltinModel);
+  EXPECT_NE(base.error.find("unknown base model 'pentium-9'"),
+            std::string::npos)
+      << base.error;
 
   ModelLoadResult port = parseModel(
       R"({"base": "skylake", "forms": [{"op": "ADD64rr", "res": [["SKLPort9", 1]]}]})",
       "port.json", findBuiltinModel);
-  EXPECT_NE(port.error.find("unknown port 'SKLPort9'"), std::string::npos) << port.error;
+  EXPECT_NE(port.error.find("unknown port 'SKLPort9'"), std::string::npos)
+      << port.error;
 
-  EXPECT_NE(loadModelFile("/nonexistent/model.json").error.find("cannot open"), std::string::npos);
+  EXPECT_NE(loadModelFile("/nonexistent/model.json").error.find("cannot open"),
+            std::string::npos);
 
   // A number beyond double: nlohmann's parser throws out_of_range (406),
   // which aborted the CLI and clang (issue 19); now an error like any other.
   ModelLoadResult huge = parseModel(
-      R"({"base": "skylake", "pipeline": {"decodeWidth": {"value": 1e999}}})", "huge.json",
-      findBuiltinModel);
+      R"({"base": "skylake", "pipeline": {"decodeWidth": {"value": 1e999}}})",
+      "huge.json", findBuiltinModel);
   EXPECT_FALSE(huge);
-  EXPECT_NE(huge.error.find("huge.json: not valid JSON"), std::string::npos) << huge.error;
-  EXPECT_NE(huge.error.find("number overflow"), std::string::npos) << huge.error;
+  EXPECT_NE(huge.error.find("huge.json: not valid JSON"), std::string::npos)
+      << huge.error;
+  EXPECT_NE(huge.error.find("number overflow"), std::string::npos)
+      << huge.error;
 }
 
 TEST(ModelCheck, FindsInconsistencies) {
@@ -314,8 +332,9 @@ TEST(ModelCheck, FindsInconsistencies) {
   EXPECT_TRUE(hasFinding(findings, "zero-latency", "NOLAT"));
   EXPECT_TRUE(hasFinding(findings, "conflicting-duplicate", "DUP"));
   EXPECT_TRUE(hasFinding(findings, "unused-port", ""));
-  EXPECT_EQ(std::count_if(findings.begin(), findings.end(),
-                          [](const ModelFinding &f) { return f.kind == "unused-port"; }),
+  EXPECT_EQ(std::count_if(
+                findings.begin(), findings.end(),
+                [](const ModelFinding &f) { return f.kind == "unused-port"; }),
             1);
 }
 

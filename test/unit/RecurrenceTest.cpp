@@ -13,7 +13,8 @@ TEST(Recurrence, TwoCyclesDifferentRatios) {
   //   0 -> 1 -> 0 : weight 3 + 5 = 8, distance 0 + 1 = 1 -> ratio 8
   //   0 -> 2 -> 0 : weight 2 + 16 = 18, distance 1 + 2 = 3 -> ratio 6
   // The heavier cycle by total weight (18) is not the critical one.
-  std::vector<RatioEdge> e = {{0, 1, 3, 0}, {1, 0, 5, 1}, {0, 2, 2, 1}, {2, 0, 16, 2}};
+  std::vector<RatioEdge> e = {
+      {0, 1, 3, 0}, {1, 0, 5, 1}, {0, 2, 2, 1}, {2, 0, 16, 2}};
   auto cycles = maxCycleRatioPerComponent(3, e);
   ASSERT_EQ(cycles.size(), 1u); // one component
   EXPECT_DOUBLE_EQ(cycles[0].ratio(), 8.0);
@@ -24,7 +25,8 @@ TEST(Recurrence, TwoCyclesDifferentRatios) {
 TEST(Recurrence, OneChainPerComponentLongestFirst) {
   // Two independent components: a self-loop of 1/1 and a 2-cycle 4+4 over
   // distance 2 (ratio 4). Node 4 has no cycle and is not reported.
-  std::vector<RatioEdge> e = {{0, 0, 1, 1}, {1, 2, 4, 0}, {2, 1, 4, 2}, {2, 4, 7, 0}};
+  std::vector<RatioEdge> e = {
+      {0, 0, 1, 1}, {1, 2, 4, 0}, {2, 1, 4, 2}, {2, 4, 7, 0}};
   auto cycles = maxCycleRatioPerComponent(5, e);
   ASSERT_EQ(cycles.size(), 2u);
   EXPECT_DOUBLE_EQ(cycles[0].ratio(), 4.0);

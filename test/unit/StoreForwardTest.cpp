@@ -8,10 +8,11 @@
 // znver5 overlay (models/overlays/znver5.json, source
 // measured-zen5-stlf-2026-11-23) turned into:
 //   vecStoreForwardLatency 9      stlf_xmm/ss/ymm.chain 9.04/9.00/9.01
-//   vec512StoreForwardLatency 11  stlf_zmm.chain 11.00, stlf_zmm_to_ss_offset 11.00
-//   storeForwardFailLatency 14    stlf_r32_to_r64_fail.chain 14.00
-//   vecStoreForwardFailLatency 15 stlf_ss_to_zmm_fail 15.00, stlf_zmm_masked_* 15.01
-//   memoryRenaming                stlf_r64.chain 0.50, stlf_addmem_r64.chain 1.00
+//   vec512StoreForwardLatency 11  stlf_zmm.chain 11.00,
+//   stlf_zmm_to_ss_offset 11.00 storeForwardFailLatency 14
+//   stlf_r32_to_r64_fail.chain 14.00 vecStoreForwardFailLatency 15
+//   stlf_ss_to_zmm_fail 15.00, stlf_zmm_masked_* 15.01 memoryRenaming
+//   stlf_r64.chain 0.50, stlf_addmem_r64.chain 1.00
 // In each of those bodies the store and a pure load are the whole chain
 // (a pure store and a pure load add nothing to it in the dependency graph),
 // so the body's cycles are the forwarding latency itself.
@@ -32,7 +33,8 @@ namespace {
 /// The measured bodies as kernels. KernelBuilder does not know access
 /// widths, so `widths` gives each instruction's memory width in bytes (the
 /// CLI reads them from LLVM's Intel printing: dword 4, qword 8, zmmword 64).
-LoopKernel body(std::initializer_list<const char *> lines, std::initializer_list<unsigned> widths) {
+LoopKernel body(std::initializer_list<const char *> lines,
+                std::initializer_list<unsigned> widths) {
   KernelBuilder b;
   for (const char *l : lines)
     b.add(l);
@@ -63,14 +65,16 @@ TEST(StoreForward, Znver5Parameters) {
   EXPECT_EQ(m.pipeline.vec512StoreForwardLatency.value, 11);
   EXPECT_EQ(m.pipeline.storeForwardFailLatency.value, 14);
   EXPECT_EQ(m.pipeline.vecStoreForwardFailLatency.value, 15);
-  EXPECT_EQ(m.sourceName(m.pipeline.storeForwardFailLatency.source), "measured-zen5-stlf-2026-11-23");
+  EXPECT_EQ(m.sourceName(m.pipeline.storeForwardFailLatency.source),
+            "measured-zen5-stlf-2026-11-23");
   EXPECT_TRUE(m.rules.memoryRenaming.enabled);
-  EXPECT_EQ(m.sourceName(m.rules.memoryRenaming.source), "measured-zen5-stlf-2026-11-23");
+  EXPECT_EQ(m.sourceName(m.rules.memoryRenaming.source),
+            "measured-zen5-stlf-2026-11-23");
   // The GPR forwarding latency without renaming was not measured: unknown.
   EXPECT_EQ(m.pipeline.storeForwardLatency.value, 0);
   // No other model knows any of it (their predictions stay as they were).
-  for (const char *cpu : {"znver4", "znver3", "epyc-kvm-host", "skylake", "sapphirerapids",
-                          "neoverse-v2"}) {
+  for (const char *cpu : {"znver4", "znver3", "epyc-kvm-host", "skylake",
+                          "sapphirerapids", "neoverse-v2"}) {
     const MachineModel *o = findBuiltinModel(cpu);
     ASSERT_NE(o, nullptr) << cpu;
     EXPECT_EQ(o->pipeline.vecStoreForwardLatency.value, 0) << cpu;
@@ -84,36 +88,49 @@ TEST(StoreForward, Znver5Parameters) {
 TEST(StoreForward, SuccessByRegisterClass) {
   const MachineModel &m = zen5();
   // stlf_ss.chain 9.00: vmovss store, vmovss reload of the same 4 bytes.
-  EXPECT_DOUBLE_EQ(loopCarried(body({"vmovss %xmm0, (%rdi)", "vmovss (%rdi), %xmm0"}, {4, 4}), m),
-                   9.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(
+          body({"vmovss %xmm0, (%rdi)", "vmovss (%rdi), %xmm0"}, {4, 4}), m),
+      9.0);
   // stlf_ymm.chain 9.01.
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"vmovups %ymm0, (%rdi)", "vmovups (%rdi), %ymm0"}, {32, 32}), m), 9.0);
+      loopCarried(
+          body({"vmovups %ymm0, (%rdi)", "vmovups (%rdi), %ymm0"}, {32, 32}),
+          m),
+      9.0);
   // stlf_zmm.chain 11.00: a 64-byte store forwards in 11.
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"vmovups %zmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {64, 64}), m), 11.0);
+      loopCarried(
+          body({"vmovups %zmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {64, 64}),
+          m),
+      11.0);
   // stlf_zmm_to_ss_offset.chain 11.00: 4 bytes at +8 inside the 64-byte
   // store forward too, in the 64-byte store's time.
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"vmovups %zmm0, (%rdi)", "vmovss 8(%rdi), %xmm0"}, {64, 4}), m), 11.0);
+      loopCarried(
+          body({"vmovups %zmm0, (%rdi)", "vmovss 8(%rdi), %xmm0"}, {64, 4}), m),
+      11.0);
 }
 
 TEST(StoreForward, FailingForwards) {
   const MachineModel &m = zen5();
   // stlf_ss_to_zmm_fail.chain 15.00: 4-byte store, 64-byte reload.
-  LoopKernel ssToZmm = body({"vmovss %xmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {4, 64});
+  LoopKernel ssToZmm =
+      body({"vmovss %xmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {4, 64});
   LoopReport r = analyzeLoop(ssToZmm, m);
   EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 15.0);
   ASSERT_FALSE(r.recurrences.empty());
   EXPECT_TRUE(r.recurrences[0].throughMemory);
   // stlf_r32_to_r64_fail.chain 14.00: 4-byte GPR store, 8-byte reload.
-  EXPECT_DOUBLE_EQ(loopCarried(body({"movl %eax, (%rdi)", "movq (%rdi), %rax"}, {4, 8}), m), 14.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(body({"movl %eax, (%rdi)", "movq (%rdi), %rax"}, {4, 8}), m),
+      14.0);
   // Partial overlap, not measured as such; charged like the narrow-to-wide
   // failure (14, stlf_r32_to_r64_fail): the 8-byte load at -4(%rdi) of
   // iteration i+1 (rdi advanced by 8) covers bytes 4..11 of iteration i's
   // store at 0..7. Chain: fail 14 + addq 1 = 15 per iteration.
-  LoopKernel partial = body({"movq -4(%rdi), %rax", "addq $1, %rax", "movq %rax, (%rdi)",
-                             "addq $8, %rdi"},
+  LoopKernel partial = body({"movq -4(%rdi), %rax", "addq $1, %rax",
+                             "movq %rax, (%rdi)", "addq $8, %rdi"},
                             {8, 8});
   LoopReport p = analyzeLoop(partial, m);
   EXPECT_DOUBLE_EQ(p.bounds.loopCarried, 15.0);
@@ -121,8 +138,8 @@ TEST(StoreForward, FailingForwards) {
   EXPECT_EQ(p.recurrences[0].distance, 1u);
   // Reading 8 bytes at +8 behind a pointer advancing by 8 never touches an
   // earlier store: only the rdi increment (1 per iteration) remains.
-  LoopKernel ahead = body({"movq 8(%rdi), %rax", "addq $1, %rax", "movq %rax, (%rdi)",
-                           "addq $8, %rdi"},
+  LoopKernel ahead = body({"movq 8(%rdi), %rax", "addq $1, %rax",
+                           "movq %rax, (%rdi)", "addq $8, %rdi"},
                           {8, 8});
   EXPECT_DOUBLE_EQ(loopCarried(ahead, m), 1.0);
 }
@@ -131,11 +148,13 @@ TEST(StoreForward, MaskedStoreDoesNotForward) {
   const MachineModel &m = zen5();
   // stlf_zmm_masked_half.chain 15.01: vmovups %zmm0, (%rdi) {%k7} (k7 =
   // 0x00ff), then the whole 64 bytes reloaded.
-  LoopKernel half = body({"vmovups %zmm0, (%rdi) {%k7}", "vmovups (%rdi), %zmm0"}, {64, 64});
+  LoopKernel half =
+      body({"vmovups %zmm0, (%rdi) {%k7}", "vmovups (%rdi), %zmm0"}, {64, 64});
   half.insts[0].formKey = "vmovups zmm,mem{k}"; // x86::formKeyFromAtt's key
   EXPECT_DOUBLE_EQ(loopCarried(half, m), 15.0);
   // stlf_zmm_masked_half_loadin.chain 15.01: 4 bytes inside the stored lanes.
-  LoopKernel in = body({"vmovups %zmm0, (%rdi) {%k7}", "vmovss (%rdi), %xmm0"}, {64, 4});
+  LoopKernel in =
+      body({"vmovups %zmm0, (%rdi) {%k7}", "vmovss (%rdi), %xmm0"}, {64, 4});
   in.insts[0].formKey = "vmovups zmm,mem{k}";
   EXPECT_DOUBLE_EQ(loopCarried(in, m), 15.0);
   // The same bodies unmasked forward in 11 (stlf_zmm, stlf_zmm_to_ss_offset).
@@ -148,13 +167,16 @@ TEST(StoreForward, MemoryRenaming) {
   // stlf_r64.chain 0.50: movq %rax,(%rdi); movq (%rdi),%rax. The round trip
   // costs nothing: no loop-carried latency at all (0.50 is the store pipes:
   // movq_store.tp 2.01 per 4 stores).
-  LoopReport r = analyzeLoop(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}), m);
+  LoopReport r =
+      analyzeLoop(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}), m);
   EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 0.0);
   // stlf_addmem_r64.chain 1.00 (addq $1,(%rdi)) as three instructions:
   // renamed reload 0 + addq 1 (measured-zen5-2026-11) = 1.
-  EXPECT_DOUBLE_EQ(
-      loopCarried(body({"movq (%rdi), %rax", "addq $1, %rax", "movq %rax, (%rdi)"}, {8, 8}), m),
-      1.0);
+  EXPECT_DOUBLE_EQ(loopCarried(body({"movq (%rdi), %rax", "addq $1, %rax",
+                                     "movq %rax, (%rdi)"},
+                                    {8, 8}),
+                               m),
+                   1.0);
   // The measured body itself: also renamed, but its operation keeps 2 =
   // LLVM's ADD64mi32 latency 6 - load part 4 (the add 1 and a store cycle
   // LLVM counts), so 2, not the measured 1 (a form fact, not forwarding).
@@ -162,12 +184,13 @@ TEST(StoreForward, MemoryRenaming) {
   // The same address written differently (base advanced in between) is not
   // what was measured: a plain GPR forward, which znver5 does not know,
   // so the L1 load latency 4 (loadLatency) + addq 1 = 5.
-  LoopKernel moved = body({"movq (%rdi), %rax", "addq $1, %rax", "movq %rax, 8(%rdi)",
-                           "addq $8, %rdi"},
+  LoopKernel moved = body({"movq (%rdi), %rax", "addq $1, %rax",
+                           "movq %rax, 8(%rdi)", "addq $8, %rdi"},
                           {8, 8});
   EXPECT_DOUBLE_EQ(loopCarried(moved, m), 5.0);
   // A 4-byte GPR store/reload pair (not measured): no renaming, 4 + 1 = 5.
-  EXPECT_DOUBLE_EQ(loopCarried(body({"movl (%rdi), %eax", "addl $1, %eax", "movl %eax, (%rdi)"},
+  EXPECT_DOUBLE_EQ(loopCarried(body({"movl (%rdi), %eax", "addl $1, %eax",
+                                     "movl %eax, (%rdi)"},
                                     {4, 4}),
                                m),
                    5.0);
@@ -180,16 +203,27 @@ TEST(StoreForward, ModelsWithoutTheParametersKeepTheOldMatching) {
   const MachineModel *z4 = findBuiltinModel("znver4");
   ASSERT_NE(z4, nullptr);
   ASSERT_EQ(z4->pipeline.vecLoadLatency.value, 7);
-  EXPECT_DOUBLE_EQ(loopCarried(body({"vmovss %xmm0, (%rdi)", "vmovss (%rdi), %xmm0"}, {4, 4}), *z4),
-                   7.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(
+          body({"vmovss %xmm0, (%rdi)", "vmovss (%rdi), %xmm0"}, {4, 4}), *z4),
+      7.0);
   // Narrow store, wide load; and a load inside the store at an offset: no
   // memory edge, so no recurrence.
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"vmovss %xmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {4, 64}), *z4), 0.0);
+      loopCarried(
+          body({"vmovss %xmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {4, 64}),
+          *z4),
+      0.0);
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"vmovups %zmm0, (%rdi)", "vmovss 8(%rdi), %xmm0"}, {64, 4}), *z4), 0.0);
+      loopCarried(
+          body({"vmovups %zmm0, (%rdi)", "vmovss 8(%rdi), %xmm0"}, {64, 4}),
+          *z4),
+      0.0);
   // GPR: loadLatency 4, no renaming.
-  EXPECT_DOUBLE_EQ(loopCarried(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}), *z4), 4.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}),
+                  *z4),
+      4.0);
 }
 
 TEST(StoreForward, ModelFileParameters) {
@@ -213,16 +247,29 @@ TEST(StoreForward, ModelFileParameters) {
   EXPECT_TRUE(m.rules.memoryRenaming.enabled);
   EXPECT_EQ(m.sourceName(m.rules.memoryRenaming.source), "mine");
   // Each number lands where its class says (the file's own numbers).
-  EXPECT_DOUBLE_EQ(loopCarried(body({"vmovss %xmm0, (%rdi)", "vmovss (%rdi), %xmm0"}, {4, 4}), m),
-                   8.0);
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"vmovups %zmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {64, 64}), m), 10.0);
+      loopCarried(
+          body({"vmovss %xmm0, (%rdi)", "vmovss (%rdi), %xmm0"}, {4, 4}), m),
+      8.0);
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"vmovss %xmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {4, 64}), m), 16.0);
-  EXPECT_DOUBLE_EQ(loopCarried(body({"movl %eax, (%rdi)", "movq (%rdi), %rax"}, {4, 8}), m), 13.0);
-  EXPECT_DOUBLE_EQ(loopCarried(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}), m), 0.0);
+      loopCarried(
+          body({"vmovups %zmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {64, 64}),
+          m),
+      10.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(
+          body({"vmovss %xmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {4, 64}), m),
+      16.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(body({"movl %eax, (%rdi)", "movq (%rdi), %rax"}, {4, 8}), m),
+      13.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}), m),
+      0.0);
   // The 4-byte GPR pair is not renamed: storeForwardLatency 5.
-  EXPECT_DOUBLE_EQ(loopCarried(body({"movl %eax, (%rdi)", "movl (%rdi), %eax"}, {4, 4}), m), 5.0);
+  EXPECT_DOUBLE_EQ(
+      loopCarried(body({"movl %eax, (%rdi)", "movl (%rdi), %eax"}, {4, 4}), m),
+      5.0);
   ModelLoadResult off = parseModel(
       R"({"base": "znver5", "name": "no-renaming", "rules": {"memoryRenaming": false}})",
       "off.json", findBuiltinModel);
@@ -230,12 +277,15 @@ TEST(StoreForward, ModelFileParameters) {
   EXPECT_FALSE(off.model->rules.memoryRenaming.enabled);
   // znver5 without renaming: the GPR forward falls back to loadLatency 4.
   EXPECT_DOUBLE_EQ(
-      loopCarried(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}), *off.model), 4.0);
+      loopCarried(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}),
+                  *off.model),
+      4.0);
 
   ModelLoadResult bad = parseModel(
-      R"({"base": "znver4", "rules": {"memoryRenaming": {"bytes": 8}}})", "bad.json",
-      findBuiltinModel);
+      R"({"base": "znver4", "rules": {"memoryRenaming": {"bytes": 8}}})",
+      "bad.json", findBuiltinModel);
   EXPECT_FALSE(bad);
-  EXPECT_NE(bad.error.find("rules.memoryRenaming.bytes: unknown field"), std::string::npos)
+  EXPECT_NE(bad.error.find("rules.memoryRenaming.bytes: unknown field"),
+            std::string::npos)
       << bad.error;
 }

@@ -38,7 +38,8 @@ public:
     size_t start = 0;
     while (start <= set.size()) {
       size_t end = set.find('+', start);
-      std::string name = set.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      std::string name = set.substr(
+          start, end == std::string::npos ? std::string::npos : end - start);
       for (size_t i = 0; i < m_.ports.size(); ++i)
         if (m_.ports[i].name == name)
           r |= PortMask(1) << i;
@@ -51,7 +52,8 @@ public:
 
   /// One form: assembler key, unfused uops, latency, (port set, cycles) uses.
   ModelBuilder &form(const std::string &key, unsigned uops, unsigned latency,
-                     std::vector<std::pair<std::string, float>> uses, uint16_t flags = 0) {
+                     std::vector<std::pair<std::string, float>> uses,
+                     uint16_t flags = 0) {
     auto &s = *m_.storage;
     InstrForm f;
     f.asmKey = s.intern(key);
@@ -87,12 +89,14 @@ public:
     in.asmLine = static_cast<unsigned>(k_.insts.size() + 1);
     size_t sp = text.find(' ');
     in.mnemonic = text.substr(0, sp);
-    std::vector<std::string> ops = sp == std::string::npos ? std::vector<std::string>{}
-                                                           : splitOperands(text.substr(sp + 1));
+    std::vector<std::string> ops = sp == std::string::npos
+                                       ? std::vector<std::string>{}
+                                       : splitOperands(text.substr(sp + 1));
     const std::string &m = in.mnemonic;
     bool vex = m[0] == 'v';
-    bool isMove = m.rfind("mov", 0) == 0 || m.rfind("vmov", 0) == 0 || m.rfind("lea", 0) == 0 ||
-                  m.rfind("set", 0) == 0 || m.rfind("vbroadcast", 0) == 0;
+    bool isMove = m.rfind("mov", 0) == 0 || m.rfind("vmov", 0) == 0 ||
+                  m.rfind("lea", 0) == 0 || m.rfind("set", 0) == 0 ||
+                  m.rfind("vbroadcast", 0) == 0;
     bool compareOnly = m.rfind("cmp", 0) == 0 || m.rfind("test", 0) == 0;
     bool fma = m.rfind("vfmadd", 0) == 0 || m.rfind("vfnmadd", 0) == 0;
     bool isDiv = m.rfind("div", 0) == 0 || m.rfind("idiv", 0) == 0;
@@ -152,11 +156,12 @@ public:
     if (x86::isZeroIdiomMnemonic(m) && in.mem.empty() && ops.size() >= 2) {
       bool same = true;
       for (auto &op : ops)
-        same &= x86::lookupRegister(op).canonical == x86::lookupRegister(ops[0]).canonical;
+        same &= x86::lookupRegister(op).canonical ==
+                x86::lookupRegister(ops[0]).canonical;
       in.isZeroIdiom = same;
     }
-    in.isRegMove = x86::isEliminableMoveMnemonic(m) && in.mem.empty() && ops.size() == 2 &&
-                   operandClassOf(ops[0]) != "imm";
+    in.isRegMove = x86::isEliminableMoveMnemonic(m) && in.mem.empty() &&
+                   ops.size() == 2 && operandClassOf(ops[0]) != "imm";
     in.formKey = key;
     k_.insts.push_back(std::move(in));
     return *this;
@@ -189,7 +194,8 @@ public:
   }
 
 private:
-  static void append(std::vector<RegUnit> &to, const std::vector<RegUnit> &from) {
+  static void append(std::vector<RegUnit> &to,
+                     const std::vector<RegUnit> &from) {
     to.insert(to.end(), from.begin(), from.end());
   }
 
@@ -227,7 +233,8 @@ private:
     size_t start = 0;
     for (;;) {
       size_t c = inside.find(',', start);
-      parts.push_back(trim(inside.substr(start, c == std::string::npos ? std::string::npos : c - start)));
+      parts.push_back(trim(inside.substr(
+          start, c == std::string::npos ? std::string::npos : c - start)));
       if (c == std::string::npos)
         break;
       start = c + 1;

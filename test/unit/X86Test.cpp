@@ -36,7 +36,8 @@ TEST(X86Registers, GprUnitsBySize) {
 
 TEST(X86Registers, HighByteIsItsOwnUnit) {
   // ah is unit 1 of rax, al unit 0: disjoint, both inside ax.
-  RegInfo ah = lookupRegister("ah"), al = lookupRegister("al"), ax = lookupRegister("ax");
+  RegInfo ah = lookupRegister("ah"), al = lookupRegister("al"),
+          ax = lookupRegister("ax");
   ASSERT_EQ(ah.units.size(), 1u);
   ASSERT_EQ(al.units.size(), 1u);
   EXPECT_NE(ah.units[0], al.units[0]);
@@ -96,8 +97,8 @@ TEST(X86Flags, ArithmeticAndCarry) {
   EXPECT_EQ(flagEffects("btq").writes, bits({CF}));
   EXPECT_EQ(flagEffects("rclq").reads, bits({CF}));
   EXPECT_EQ(flagEffects("cmc").reads, bits({CF}));
-  EXPECT_EQ(flagEffects("andn").writes, all);   // BMI andn writes flags
-  EXPECT_EQ(flagEffects("andnps").writes, 0);   // SSE andnps does not
+  EXPECT_EQ(flagEffects("andn").writes, all); // BMI andn writes flags
+  EXPECT_EQ(flagEffects("andnps").writes, 0); // SSE andnps does not
   EXPECT_EQ(flagEffects("addps").writes, 0);
   EXPECT_EQ(flagEffects("vaddpd").writes, 0);
   EXPECT_EQ(flagEffects("movq").writes, 0);
@@ -112,7 +113,7 @@ TEST(X86Flags, ConditionCodes) {
   EXPECT_EQ(flagEffects("cmovbe").reads, bits({CF, ZF}));
   EXPECT_EQ(flagEffects("cmovbeq").reads, bits({CF, ZF}));
   EXPECT_EQ(flagEffects("cmova").reads, bits({CF, ZF}));
-  EXPECT_EQ(flagEffects("setb").reads, bits({CF}));   // not "set" + suffix
+  EXPECT_EQ(flagEffects("setb").reads, bits({CF})); // not "set" + suffix
   EXPECT_EQ(flagEffects("setb").writes, 0);
   EXPECT_EQ(flagEffects("jnae").reads, bits({CF}));
   EXPECT_EQ(flagEffects("jl").reads, bits({SF, OF}));
@@ -127,8 +128,8 @@ TEST(X86Flags, ConditionCodes) {
 }
 
 TEST(X86Idioms, ZeroIdiomsAndMoves) {
-  for (const char *m : {"xorl", "xorq", "subq", "pxor", "vpxor", "vpxord", "vxorps", "xorpd",
-                        "pcmpgtd", "vpsubq", "psubb"})
+  for (const char *m : {"xorl", "xorq", "subq", "pxor", "vpxor", "vpxord",
+                        "vxorps", "xorpd", "pcmpgtd", "vpsubq", "psubb"})
     EXPECT_TRUE(isZeroIdiomMnemonic(m)) << m;
   for (const char *m : {"addq", "vpaddd", "vpsub", "sbbq", "orl", "vpcmpeqd"})
     EXPECT_FALSE(isZeroIdiomMnemonic(m)) << m;

@@ -17,7 +17,8 @@ namespace {
 
 bool endsWith(const std::string &s, const char *suffix) {
   std::string_view v(suffix);
-  return s.size() >= v.size() && s.compare(s.size() - v.size(), v.size(), v) == 0;
+  return s.size() >= v.size() &&
+         s.compare(s.size() - v.size(), v.size(), v) == 0;
 }
 
 /// The name without a trailing ".gz".
@@ -38,13 +39,15 @@ std::vector<std::string> expand(const std::string &path) {
   if (!fs::is_directory(path, ec))
     return {path};
   std::vector<std::string> files;
-  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec))
+  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end;
+       it.increment(ec))
     if (it->is_regular_file(ec) && isRecordName(it->path().filename().string()))
       files.push_back(it->path().string());
   if (ec)
     throw InputError(path, "cannot list directory: " + ec.message());
   if (files.empty())
-    throw InputError(path, "no *.opt.yaml, *.opt-record.json.gz or *.loopperf.json records");
+    throw InputError(
+        path, "no *.opt.yaml, *.opt-record.json.gz or *.loopperf.json records");
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -85,9 +88,11 @@ RecordFormat recordFormat(const std::string &path, const std::string &bytes) {
   const std::string first =
       i == std::string::npos ? "an empty file" : fmt::format("'{}'", bytes[i]);
   if (endsWith(name, ".json")) {
-    const RecordKind k = i != std::string::npos && bytes[i] == '[' ? RecordKind::GccRecord
-                                                                   : RecordKind::LoopperfJson;
-    return {k, "guessed from the content of a *.json file (starts with " + first + ")"};
+    const RecordKind k = i != std::string::npos && bytes[i] == '['
+                             ? RecordKind::GccRecord
+                             : RecordKind::LoopperfJson;
+    return {k, "guessed from the content of a *.json file (starts with " +
+                   first + ")"};
   }
   return {sniffKind(bytes), "guessed from its content (starts with " + first +
                                 "; the name says nothing)"};
@@ -113,15 +118,17 @@ Build loadBuild(const std::vector<std::string> &paths) {
                 : k == RecordKind::LoopperfJson ? readLoopperfJson(bytes, f)
                                                 : readClangYaml(bytes, f);
       } catch (const InputError &e) {
-        throw InputError(e.file(), e.message() + " (read as " + recordKindName(k) + ", " +
-                                       format.basis + ")");
+        throw InputError(e.file(), e.message() + " (read as " +
+                                       recordKindName(k) + ", " + format.basis +
+                                       ")");
       }
       auto &dst = byKind[k];
       dst.insert(dst.end(), loops.begin(), loops.end());
       b.files.push_back(f);
     }
   std::set<std::string> covered;
-  for (RecordKind k : {RecordKind::LoopperfJson, RecordKind::ClangYaml, RecordKind::GccRecord}) {
+  for (RecordKind k : {RecordKind::LoopperfJson, RecordKind::ClangYaml,
+                       RecordKind::GccRecord}) {
     std::set<std::string> mine;
     for (LoopRecord &l : byKind[k])
       if (!covered.count(l.file)) {

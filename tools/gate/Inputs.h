@@ -14,13 +14,15 @@ enum class RecordKind { ClangYaml, GccRecord, LoopperfJson };
 /// anything else clang YAML.
 RecordKind sniffKind(const std::string &bytes);
 
-/// "clang YAML optimization record", "GCC optimization record", "loopperf JSON".
+/// "clang YAML optimization record", "GCC optimization record", "loopperf
+/// JSON".
 const char *recordKindName(RecordKind k);
 
 /// A file's format and why it was chosen, for messages.
 struct RecordFormat {
   RecordKind kind;
-  std::string basis; ///< "by its name (*.opt.yaml)", "guessed from its content ('[')"
+  std::string
+      basis; ///< "by its name (*.opt.yaml)", "guessed from its content ('[')"
 };
 
 /// The format of `path` by its name, a trailing ".gz" ignored: *.opt.yaml,
@@ -32,8 +34,8 @@ RecordFormat recordFormat(const std::string &path, const std::string &bytes);
 /// Reads every path: a file of any of the three formats (recordFormat), or a
 /// directory searched recursively for *.opt.yaml, *.opt-record.json and
 /// *.loopperf.json, each also gzip'd (.gz), in sorted order. A reader's
-/// error says which format was assumed and why. When one source file has loops in
-/// several kinds (GCC with both -fsave-optimization-record and
+/// error says which format was assumed and why. When one source file has loops
+/// in several kinds (GCC with both -fsave-optimization-record and
 /// -fplugin-arg-loopperf-json), only the first kind in the order loopperf
 /// JSON, clang YAML, GCC record is kept, so no loop counts twice. Fills
 /// LoopRecord::ordinal. Throws InputError; a path without records is an

@@ -24,15 +24,17 @@ double parseNumber(const std::string &text) {
 
 namespace {
 std::invalid_argument badElementCount(const std::string &text) {
-  return std::invalid_argument(fmt::format(
-      "impossible elements per iteration: '{}' (want a whole number from 1 to {})", text,
-      MaxElementsPerIteration));
+  return std::invalid_argument(
+      fmt::format("impossible elements per iteration: '{}' (want a whole "
+                  "number from 1 to {})",
+                  text, MaxElementsPerIteration));
 }
 } // namespace
 
 unsigned parseElementCount(const std::string &text) {
   // At most 7 digits (2^20 has 7), so the value fits before it is compared.
-  if (text.empty() || text.size() > 7 || text.find_first_not_of("0123456789") != std::string::npos)
+  if (text.empty() || text.size() > 7 ||
+      text.find_first_not_of("0123456789") != std::string::npos)
     throw badElementCount(text);
   const unsigned long v = std::stoul(text);
   if (v < 1 || v > MaxElementsPerIteration)
@@ -42,12 +44,14 @@ unsigned parseElementCount(const std::string &text) {
 
 unsigned checkElementCount(double value) {
   // Compared as a double, never cast before it is known to be in range.
-  if (!(value >= 1 && value <= MaxElementsPerIteration) || value != std::floor(value))
+  if (!(value >= 1 && value <= MaxElementsPerIteration) ||
+      value != std::floor(value))
     throw badElementCount(fmt::format("{}", value));
   return static_cast<unsigned>(value);
 }
 
-double perElement(double cyclesPerIteration, unsigned elements, const std::string &printed) {
+double perElement(double cyclesPerIteration, unsigned elements,
+                  const std::string &printed) {
   const double value = parseNumber(printed);
   return elements ? cyclesPerIteration / elements : value;
 }

@@ -11,20 +11,22 @@
 namespace loopperf::gate {
 
 struct LoopRecord {
-  std::string file;        ///< source file as the record names it
-  std::string function;    ///< as recorded (clang: the symbol, mangled for C++)
-  unsigned line = 0;       ///< the loop's line (0 when the record has none)
+  std::string file;     ///< source file as the record names it
+  std::string function; ///< as recorded (clang: the symbol, mangled for C++)
+  unsigned line = 0;    ///< the loop's line (0 when the record has none)
   unsigned column = 0;
-  std::string fingerprint; ///< 16 hex digits (loopperf/Fingerprint.h); "" if absent
+  std::string
+      fingerprint; ///< 16 hex digits (loopperf/Fingerprint.h); "" if absent
   double cyclesPerIteration = 0;
   /// Unknown when the element count per iteration is unknown.
   std::optional<double> cyclesPerElement;
   unsigned elementsPerIteration = 0; ///< 0 = unknown
   std::string model;
-  std::string bottleneck;  ///< "loop-carried", "ports", ... as the remark says
+  std::string bottleneck; ///< "loop-carried", "ports", ... as the remark says
   std::string bottleneckResource;
-  std::string origin;      ///< the record file this came from
-  unsigned ordinal = 0;    ///< index among the loops of (file, function), in record order
+  std::string origin; ///< the record file this came from
+  unsigned ordinal =
+      0; ///< index among the loops of (file, function), in record order
 };
 
 /// A build's loops, in input order.
@@ -62,7 +64,8 @@ std::string describe(const LoopRecord &r);
 /// keeps the precision the two-decimal printed value lost (4.00 cycles over
 /// 64 elements is 0.0625, printed "0.06"); `printed` is still checked to be
 /// a number. Throws std::invalid_argument.
-double perElement(double cyclesPerIteration, unsigned elements, const std::string &printed);
+double perElement(double cyclesPerIteration, unsigned elements,
+                  const std::string &printed);
 
 /// A number as loopperf prints it ("4.00"); throws std::invalid_argument.
 double parseNumber(const std::string &text);

@@ -30,7 +30,8 @@ long median(std::vector<long> v) {
 }
 
 /// Steps 1-3 of Match.h for one (file, function) group.
-void matchGroup(std::vector<const LoopRecord *> base, std::vector<const LoopRecord *> cand,
+void matchGroup(std::vector<const LoopRecord *> base,
+                std::vector<const LoopRecord *> cand,
                 std::vector<LoopPair> &out) {
   std::vector<bool> baseUsed(base.size()), candUsed(cand.size());
   std::vector<long> shifts;
@@ -94,8 +95,8 @@ void matchGroup(std::vector<const LoopRecord *> base, std::vector<const LoopReco
     auto bi = slots.find(bLine), ci = slots.find(cLine);
     if (bi != slots.end() && ci != slots.end() && !bi->second.bs.empty() &&
         !ci->second.cs.empty())
-      heap.push({std::labs(cLine - bLine), *ci->second.cs.begin(), *bi->second.bs.begin(), bLine,
-                 cLine});
+      heap.push({std::labs(cLine - bLine), *ci->second.cs.begin(),
+                 *bi->second.bs.begin(), bLine, cLine});
   };
   // Every pair a slot takes part in with itself and its neighbours.
   auto pushAround = [&](std::map<long, Slot>::iterator it) {
@@ -117,9 +118,11 @@ void matchGroup(std::vector<const LoopRecord *> base, std::vector<const LoopReco
     auto bi = slots.find(p.bLine), ci = slots.find(p.cLine);
     // Stale: a loop was taken, or the slots are no longer neighbours.
     if (bi == slots.end() || ci == slots.end() || bi->second.bs.empty() ||
-        ci->second.cs.empty() || *bi->second.bs.begin() != p.b || *ci->second.cs.begin() != p.c)
+        ci->second.cs.empty() || *bi->second.bs.begin() != p.b ||
+        *ci->second.cs.begin() != p.c)
       continue;
-    if (bi != ci && std::next(p.bLine < p.cLine ? bi : ci) != (p.bLine < p.cLine ? ci : bi))
+    if (bi != ci &&
+        std::next(p.bLine < p.cLine ? bi : ci) != (p.bLine < p.cLine ? ci : bi))
       continue;
     baseUsed[p.b] = candUsed[p.c] = true;
     out.push_back({base[p.b], cand[p.c], MatchedBy::Line});
@@ -208,7 +211,8 @@ std::string FileMatcher::match(const std::string &candFile) const {
   return n != 0 && nodes[n].count == 1 ? nodes[n].file : std::string();
 }
 
-std::string matchFile(const std::string &candFile, const std::vector<std::string> &baseFiles) {
+std::string matchFile(const std::string &candFile,
+                      const std::vector<std::string> &baseFiles) {
   return FileMatcher(baseFiles).match(candFile);
 }
 
@@ -227,7 +231,9 @@ std::vector<LoopPair> matchLoops(const Build &base, const Build &cand) {
   // Groups by (baseline file, function), in order of first appearance.
   using Key = std::pair<std::string, std::string>;
   std::vector<Key> order;
-  std::map<Key, std::pair<std::vector<const LoopRecord *>, std::vector<const LoopRecord *>>> groups;
+  std::map<Key, std::pair<std::vector<const LoopRecord *>,
+                          std::vector<const LoopRecord *>>>
+      groups;
   auto group = [&](const Key &k) -> auto & {
     if (!groups.count(k))
       order.push_back(k);
@@ -245,13 +251,16 @@ std::vector<LoopPair> matchLoops(const Build &base, const Build &cand) {
     matchGroup(groups[k].first, groups[k].second, pairs);
 
   // Candidate record order, then the disappeared loops in baseline order.
-  auto index = [](const Build &b, const LoopRecord *r) { return size_t(r - b.loops.data()); };
-  std::stable_sort(pairs.begin(), pairs.end(), [&](const LoopPair &x, const LoopPair &y) {
-    if (bool(x.cand) != bool(y.cand))
-      return bool(x.cand);
-    return x.cand ? index(cand, x.cand) < index(cand, y.cand)
-                  : index(base, x.base) < index(base, y.base);
-  });
+  auto index = [](const Build &b, const LoopRecord *r) {
+    return size_t(r - b.loops.data());
+  };
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [&](const LoopPair &x, const LoopPair &y) {
+                     if (bool(x.cand) != bool(y.cand))
+                       return bool(x.cand);
+                     return x.cand ? index(cand, x.cand) < index(cand, y.cand)
+                                   : index(base, x.base) < index(base, y.base);
+                   });
   return pairs;
 }
 

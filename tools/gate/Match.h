@@ -42,7 +42,8 @@ std::vector<LoopPair> matchLoops(const Build &base, const Build &cand);
 std::string normalisePath(const std::string &path);
 
 /// The baseline file each candidate file corresponds to ("" if none).
-std::string matchFile(const std::string &candFile, const std::vector<std::string> &baseFiles);
+std::string matchFile(const std::string &candFile,
+                      const std::vector<std::string> &baseFiles);
 
 /// matchFile for many candidate files: the baseline files indexed once (a
 /// trie of their components, last first), each match linear in its path.

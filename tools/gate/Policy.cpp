@@ -32,13 +32,14 @@ const Allow *findAllow(const Policy &p, const LoopRecord &r) {
   return nullptr;
 }
 
-void checkKeys(const Json &obj, const std::set<std::string> &known, const std::string &path,
-               const std::string &where) {
+void checkKeys(const Json &obj, const std::set<std::string> &known,
+               const std::string &path, const std::string &where) {
   if (!obj.is_object())
     throw InputError(path, where + " is not a JSON object");
   for (auto it = obj.begin(); it != obj.end(); ++it)
     if (!known.count(it.key()))
-      throw InputError(path, fmt::format("unknown key \"{}\" in {}", it.key(), where));
+      throw InputError(
+          path, fmt::format("unknown key \"{}\" in {}", it.key(), where));
 }
 
 double number(const Json &v, const std::string &path, const std::string &key) {
@@ -47,7 +48,8 @@ double number(const Json &v, const std::string &path, const std::string &key) {
   return v.get<double>();
 }
 
-std::string string(const Json &v, const std::string &path, const std::string &key) {
+std::string string(const Json &v, const std::string &path,
+                   const std::string &key) {
   if (!v.is_string())
     throw InputError(path, "\"" + key + "\" must be a string");
   return v.get<std::string>();
@@ -71,16 +73,20 @@ void judgeChange(Verdict &v, const Policy &p, const Budget *b) {
   const double rel = b && b->relative ? *b->relative : p.relative;
   const double abs = b && b->absolute ? *b->absolute : p.absolute;
   const double delta = v.after - v.before;
-  const auto exceeds = [&](double d) { return d > abs + 1e-9 && d > rel * v.before + 1e-9; };
+  const auto exceeds = [&](double d) {
+    return d > abs + 1e-9 && d > rel * v.before + 1e-9;
+  };
   if (exceeds(delta)) {
     v.status = Status::Regressed;
     v.fails = true;
-    v.reason = fmt::format("{:+.2f} {} ({:+.1f}%), over the thresholds {:.2f} cycles and {:.1f}%",
-                           delta, v.unit(), v.before > 0 ? 100 * delta / v.before : 100.0, abs,
-                           100 * rel);
+    v.reason = fmt::format(
+        "{:+.2f} {} ({:+.1f}%), over the thresholds {:.2f} cycles and {:.1f}%",
+        delta, v.unit(), v.before > 0 ? 100 * delta / v.before : 100.0, abs,
+        100 * rel);
   } else if (exceeds(-delta)) {
     v.status = Status::Improved;
-    v.reason = fmt::format("{:+.2f} {} ({:+.1f}%)", delta, v.unit(), 100 * delta / v.before);
+    v.reason = fmt::format("{:+.2f} {} ({:+.1f}%)", delta, v.unit(),
+                           100 * delta / v.before);
   }
 }
 
@@ -96,8 +102,8 @@ void judgeCeiling(Verdict &v, const Budget *b) {
   if (v.after > *ceiling + 1e-9) {
     v.status = Status::OverBudget;
     v.fails = true;
-    v.reason = fmt::format("{:.2f} {} is over the budget {:.2f} of {}", v.after, v.unit(),
-                           *ceiling, b->where.text());
+    v.reason = fmt::format("{:.2f} {} is over the budget {:.2f} of {}", v.after,
+                           v.unit(), *ceiling, b->where.text());
   } else if (v.fails) {
     v.fails = false;
     v.reason += fmt::format("; within the budget {:.2f}, passes", *ceiling);
@@ -159,7 +165,8 @@ Metric parseMetric(const std::string &text) {
     return Metric::Element;
   if (text == "iteration")
     return Metric::Iteration;
-  throw std::invalid_argument("metric must be auto, element or iteration, not '" + text + "'");
+  throw std::invalid_argument(
+      "metric must be auto, element or iteration, not '" + text + "'");
 }
 
 ChangeRule parseChangeRule(const std::string &text) {
@@ -169,7 +176,8 @@ ChangeRule parseChangeRule(const std::string &text) {
     return ChangeRule::Report;
   if (text == "fail")
     return ChangeRule::Fail;
-  throw std::invalid_argument("rule must be ignore, report or fail, not '" + text + "'");
+  throw std::invalid_argument("rule must be ignore, report or fail, not '" +
+                              text + "'");
 }
 
 void readPolicyFile(const std::string &path, Policy &p) {
@@ -177,7 +185,8 @@ void readPolicyFile(const std::string &path, Policy &p) {
   if (doc.is_discarded())
     throw InputError(path, "malformed JSON (truncated?)");
   checkKeys(doc,
-            {"relative", "absolute", "metric", "new_loops", "removed_loops", "budgets", "allow"},
+            {"relative", "absolute", "metric", "new_loops", "removed_loops",
+             "budgets", "allow"},
             path, "the policy");
   try {
     if (doc.contains("relative"))
@@ -189,7 +198,8 @@ void readPolicyFile(const std::string &path, Policy &p) {
     if (doc.contains("new_loops"))
       p.newLoops = parseChangeRule(string(doc["new_loops"], path, "new_loops"));
     if (doc.contains("removed_loops"))
-      p.removedLoops = parseChangeRule(string(doc["removed_loops"], path, "removed_loops"));
+      p.removedLoops =
+          parseChangeRule(string(doc["removed_loops"], path, "removed_loops"));
   } catch (const std::invalid_argument &e) {
     throw InputError(path, e.what());
   }
@@ -198,8 +208,9 @@ void readPolicyFile(const std::string &path, Policy &p) {
       throw InputError(path, "\"budgets\" must be an array");
     for (const Json &e : doc["budgets"]) {
       checkKeys(e,
-                {"function", "file", "line", "fingerprint", "max_cycles_per_element",
-                 "max_cycles_per_iteration", "relative", "absolute"},
+                {"function", "file", "line", "fingerprint",
+                 "max_cycles_per_element", "max_cycles_per_iteration",
+                 "relative", "absolute"},
                 path, "a budget");
       Budget b;
       b.where = selectorOf(e, path);
@@ -219,8 +230,9 @@ void readPolicyFile(const std::string &path, Policy &p) {
     for (const Json &e : doc["allow"]) {
       checkKeys(e, {"function", "file", "line", "fingerprint", "reason"}, path,
                 "an allow entry");
-      Allow a{selectorOf(e, path), e.contains("reason") ? string(e["reason"], path, "reason")
-                                                        : std::string()};
+      Allow a{selectorOf(e, path), e.contains("reason")
+                                       ? string(e["reason"], path, "reason")
+                                       : std::string()};
       p.allows.push_back(a);
     }
   }
@@ -265,7 +277,8 @@ GateResult evaluate(const std::vector<LoopPair> &pairs, const Policy &p) {
     v.pair = pair;
     const LoopRecord &r = v.loop();
     const bool both = pair.base && pair.cand;
-    if (!both && (pair.cand ? p.newLoops : p.removedLoops) == ChangeRule::Ignore &&
+    if (!both &&
+        (pair.cand ? p.newLoops : p.removedLoops) == ChangeRule::Ignore &&
         !(pair.cand && findBudget(p, r)))
       continue;
     // The metric: per element when every side present knows it.
@@ -273,7 +286,9 @@ GateResult evaluate(const std::vector<LoopPair> &pairs, const Policy &p) {
     const bool candCpe = !pair.cand || pair.cand->cyclesPerElement;
     v.perElement = p.metric != Metric::Iteration && baseCpe && candCpe;
     auto value = [&](const LoopRecord *x) {
-      return !x ? 0.0 : v.perElement ? *x->cyclesPerElement : x->cyclesPerIteration;
+      return !x             ? 0.0
+             : v.perElement ? *x->cyclesPerElement
+                            : x->cyclesPerIteration;
     };
     v.before = value(pair.base);
     v.after = value(pair.cand);
@@ -287,7 +302,8 @@ GateResult evaluate(const std::vector<LoopPair> &pairs, const Policy &p) {
     } else {
       v.status = Status::Removed;
       v.fails = p.removedLoops == ChangeRule::Fail;
-      v.reason = v.fails ? "loop disappeared (removed loops fail)" : "loop disappeared";
+      v.reason = v.fails ? "loop disappeared (removed loops fail)"
+                         : "loop disappeared";
     }
     judgeCeiling(v, budget);
     if (v.status == Status::New && !v.fails && p.newLoops == ChangeRule::Ignore)
@@ -296,7 +312,8 @@ GateResult evaluate(const std::vector<LoopPair> &pairs, const Policy &p) {
       if (const Allow *a = findAllow(p, r)) {
         v.fails = false;
         v.allowed = true;
-        v.reason += "; allowed by " + a->where.text() + (a->reason.empty() ? "" : ": " + a->reason);
+        v.reason += "; allowed by " + a->where.text() +
+                    (a->reason.empty() ? "" : ": " + a->reason);
       }
     out.loops.push_back(std::move(v));
   }

@@ -37,7 +37,8 @@ struct Selector {
 
 struct Budget {
   Selector where;
-  std::optional<double> maxCyclesPerElement, maxCyclesPerIteration, relative, absolute;
+  std::optional<double> maxCyclesPerElement, maxCyclesPerIteration, relative,
+      absolute;
 };
 
 struct Allow {
@@ -76,16 +77,20 @@ struct Verdict {
   LoopPair pair;
   Status status = Status::Unchanged;
   bool fails = false;
-  bool allowed = false;       ///< would fail, but an allow entry says not
-  bool perElement = false;    ///< compared on cycles per element
-  double before = 0, after = 0; ///< the compared metric (before: 0 for new loops)
-  std::string reason;         ///< why it fails / passes, for the outputs
+  bool allowed = false;    ///< would fail, but an allow entry says not
+  bool perElement = false; ///< compared on cycles per element
+  double before = 0,
+         after = 0;   ///< the compared metric (before: 0 for new loops)
+  std::string reason; ///< why it fails / passes, for the outputs
   const LoopRecord &loop() const { return pair.cand ? *pair.cand : *pair.base; }
-  const char *unit() const { return perElement ? "cycles/element" : "cycles/iteration"; }
+  const char *unit() const {
+    return perElement ? "cycles/element" : "cycles/iteration";
+  }
 };
 
 struct GateResult {
-  std::vector<Verdict> loops; ///< every matched, new and removed loop (ignored rules left out)
+  std::vector<Verdict>
+      loops; ///< every matched, new and removed loop (ignored rules left out)
   unsigned count(Status s) const;
   unsigned failures() const;
   bool failed() const { return failures() != 0; }

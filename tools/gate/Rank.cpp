@@ -49,8 +49,9 @@ std::vector<Ranked> rankLoops(const Build &b, const Counts *counts) {
     }
     out.push_back({&l, count, l.cyclesPerIteration * count});
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Ranked &x, const Ranked &y) { return x.cost > y.cost; });
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const Ranked &x, const Ranked &y) { return x.cost > y.cost; });
   return out;
 }
 
@@ -61,15 +62,18 @@ std::string cpe(const LoopRecord &l) {
 } // namespace
 
 std::string writeRankTable(const std::vector<Ranked> &r, bool weighted) {
-  std::string out = fmt::format("{:>4} {:>10} {:>10} {}{:<16} {}\n", "rank", "cyc/iter",
-                                "cyc/elem", weighted ? fmt::format("{:>12} {:>12} ", "count", "cycles") : "",
-                                "bottleneck", "loop");
+  std::string out = fmt::format(
+      "{:>4} {:>10} {:>10} {}{:<16} {}\n", "rank", "cyc/iter", "cyc/elem",
+      weighted ? fmt::format("{:>12} {:>12} ", "count", "cycles") : "",
+      "bottleneck", "loop");
   for (size_t i = 0; i < r.size(); ++i) {
     const LoopRecord &l = *r[i].loop;
-    out += fmt::format("{:>4} {:>10.2f} {:>10} {}{:<16} {}:{} {}\n", i + 1, l.cyclesPerIteration,
-                       cpe(l),
-                       weighted ? fmt::format("{:>12g} {:>12.6g} ", r[i].count, r[i].cost) : "",
-                       l.bottleneck, l.file, l.line, functionName(l));
+    out += fmt::format(
+        "{:>4} {:>10.2f} {:>10} {}{:<16} {}:{} {}\n", i + 1,
+        l.cyclesPerIteration, cpe(l),
+        weighted ? fmt::format("{:>12g} {:>12.6g} ", r[i].count, r[i].cost)
+                 : "",
+        l.bottleneck, l.file, l.line, functionName(l));
   }
   return out;
 }
@@ -85,7 +89,8 @@ std::string writeRankJson(const std::vector<Ranked> &r, bool weighted) {
               {"function", l.function},
               {"fingerprint", l.fingerprint},
               {"cycles_per_iteration", l.cyclesPerIteration},
-              {"cycles_per_element", l.cyclesPerElement ? Json(*l.cyclesPerElement) : Json()},
+              {"cycles_per_element",
+               l.cyclesPerElement ? Json(*l.cyclesPerElement) : Json()},
               {"bottleneck", l.bottleneck},
               {"bottleneck_resource", l.bottleneckResource}};
     if (weighted) {
@@ -98,13 +103,18 @@ std::string writeRankJson(const std::vector<Ranked> &r, bool weighted) {
 }
 
 std::string writeRankMarkdown(const std::vector<Ranked> &r, bool weighted) {
-  std::string out = weighted ? "| # | cycles/iteration | cycles/element | count | cycles | bottleneck | loop |\n|---|---|---|---|---|---|---|\n"
-                             : "| # | cycles/iteration | cycles/element | bottleneck | loop |\n|---|---|---|---|---|\n";
+  std::string out =
+      weighted ? "| # | cycles/iteration | cycles/element | count | cycles | "
+                 "bottleneck | loop |\n|---|---|---|---|---|---|---|\n"
+               : "| # | cycles/iteration | cycles/element | bottleneck | loop "
+                 "|\n|---|---|---|---|---|\n";
   for (size_t i = 0; i < r.size(); ++i) {
     const LoopRecord &l = *r[i].loop;
-    out += fmt::format("| {} | {:.2f} | {} | {}{} | `{}:{}` {} |\n", i + 1, l.cyclesPerIteration,
-                       cpe(l), weighted ? fmt::format("{:g} | {:.6g} | ", r[i].count, r[i].cost) : "",
-                       l.bottleneck, l.file, l.line, functionName(l));
+    out += fmt::format(
+        "| {} | {:.2f} | {} | {}{} | `{}:{}` {} |\n", i + 1,
+        l.cyclesPerIteration, cpe(l),
+        weighted ? fmt::format("{:g} | {:.6g} | ", r[i].count, r[i].cost) : "",
+        l.bottleneck, l.file, l.line, functionName(l));
   }
   return out;
 }

@@ -17,8 +17,8 @@ Counts readCounts(const std::string &path); // throws InputError
 
 struct Ranked {
   const LoopRecord *loop;
-  double count;  ///< 1 without counts; 0 for a loop no count line matches
-  double cost;   ///< cycles per iteration x count
+  double count; ///< 1 without counts; 0 for a loop no count line matches
+  double cost;  ///< cycles per iteration x count
 };
 
 /// Costliest first; equal costs in record order.

@@ -11,7 +11,8 @@ namespace loopperf::gate {
 namespace {
 
 /// The value of the named argument, or nullptr.
-const llvm::remarks::Argument *arg(const llvm::remarks::Remark &R, llvm::StringRef Key) {
+const llvm::remarks::Argument *arg(const llvm::remarks::Remark &R,
+                                   llvm::StringRef Key) {
   for (const llvm::remarks::Argument &A : R.Args)
     if (A.Key == Key)
       return &A;
@@ -22,8 +23,8 @@ std::string required(const llvm::remarks::Remark &R, llvm::StringRef Key,
                      const std::string &origin) {
   const llvm::remarks::Argument *A = arg(R, Key);
   if (!A)
-    throw InputError(origin, "loopperf remark in " + R.FunctionName.str() + " has no " +
-                                 Key.str() + " argument");
+    throw InputError(origin, "loopperf remark in " + R.FunctionName.str() +
+                                 " has no " + Key.str() + " argument");
   return A->Val.str();
 }
 
@@ -37,15 +38,18 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &origin) {
     L.column = R.Loc->SourceColumn;
   }
   try {
-    L.cyclesPerIteration = parseNumber(required(R, "CyclesPerIteration", origin));
+    L.cyclesPerIteration =
+        parseNumber(required(R, "CyclesPerIteration", origin));
     std::string Cpe = required(R, "CyclesPerElement", origin);
     std::string Epi = required(R, "ElementsPerIteration", origin);
     if (Cpe != "unknown" && Epi != "unknown") {
       L.elementsPerIteration = parseElementCount(Epi);
-      L.cyclesPerElement = perElement(L.cyclesPerIteration, L.elementsPerIteration, Cpe);
+      L.cyclesPerElement =
+          perElement(L.cyclesPerIteration, L.elementsPerIteration, Cpe);
     }
   } catch (const std::invalid_argument &E) {
-    throw InputError(origin, "loopperf remark in " + L.function + ": " + E.what());
+    throw InputError(origin,
+                     "loopperf remark in " + L.function + ": " + E.what());
   }
   L.model = required(R, "Model", origin);
   L.bottleneck = required(R, "Bottleneck", origin);
@@ -56,28 +60,33 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &origin) {
 
 } // namespace
 
-std::vector<LoopRecord> readClangYaml(const std::string &bytes, const std::string &origin) {
+std::vector<LoopRecord> readClangYaml(const std::string &bytes,
+                                      const std::string &origin) {
   // LLVM's YAML remark serializer ends every remark with "...": anything
   // else at the end is a file cut short (the parser would accept a remark
   // cut between two arguments).
   const size_t last = bytes.find_last_not_of(" \t\r\n");
-  if (last != std::string::npos && (last < 2 || bytes.compare(last - 2, 3, "...") != 0))
-    throw InputError(origin, "truncated optimization record (the last remark does not end "
-                             "with '...')");
+  if (last != std::string::npos &&
+      (last < 2 || bytes.compare(last - 2, 3, "...") != 0))
+    throw InputError(
+        origin, "truncated optimization record (the last remark does not end "
+                "with '...')");
   llvm::Expected<std::unique_ptr<llvm::remarks::RemarkParser>> Parser =
       llvm::remarks::createRemarkParser(llvm::remarks::Format::YAML, bytes);
   if (!Parser)
     throw InputError(origin, llvm::toString(Parser.takeError()));
   std::vector<LoopRecord> Out;
   for (;;) {
-    llvm::Expected<std::unique_ptr<llvm::remarks::Remark>> Next = (*Parser)->next();
+    llvm::Expected<std::unique_ptr<llvm::remarks::Remark>> Next =
+        (*Parser)->next();
     if (!Next) {
       llvm::Error E = Next.takeError();
       if (E.isA<llvm::remarks::EndOfFileError>()) {
         llvm::consumeError(std::move(E));
         break;
       }
-      throw InputError(origin, "malformed optimization record: " + llvm::toString(std::move(E)));
+      throw InputError(origin, "malformed optimization record: " +
+                                   llvm::toString(std::move(E)));
     }
     const llvm::remarks::Remark &R = **Next;
     if (R.PassName != "loopperf")
@@ -85,7 +94,8 @@ std::vector<LoopRecord> readClangYaml(const std::string &bytes, const std::strin
     if (R.RemarkName == "LoopPerf") {
       Out.push_back(summary(R, origin));
     } else if (R.RemarkName == "LoopPerfDetail" && !Out.empty() &&
-               Out.back().function == R.FunctionName && Out.back().fingerprint.empty()) {
+               Out.back().function == R.FunctionName &&
+               Out.back().fingerprint.empty()) {
       // The detail remark directly follows its summary (same loop).
       if (const llvm::remarks::Argument *A = arg(R, "Fingerprint"))
         Out.back().fingerprint = A->Val.str();

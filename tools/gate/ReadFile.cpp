@@ -12,12 +12,14 @@ namespace loopperf::gate {
 namespace {
 
 std::string tooLarge(size_t maxBytes, const char *what) {
-  return fmt::format("{} more than {} bytes (loopperf-gate's limit per file, {} MiB; "
-                     "see docs/ci.md)",
-                     what, maxBytes, maxBytes >> 20);
+  return fmt::format(
+      "{} more than {} bytes (loopperf-gate's limit per file, {} MiB; "
+      "see docs/ci.md)",
+      what, maxBytes, maxBytes >> 20);
 }
 
-std::string gunzip(const std::string &data, const std::string &path, size_t maxBytes) {
+std::string gunzip(const std::string &data, const std::string &path,
+                   size_t maxBytes) {
   z_stream zs{};
   // 16 + MAX_WBITS: gzip header and trailer (CRC and length are checked).
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
@@ -45,7 +47,8 @@ std::string gunzip(const std::string &data, const std::string &path, size_t maxB
   if (rc != Z_STREAM_END)
     throw InputError(path, rc == Z_BUF_ERROR || rc == Z_OK
                                ? "truncated gzip data"
-                               : "corrupt gzip data" + (msg.empty() ? "" : ": " + msg));
+                               : "corrupt gzip data" +
+                                     (msg.empty() ? "" : ": " + msg));
   return out;
 }
 
@@ -69,7 +72,8 @@ std::string readFileBytes(const std::string &path, size_t maxBytes) {
   return decodeBytes(std::move(data), path, maxBytes);
 }
 
-std::string decodeBytes(std::string data, const std::string &origin, size_t maxBytes) {
+std::string decodeBytes(std::string data, const std::string &origin,
+                        size_t maxBytes) {
   if (data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
       static_cast<unsigned char>(data[1]) == 0x8b)
     return gunzip(data, origin, maxBytes);

@@ -31,7 +31,8 @@ std::string messageText(const Json &rec) {
   for (const Json &part : *it)
     if (part.is_string())
       s += part.get<std::string>();
-    else if (part.is_object() && part.contains("expr") && part["expr"].is_string())
+    else if (part.is_object() && part.contains("expr") &&
+             part["expr"].is_string())
       s += part["expr"].get<std::string>();
   while (!s.empty() && s.back() == '\n')
     s.pop_back();
@@ -40,7 +41,8 @@ std::string messageText(const Json &rec) {
 
 std::string str(const Json &obj, const char *key) {
   auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+  return it != obj.end() && it->is_string() ? it->get<std::string>()
+                                            : std::string();
 }
 
 /// `text` for a message: at most 200 characters.
@@ -98,7 +100,8 @@ public:
   /// [a-z-]+
   bool word(std::string &out) {
     const size_t begin = pos;
-    while (pos < text.size() && ((text[pos] >= 'a' && text[pos] <= 'z') || text[pos] == '-'))
+    while (pos < text.size() &&
+           ((text[pos] >= 'a' && text[pos] <= 'z') || text[pos] == '-'))
       ++pos;
     out.assign(text.substr(begin, pos - begin));
     return pos > begin;
@@ -111,7 +114,8 @@ private:
 };
 
 bool isLowerWord(std::string_view s) {
-  return !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz") == std::string_view::npos;
+  return !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz") ==
+                           std::string_view::npos;
 }
 
 /// The ids of the passes named "loopperf" in GCC's passes tree (iterative:
@@ -144,7 +148,8 @@ bool parseGccSummary(const std::string &text, LoopRecord &r) {
   //   [; confidence WORD]
   Scanner s(text);
   std::string cpi, cpe, epi, model, bottleneck;
-  if (!s.literal("loop runs ") || !s.decimal(cpi) || !s.literal(" cycles/iteration ("))
+  if (!s.literal("loop runs ") || !s.decimal(cpi) ||
+      !s.literal(" cycles/iteration ("))
     return false;
   const bool unknown = s.literal("elements/iteration unknown");
   if (!unknown) {
@@ -155,8 +160,8 @@ bool parseGccSummary(const std::string &text, LoopRecord &r) {
     if (!s.literal("/iteration"))
       return false;
   }
-  if (!s.literal(") on ") || !s.until(';', model) || !s.literal("; bottleneck: ") ||
-      !s.word(bottleneck))
+  if (!s.literal(") on ") || !s.until(';', model) ||
+      !s.literal("; bottleneck: ") || !s.word(bottleneck))
     return false;
   s.literal(" ");
   std::string_view resource = s.rest();
@@ -168,7 +173,8 @@ bool parseGccSummary(const std::string &text, LoopRecord &r) {
   r.cyclesPerIteration = parseNumber(cpi);
   if (!unknown) {
     r.elementsPerIteration = parseElementCount(epi);
-    r.cyclesPerElement = perElement(r.cyclesPerIteration, r.elementsPerIteration, cpe);
+    r.cyclesPerElement =
+        perElement(r.cyclesPerIteration, r.elementsPerIteration, cpe);
   }
   r.model = model;
   r.bottleneck = bottleneck;
@@ -176,12 +182,15 @@ bool parseGccSummary(const std::string &text, LoopRecord &r) {
   return true;
 }
 
-std::vector<LoopRecord> readGccRecord(const std::string &bytes, const std::string &origin) {
+std::vector<LoopRecord> readGccRecord(const std::string &bytes,
+                                      const std::string &origin) {
   Json doc = Json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     throw InputError(origin, "malformed JSON (truncated?)");
-  if (!doc.is_array() || doc.size() < 3 || !doc[1].is_array() || !doc[2].is_array())
-    throw InputError(origin, "not a GCC optimization record ([metadata, passes, records])");
+  if (!doc.is_array() || doc.size() < 3 || !doc[1].is_array() ||
+      !doc[2].is_array())
+    throw InputError(
+        origin, "not a GCC optimization record ([metadata, passes, records])");
   const std::unordered_set<std::string> passIds = loopperfPassIds(doc[1]);
   std::vector<LoopRecord> out;
   std::string lastPass; // the pass id of the last summary
@@ -193,8 +202,8 @@ std::vector<LoopRecord> readGccRecord(const std::string &bytes, const std::strin
     if (!passIds.empty() && !passIds.count(pass))
       continue; // another pass's record
     const std::string text = messageText(rec);
-    const bool summary =
-        kind == "success" && (!passIds.empty() || text.rfind("loop runs ", 0) == 0);
+    const bool summary = kind == "success" &&
+                         (!passIds.empty() || text.rfind("loop runs ", 0) == 0);
     if (!summary && !(kind == "note" && !out.empty() && pass == lastPass))
       continue;
     LoopRecord r;
@@ -211,15 +220,17 @@ std::vector<LoopRecord> readGccRecord(const std::string &bytes, const std::strin
       try {
         ok = parseGccSummary(text, r);
       } catch (const std::invalid_argument &e) {
-        throw InputError(origin, "loopperf record in " + r.function + ": " + e.what());
+        throw InputError(origin,
+                         "loopperf record in " + r.function + ": " + e.what());
       }
       if (!ok)
         throw InputError(origin, "loopperf record in " + r.function +
-                                     " is not a loop summary: '" + quoted(text) + "'");
+                                     " is not a loop summary: '" +
+                                     quoted(text) + "'");
       out.push_back(std::move(r));
-    } else if (kind == "note" && text.rfind("fingerprint ", 0) == 0 && !out.empty() &&
-               out.back().function == r.function && out.back().line == r.line &&
-               out.back().fingerprint.empty()) {
+    } else if (kind == "note" && text.rfind("fingerprint ", 0) == 0 &&
+               !out.empty() && out.back().function == r.function &&
+               out.back().line == r.line && out.back().fingerprint.empty()) {
       out.back().fingerprint = text.substr(12);
     }
   }

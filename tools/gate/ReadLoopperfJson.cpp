@@ -18,13 +18,15 @@ const Json &member(const Json &obj, const char *key, const std::string &where) {
 double cycles(const Json &v, const char *key, const std::string &origin) {
   const Json &n = member(v, key, origin);
   if (!n.is_number() || n.get<double>() < 0)
-    throw InputError(origin, std::string("\"") + key + "\" is not a cycle count");
+    throw InputError(origin,
+                     std::string("\"") + key + "\" is not a cycle count");
   return n.get<double>();
 }
 
 } // namespace
 
-std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::string &origin) {
+std::vector<LoopRecord> readLoopperfJson(const std::string &bytes,
+                                         const std::string &origin) {
   Json doc = Json::parse(bytes, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded())
     throw InputError(origin, "malformed JSON (truncated?)");
@@ -44,13 +46,15 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::st
       continue; // the CLI found alternative paths in its body
     LoopRecord r;
     r.origin = origin;
-    r.file = l.contains("file") && l["file"].is_string() && !l["file"].get<std::string>().empty()
+    r.file = l.contains("file") && l["file"].is_string() &&
+                     !l["file"].get<std::string>().empty()
                  ? l["file"].get<std::string>()
                  : tuFile;
     const Json &fn = member(l, "function", origin);
     const Json &line = member(l, "line", origin);
     if (!fn.is_string() || !line.is_number_unsigned())
-      throw InputError(origin, "a loop's \"function\" or \"line\" has the wrong type");
+      throw InputError(origin,
+                       "a loop's \"function\" or \"line\" has the wrong type");
     r.function = fn.get<std::string>();
     r.line = line.get<unsigned>();
     r.cyclesPerIteration = cycles(l, "cycles_per_iteration", origin);
@@ -68,7 +72,8 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::st
     }
     if (r.elementsPerIteration)
       r.cyclesPerElement = cycles(l, "cycles_per_element", origin);
-    for (auto [key, field] : {std::pair{"model", &r.model}, {"bottleneck", &r.bottleneck},
+    for (auto [key, field] : {std::pair{"model", &r.model},
+                              {"bottleneck", &r.bottleneck},
                               {"bottleneck_resource", &r.bottleneckResource},
                               {"fingerprint", &r.fingerprint}})
       if (l.contains(key) && l[key].is_string())

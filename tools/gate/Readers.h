@@ -14,19 +14,22 @@ namespace loopperf::gate {
 /// remarks parser: remarks of pass "loopperf" named "LoopPerf" (the summary,
 /// named arguments CyclesPerIteration, CyclesPerElement, ...) plus the
 /// Fingerprint argument of the "LoopPerfDetail" remark that follows it.
-std::vector<LoopRecord> readClangYaml(const std::string &bytes, const std::string &origin);
+std::vector<LoopRecord> readClangYaml(const std::string &bytes,
+                                      const std::string &origin);
 
 /// GCC's -fsave-optimization-record JSON (already decompressed):
 /// [{"format"...}, {"producer"...}, [records]]; records of pass "loopperf"
 /// of kind "success" carry the summary text, the "note" records after them
 /// the fingerprint ("fingerprint <hex>").
-std::vector<LoopRecord> readGccRecord(const std::string &bytes, const std::string &origin);
+std::vector<LoopRecord> readGccRecord(const std::string &bytes,
+                                      const std::string &origin);
 
 /// loopperf's own per-translation-unit JSON: the LLVM plugin's
 /// {"module", "loops": [...]} and the GCC plugin's {"file", "model",
 /// "loops": [...]}, loops as `loopperf --json` plus "function", "line"
 /// (and "file" from the LLVM plugin).
-std::vector<LoopRecord> readLoopperfJson(const std::string &bytes, const std::string &origin);
+std::vector<LoopRecord> readLoopperfJson(const std::string &bytes,
+                                         const std::string &origin);
 
 /// The GCC record summary text "loop runs 3.00 cycles/iteration (...) on
 /// znver3; bottleneck: loop-carried vaddsd (line 17)" into `r`; false if
@@ -42,7 +45,8 @@ constexpr size_t MaxInputBytes = size_t(256) << 20;
 /// The whole file; gzip'd files (magic 1f 8b) are decompressed with zlib.
 /// Throws InputError when unreadable, truncated, or larger than `maxBytes`
 /// (on disk or decompressed: decompression stops at the limit).
-std::string readFileBytes(const std::string &path, size_t maxBytes = MaxInputBytes);
+std::string readFileBytes(const std::string &path,
+                          size_t maxBytes = MaxInputBytes);
 
 /// A file's bytes as readFileBytes returns them: gunzip'd if they start
 /// with gzip's magic; `origin` names the file in messages.

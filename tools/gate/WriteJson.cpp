@@ -18,7 +18,8 @@ Json side(const LoopRecord *r) {
           {"function", r->function},
           {"fingerprint", r->fingerprint},
           {"cycles_per_iteration", r->cyclesPerIteration},
-          {"cycles_per_element", r->cyclesPerElement ? Json(*r->cyclesPerElement) : Json()},
+          {"cycles_per_element",
+           r->cyclesPerElement ? Json(*r->cyclesPerElement) : Json()},
           {"elements_per_iteration", r->elementsPerIteration},
           {"model", r->model},
           {"bottleneck", r->bottleneck},
@@ -42,11 +43,13 @@ std::string writeJson(const GateResult &r) {
                      {"baseline", side(v.pair.base)},
                      {"candidate", side(v.pair.cand)}});
   Json summary = Json::object();
-  for (Status s : {Status::Regressed, Status::OverBudget, Status::Improved, Status::Unchanged,
-                   Status::New, Status::Removed})
+  for (Status s : {Status::Regressed, Status::OverBudget, Status::Improved,
+                   Status::Unchanged, Status::New, Status::Removed})
     summary[statusName(s)] = r.count(s);
   summary["failing"] = r.failures();
-  Json doc = {{"result", r.failed() ? "fail" : "pass"}, {"summary", summary}, {"loops", loops}};
+  Json doc = {{"result", r.failed() ? "fail" : "pass"},
+              {"summary", summary},
+              {"loops", loops}};
   // jsonText: names that are not UTF-8 get U+FFFD (nlohmann's type_error 316
   // ended the gate with exit 2; found by fuzz/FuzzGateRecord.cpp).
   return jsonText(doc) + "\n";

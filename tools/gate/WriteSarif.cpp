@@ -16,21 +16,30 @@ struct Rule {
 };
 // Index = position in the driver's rules array (ruleIndex).
 constexpr Rule Rules[] = {
-    {"loopperf/regression", "LoopRegression", "A loop's predicted cycles regressed"},
-    {"loopperf/over-budget", "LoopOverBudget", "A loop's predicted cycles exceed its budget"},
+    {"loopperf/regression", "LoopRegression",
+     "A loop's predicted cycles regressed"},
+    {"loopperf/over-budget", "LoopOverBudget",
+     "A loop's predicted cycles exceed its budget"},
     {"loopperf/new-loop", "NewLoop", "A loop appeared"},
     {"loopperf/removed-loop", "RemovedLoop", "A loop disappeared"},
-    {"loopperf/improvement", "LoopImprovement", "A loop's predicted cycles improved"},
+    {"loopperf/improvement", "LoopImprovement",
+     "A loop's predicted cycles improved"},
 };
 
 int ruleOf(Status s) {
   switch (s) {
-  case Status::Regressed: return 0;
-  case Status::OverBudget: return 1;
-  case Status::New: return 2;
-  case Status::Removed: return 3;
-  case Status::Improved: return 4;
-  case Status::Unchanged: break;
+  case Status::Regressed:
+    return 0;
+  case Status::OverBudget:
+    return 1;
+  case Status::New:
+    return 2;
+  case Status::Removed:
+    return 3;
+  case Status::Improved:
+    return 4;
+  case Status::Unchanged:
+    break;
   }
   return -1;
 }
@@ -61,7 +70,8 @@ std::string writeSarif(const GateResult &r, const std::string &sourceRoot) {
       continue;
     const LoopRecord &l = v.loop();
     Json artifact = {{"uri", uriOf(l.file, sourceRoot)}};
-    if (!artifact["uri"].get<std::string>().empty() && artifact["uri"].get<std::string>()[0] != '/')
+    if (!artifact["uri"].get<std::string>().empty() &&
+        artifact["uri"].get<std::string>()[0] != '/')
       artifact["uriBaseId"] = "%SRCROOT%";
     Json physical = {{"artifactLocation", artifact}};
     if (l.line) {
@@ -71,22 +81,26 @@ std::string writeSarif(const GateResult &r, const std::string &sourceRoot) {
     }
     std::string text = "Loop in " + functionName(l) + ": " + changeText(v) +
                        (v.reason.empty() ? "" : ". " + v.reason);
-    Json result = {{"ruleId", Rules[rule].id},
-                   {"ruleIndex", rule},
-                   {"level", v.fails ? "error" : v.allowed ? "warning" : "note"},
-                   {"message", {{"text", text}}},
-                   {"locations", Json::array({{{"physicalLocation", physical}}})}};
+    Json result = {
+        {"ruleId", Rules[rule].id},
+        {"ruleIndex", rule},
+        {"level", v.fails     ? "error"
+                  : v.allowed ? "warning"
+                              : "note"},
+        {"message", {{"text", text}}},
+        {"locations", Json::array({{{"physicalLocation", physical}}})}};
     if (!l.fingerprint.empty())
       result["partialFingerprints"] = {{"loopperfLoop/v1", l.fingerprint}};
     results.push_back(result);
   }
-  Json run = {{"tool",
-               {{"driver",
-                 {{"name", "loopperf-gate"}, {"rules", rules}}}}},
-              {"results", results}};
+  Json run = {
+      {"tool", {{"driver", {{"name", "loopperf-gate"}, {"rules", rules}}}}},
+      {"results", results}};
   if (!sourceRoot.empty())
     run["originalUriBaseIds"] = {
-        {"%SRCROOT%", {{"uri", "file://" + (sourceRoot.back() == '/' ? sourceRoot : sourceRoot + "/")}}}};
+        {"%SRCROOT%",
+         {{"uri", "file://" + (sourceRoot.back() == '/' ? sourceRoot
+                                                        : sourceRoot + "/")}}}};
   Json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({run})}};

@@ -25,7 +25,8 @@ std::string writeMarkdown(const GateResult &r);
 
 /// "1.50 -> 3.00 cycles/element (+100.0%)" and friends, shared by writers.
 std::string changeText(const Verdict &v);
-/// "3 regressed, 1 over budget, 2 improved, 5 unchanged, 1 new, 0 removed; 4 fail".
+/// "3 regressed, 1 over budget, 2 improved, 5 unchanged, 1 new, 0 removed; 4
+/// fail".
 std::string summaryText(const GateResult &r);
 /// The loop's function, demangled when it is an Itanium C++ name.
 std::string functionName(const LoopRecord &r);

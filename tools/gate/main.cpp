@@ -55,7 +55,8 @@ struct UsageError : std::runtime_error {
 /// --name VALUE or --name=VALUE; positional arguments go to `positional`.
 class Args {
 public:
-  Args(int argc, char **argv, int first, const std::vector<std::string> &flags) {
+  Args(int argc, char **argv, int first,
+       const std::vector<std::string> &flags) {
     for (int i = first; i < argc; ++i) {
       std::string a = argv[i];
       if (a.rfind("--", 0) != 0 || a == "--") {
@@ -64,7 +65,8 @@ public:
       }
       std::string name = a.substr(2), value;
       const size_t eq = name.find('=');
-      const bool isFlag = std::find(flags.begin(), flags.end(), name) != flags.end();
+      const bool isFlag =
+          std::find(flags.begin(), flags.end(), name) != flags.end();
       if (eq != std::string::npos) {
         value = name.substr(eq + 1);
         name.resize(eq);
@@ -121,7 +123,8 @@ int compare(int argc, char **argv) {
         policy.allows.push_back({lg::parseSelector(value), "--allow"});
       else if (name == "format")
         format = value;
-      else if (name == "json" || name == "junit" || name == "sarif" || name == "markdown")
+      else if (name == "json" || name == "junit" || name == "sarif" ||
+               name == "markdown")
         files[name] = value;
       else if (name == "source-root")
         sourceRoot = value;
@@ -141,7 +144,8 @@ int compare(int argc, char **argv) {
 
   const lg::Build base = lg::loadBuild(baseline);
   const lg::Build cand = lg::loadBuild(candidate);
-  const lg::GateResult result = lg::evaluate(lg::matchLoops(base, cand), policy);
+  const lg::GateResult result =
+      lg::evaluate(lg::matchLoops(base, cand), policy);
 
   const std::map<std::string, std::function<std::string()>> writers = {
       {"table", [&] { return lg::writeTable(result, all); }},
@@ -167,7 +171,8 @@ int report(int argc, char **argv) {
     else if (name == "format")
       format = value;
     else if (name == "top") {
-      if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+      if (value.empty() ||
+          value.find_first_not_of("0123456789") != std::string::npos)
         throw UsageError("--top needs a number");
       top = std::stoul(value);
     } else
@@ -181,7 +186,8 @@ int report(int argc, char **argv) {
   lg::Counts counts;
   if (!countsPath.empty())
     counts = lg::readCounts(countsPath);
-  std::vector<lg::Ranked> ranked = lg::rankLoops(build, countsPath.empty() ? nullptr : &counts);
+  std::vector<lg::Ranked> ranked =
+      lg::rankLoops(build, countsPath.empty() ? nullptr : &counts);
   if (top && ranked.size() > top)
     ranked.resize(top);
   const bool weighted = !countsPath.empty();
@@ -206,7 +212,8 @@ int main(int argc, char **argv) {
       std::fputs(Usage, stdout);
       return 0;
     }
-    throw UsageError(cmd.empty() ? "no command" : "unknown command '" + cmd + "'");
+    throw UsageError(cmd.empty() ? "no command"
+                                 : "unknown command '" + cmd + "'");
   } catch (const UsageError &e) {
     fmt::print(stderr, "loopperf-gate: {}\n{}", e.what(), Usage);
   } catch (const lg::InputError &e) {

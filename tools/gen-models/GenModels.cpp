@@ -47,24 +47,31 @@ constexpr const char *LLVMVersionText = "LLVM 19.1.7";
 /// CPU of this list that the group contains; otherwise the group's first CPU
 /// in alphabetical order that is not a generic name.
 const char *const PreferredNames[] = {
-    "sandybridge", "haswell", "broadwell", "skylake", "skylake-avx512", "icelake-server",
-    "sapphirerapids", "alderlake", "atom", "silvermont", "goldmont", "btver2", "bdver2",
-    "znver1", "znver2", "znver3", "znver4", "neoverse-n1", "neoverse-n2", "neoverse-v1",
-    "neoverse-v2", "neoverse-512tvb", "thunderx2t99", "thunderx3t110", "a64fx", "cortex-a57",
-    "cortex-a55", "cortex-a510", "cortex-a53", "cyclone", "exynos-m3", "exynos-m4", "exynos-m5",
-    "ampere1", "ampere1b", "tsv110", "thunderx", "falkor", "kryo", "saphira", "carmel"};
+    "sandybridge",    "haswell",         "broadwell",      "skylake",
+    "skylake-avx512", "icelake-server",  "sapphirerapids", "alderlake",
+    "atom",           "silvermont",      "goldmont",       "btver2",
+    "bdver2",         "znver1",          "znver2",         "znver3",
+    "znver4",         "neoverse-n1",     "neoverse-n2",    "neoverse-v1",
+    "neoverse-v2",    "neoverse-512tvb", "thunderx2t99",   "thunderx3t110",
+    "a64fx",          "cortex-a57",      "cortex-a55",     "cortex-a510",
+    "cortex-a53",     "cyclone",         "exynos-m3",      "exynos-m4",
+    "exynos-m5",      "ampere1",         "ampere1b",       "tsv110",
+    "thunderx",       "falkor",          "kryo",           "saphira",
+    "carmel"};
 
 struct TargetSpec {
-  const char *name;   ///< --target value
+  const char *name; ///< --target value
   const char *triple;
-  const char *isa;    ///< loopperf isa string
+  const char *isa; ///< loopperf isa string
   bool isX86;
-  const char *loadOpcode, *storeOpcode; ///< reference opcodes for load/store ports
+  const char *loadOpcode,
+      *storeOpcode; ///< reference opcodes for load/store ports
 };
 
 const TargetSpec Targets[] = {
     {"x86", "x86_64-unknown-linux-gnu", "x86-64", true, "MOV64rm", "MOV64mr"},
-    {"aarch64", "aarch64-unknown-linux-gnu", "aarch64", false, "LDRXui", "STRXui"},
+    {"aarch64", "aarch64-unknown-linux-gnu", "aarch64", false, "LDRXui",
+     "STRXui"},
 };
 
 std::string jsonString(StringRef s) {
@@ -137,7 +144,8 @@ public:
   }
 
   std::vector<Group> groups() const {
-    std::unique_ptr<MCSubtargetInfo> STI(T.createMCSubtargetInfo(Spec.triple, "", ""));
+    std::unique_ptr<MCSubtargetInfo> STI(
+        T.createMCSubtargetInfo(Spec.triple, "", ""));
     std::map<const MCSchedModel *, Group> byModel;
     for (const SubtargetSubTypeKV &KV : STI->getAllProcessorDescriptions()) {
       if (!KV.SchedModel || !KV.SchedModel->hasInstrSchedModel())
@@ -159,9 +167,10 @@ public:
 
   /// Writes <outDir>/<name>.json; returns false on error.
   bool write(const Group &G, const std::string &outDir) {
-    std::unique_ptr<MCSubtargetInfo> STI(T.createMCSubtargetInfo(Spec.triple, G.name, ""));
-    std::unique_ptr<MCInstPrinter> Printer(
-        T.createMCInstPrinter(TheTriple, /*SyntaxVariant=*/0, *MAI, *MII, *MRI));
+    std::unique_ptr<MCSubtargetInfo> STI(
+        T.createMCSubtargetInfo(Spec.triple, G.name, ""));
+    std::unique_ptr<MCInstPrinter> Printer(T.createMCInstPrinter(
+        TheTriple, /*SyntaxVariant=*/0, *MAI, *MII, *MRI));
     if (!STI || !Printer) {
       errs() << "error: cannot create subtarget/printer for " << G.name << "\n";
       return false;
@@ -180,13 +189,14 @@ public:
       return false;
     }
     emit(OS, G, SM, *STI, Ports, Forms);
-    outs() << "wrote " << path << " (" << Forms.size() << " forms, " << Ports.names.size()
-           << " ports)\n";
+    outs() << "wrote " << path << " (" << Forms.size() << " forms, "
+           << Ports.names.size() << " ports)\n";
     return true;
   }
 
 private:
-  std::vector<Form> buildForms(const MCSchedModel &SM, const MCSubtargetInfo &STI,
+  std::vector<Form> buildForms(const MCSchedModel &SM,
+                               const MCSubtargetInfo &STI,
                                MCInstPrinter &Printer, const PortTable &Ports) {
     std::vector<Form> Forms;
     for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op) {
@@ -201,7 +211,8 @@ private:
                              : loopperf::aarch64::formKeyFromAsm(*Text);
         unsigned SC = D.getSchedClass();
         while (SC && SM.getSchedClassDesc(SC)->isVariant())
-          SC = STI.resolveVariantSchedClass(SC, &MI, MII.get(), SM.getProcessorID());
+          SC = STI.resolveVariantSchedClass(SC, &MI, MII.get(),
+                                            SM.getProcessorID());
         F.sched = readSchedClass(SM, STI, Ports, SC);
         F.unsupported = !F.sched.valid;
         F.load = D.mayLoad();
@@ -223,7 +234,8 @@ private:
     return Forms;
   }
 
-  uint64_t portsOfOpcode(const std::vector<Form> &Forms, const char *name) const {
+  uint64_t portsOfOpcode(const std::vector<Form> &Forms,
+                         const char *name) const {
     for (const Form &F : Forms)
       if (F.opcode == name) {
         uint64_t m = 0;
@@ -234,8 +246,9 @@ private:
     return 0;
   }
 
-  void emit(std::ostream &OS, const Group &G, const MCSchedModel &SM, const MCSubtargetInfo &STI,
-            const PortTable &Ports, const std::vector<Form> &Forms) const {
+  void emit(std::ostream &OS, const Group &G, const MCSchedModel &SM,
+            const MCSubtargetInfo &STI, const PortTable &Ports,
+            const std::vector<Form> &Forms) const {
     (void)STI;
     OS << "{\n";
     OS << "\"schema\": 1,\n";
@@ -246,10 +259,12 @@ private:
     for (size_t i = 0; i < G.cpus.size(); ++i)
       OS << (i ? ", " : "") << jsonString(G.cpus[i]);
     OS << "],\n";
-    std::string desc = std::string(LLVMVersionText) + " scheduling model of " + G.name +
-                       " (MCSchedModel ProcID " + std::to_string(SM.getProcessorID()) + ")";
+    std::string desc = std::string(LLVMVersionText) + " scheduling model of " +
+                       G.name + " (MCSchedModel ProcID " +
+                       std::to_string(SM.getProcessorID()) + ")";
     OS << "\"description\": " << jsonString(desc) << ",\n";
-    OS << "\"sources\": [{\"id\": \"llvm19\", \"description\": " << jsonString(desc) << "}],\n";
+    OS << "\"sources\": [{\"id\": \"llvm19\", \"description\": "
+       << jsonString(desc) << "}],\n";
     OS << "\"defaultSource\": \"llvm19\",\n";
     OS << "\"ports\": [";
     for (size_t i = 0; i < Ports.names.size(); ++i)
@@ -260,10 +275,12 @@ private:
         OS << "\"dividerPort\": " << jsonString(P) << ",\n";
         break;
       }
-    OS << "\"loadPorts\": " << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.loadOpcode)))
+    OS << "\"loadPorts\": "
+       << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.loadOpcode)))
        << ",\n";
     OS << "\"storePorts\": "
-       << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.storeOpcode))) << ",\n";
+       << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.storeOpcode)))
+       << ",\n";
 
     std::vector<std::pair<const char *, double>> Params = {
         {"dispatchWidth", SM.IssueWidth},
@@ -278,14 +295,17 @@ private:
       if (X.MaxRetirePerCycle)
         Params.push_back({"retireWidth", X.MaxRetirePerCycle});
       if (X.LoadQueueID)
-        Params.push_back({"loadQueueSize", SM.getProcResource(X.LoadQueueID)->BufferSize});
+        Params.push_back(
+            {"loadQueueSize", SM.getProcResource(X.LoadQueueID)->BufferSize});
       if (X.StoreQueueID)
-        Params.push_back({"storeQueueSize", SM.getProcResource(X.StoreQueueID)->BufferSize});
+        Params.push_back(
+            {"storeQueueSize", SM.getProcResource(X.StoreQueueID)->BufferSize});
     }
     OS << "\"pipeline\": {";
     for (size_t i = 0; i < Params.size(); ++i)
       OS << (i ? ", " : "") << "\"" << Params[i].first
-         << "\": {\"value\": " << number(Params[i].second) << ", \"source\": \"llvm19\"}";
+         << "\": {\"value\": " << number(Params[i].second)
+         << ", \"source\": \"llvm19\"}";
     OS << "},\n";
 
     OS << "\"forms\": [\n";
@@ -298,16 +318,22 @@ private:
         OS << ", \"uops\": " << F.sched.uops << ", \"lat\": " << F.sched.latency
            << ", \"rtp\": " << number(F.sched.rthroughput) << ", \"res\": [";
         for (size_t j = 0; j < F.sched.demands.size(); ++j)
-          OS << (j ? ", " : "") << "[" << jsonString(portSet(Ports, F.sched.demands[j].ports))
-             << ", " << number(F.sched.demands[j].cycles) << "]";
+          OS << (j ? ", " : "") << "["
+             << jsonString(portSet(Ports, F.sched.demands[j].ports)) << ", "
+             << number(F.sched.demands[j].cycles) << "]";
         OS << "]";
       }
       std::vector<const char *> flags;
-      if (F.load) flags.push_back("load");
-      if (F.store) flags.push_back("store");
-      if (F.branch) flags.push_back("branch");
-      if (F.sched.divider) flags.push_back("divider");
-      if (F.unsupported) flags.push_back("unsupported");
+      if (F.load)
+        flags.push_back("load");
+      if (F.store)
+        flags.push_back("store");
+      if (F.branch)
+        flags.push_back("branch");
+      if (F.sched.divider)
+        flags.push_back("divider");
+      if (F.unsupported)
+        flags.push_back("unsupported");
       if (!flags.empty()) {
         OS << ", \"flags\": [";
         for (size_t j = 0; j < flags.size(); ++j)
@@ -362,7 +388,8 @@ int main(int argc, char **argv) {
     else if (a == "--list")
       list = true;
     else {
-      errs() << "usage: loopperf-gen-models [--out-dir DIR] [--target x86|aarch64|all] "
+      errs() << "usage: loopperf-gen-models [--out-dir DIR] [--target "
+                "x86|aarch64|all] "
                 "[--only cpu,...] [--list]\n";
       return 2;
     }

@@ -16,7 +16,8 @@ constexpr unsigned X86CondCode = MCOI::OPERAND_FIRST_TARGET + 1;
 constexpr int NumX86CondCodes = 16;
 } // namespace
 
-InstSynth::InstSynth(bool isX86, const MCRegisterInfo &MRI, const MCInstrInfo &MII)
+InstSynth::InstSynth(bool isX86, const MCRegisterInfo &MRI,
+                     const MCInstrInfo &MII)
     : IsX86(isX86), MRI(MRI), MII(MII) {
   if (IsX86) {
     MemBase = findReg("RSI");
@@ -47,7 +48,8 @@ int InstSynth::findRegClass(const char *name) const {
   return -1;
 }
 
-unsigned InstSynth::pickRegister(unsigned regClass, std::vector<unsigned> &used) const {
+unsigned InstSynth::pickRegister(unsigned regClass,
+                                 std::vector<unsigned> &used) const {
   const MCRegisterClass &RC = MRI.getRegClass(regClass);
   auto clashes = [&](unsigned R, const std::vector<unsigned> &set) {
     for (unsigned U : set)
@@ -92,7 +94,8 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
       // A run of memory sub-operands; the standard one has five:
       // base, scale, index, displacement, segment.
       unsigned Run = 0;
-      while (I + Run < N && D.operands()[I + Run].OperandType == MCOI::OPERAND_MEMORY)
+      while (I + Run < N &&
+             D.operands()[I + Run].OperandType == MCOI::OPERAND_MEMORY)
         ++Run;
       bool Standard = Run % 5 == 0;
       for (unsigned K = 0; K < Run; ++K) {
@@ -108,7 +111,8 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
         if (RC >= 0) {
           const MCRegisterClass &C = MRI.getRegClass(RC);
           StringRef Name = MRI.getRegClassName(&C);
-          bool Vector = Name.contains("VR") || Name.contains("XMM") || Name.contains("YMM");
+          bool Vector = Name.contains("VR") || Name.contains("XMM") ||
+                        Name.contains("YMM");
           if (Name == "SEGMENT_REG")
             Reg = 0;
           else if (Pos == 2 && !Vector)
@@ -134,7 +138,8 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
       continue;
     }
     int RC = regClassOf(OI);
-    if ((OI.OperandType == MCOI::OPERAND_REGISTER || OI.RegClass >= 0) && RC >= 0) {
+    if ((OI.OperandType == MCOI::OPERAND_REGISTER || OI.RegClass >= 0) &&
+        RC >= 0) {
       MI.addOperand(MCOperand::createReg(pickRegister(RC, used)));
       continue;
     }
@@ -159,7 +164,8 @@ std::vector<MCInst> InstSynth::instances(unsigned opcode) const {
   return Out;
 }
 
-std::optional<std::string> InstSynth::print(MCInstPrinter &P, const MCSubtargetInfo &STI,
+std::optional<std::string> InstSynth::print(MCInstPrinter &P,
+                                            const MCSubtargetInfo &STI,
                                             const MCInst &MI) const {
   std::string Text;
   CrashRecoveryContext CRC;

@@ -17,7 +17,8 @@ namespace loopperf::gen {
 
 class InstSynth {
 public:
-  InstSynth(bool isX86, const llvm::MCRegisterInfo &MRI, const llvm::MCInstrInfo &MII);
+  InstSynth(bool isX86, const llvm::MCRegisterInfo &MRI,
+            const llvm::MCInstrInfo &MII);
 
   /// Instances of `opcode` to emit a form for: one normally; for x86 opcodes
   /// with a condition-code operand (Jcc, SETcc, CMOVcc) one per condition,
@@ -26,7 +27,8 @@ public:
   std::vector<llvm::MCInst> instances(unsigned opcode) const;
 
   /// The printed text, or nothing when printing crashed or was empty.
-  std::optional<std::string> print(llvm::MCInstPrinter &P, const llvm::MCSubtargetInfo &STI,
+  std::optional<std::string> print(llvm::MCInstPrinter &P,
+                                   const llvm::MCSubtargetInfo &STI,
                                    const llvm::MCInst &MI) const;
 
 private:
@@ -38,9 +40,9 @@ private:
   bool IsX86;
   const llvm::MCRegisterInfo &MRI;
   const llvm::MCInstrInfo &MII;
-  unsigned MemBase = 0;      ///< RSI (x86) / X1 (AArch64)
-  int PtrClass = -1;         ///< x86 ptr_rc lookups resolve to GR64
-  int PtrNoSPClass = -1;     ///< ... and GR64_NOSP
+  unsigned MemBase = 0;           ///< RSI (x86) / X1 (AArch64)
+  int PtrClass = -1;              ///< x86 ptr_rc lookups resolve to GR64
+  int PtrNoSPClass = -1;          ///< ... and GR64_NOSP
   std::vector<unsigned> Excluded; ///< stack / instruction pointers
 };
 

@@ -1,8 +1,8 @@
 // ModelsTool.cpp - loopperf-models: inspect the built-in machine models.
 //
-//   loopperf-models list                 built-in names and the model each selects
-//   loopperf-models check <cpu|file>     consistency findings (exit 1 on errors)
-//   loopperf-models show <cpu|file> <opcode|"asm key">   one form
+//   loopperf-models list                 built-in names and the model each
+//   selects loopperf-models check <cpu|file>     consistency findings (exit 1
+//   on errors) loopperf-models show <cpu|file> <opcode|"asm key">   one form
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelIO.h"
 
@@ -17,7 +17,8 @@ namespace {
 
 /// A built-in name, or a model/override file (overrides may name a built-in
 /// base).
-const MachineModel *resolve(const std::string &arg, std::unique_ptr<MachineModel> &owned) {
+const MachineModel *resolve(const std::string &arg,
+                            std::unique_ptr<MachineModel> &owned) {
   if (const MachineModel *m = findBuiltinModel(arg))
     return m;
   ModelLoadResult r = loadModelFile(arg, findBuiltinModel);
@@ -32,8 +33,8 @@ const MachineModel *resolve(const std::string &arg, std::unique_ptr<MachineModel
 int list() {
   for (const std::string &n : builtinModelNames()) {
     const MachineModel *m = findBuiltinModel(n);
-    fmt::print("{:<20} -> {} ({}, {} forms, {} ports)\n", n, m->name, m->isa, m->forms.size(),
-               m->ports.size());
+    fmt::print("{:<20} -> {} ({}, {} forms, {} ports)\n", n, m->name, m->isa,
+               m->forms.size(), m->ports.size());
   }
   return 0;
 }
@@ -42,12 +43,14 @@ int check(const MachineModel &m) {
   std::map<std::string, unsigned> count;
   unsigned errors = 0;
   for (const ModelFinding &f : checkModel(m)) {
-    const char *sev = f.severity == ModelFinding::Severity::Error     ? "error"
-                      : f.severity == ModelFinding::Severity::Warning ? "warning"
-                                                                      : "note";
+    const char *sev = f.severity == ModelFinding::Severity::Error ? "error"
+                      : f.severity == ModelFinding::Severity::Warning
+                          ? "warning"
+                          : "note";
     errors += f.severity == ModelFinding::Severity::Error;
     ++count[std::string(sev) + " " + f.kind];
-    fmt::print("{}: {}: {}{}{}\n", sev, f.kind, f.opcode.empty() ? "" : f.opcode + ": ",
+    fmt::print("{}: {}: {}{}{}\n", sev, f.kind,
+               f.opcode.empty() ? "" : f.opcode + ": ",
                f.asmKey.empty() ? "" : "'" + f.asmKey + "': ", f.message);
   }
   fmt::print("summary for {} ({} forms):", m.name, m.forms.size());
@@ -65,8 +68,9 @@ int show(const MachineModel &m, const std::string &what) {
     fmt::print(stderr, "loopperf-models: {} has no form '{}'\n", m.name, what);
     return 1;
   }
-  fmt::print("{} '{}': uops {} latency {} rthroughput {} source {}\n", f->opcode, f->asmKey,
-             f->uops, f->latency, f->rthroughput, m.sourceName(f->source));
+  fmt::print("{} '{}': uops {} latency {} rthroughput {} source {}\n",
+             f->opcode, f->asmKey, f->uops, f->latency, f->rthroughput,
+             m.sourceName(f->source));
   for (const ResourceUse &u : m.resourcesOf(*f))
     fmt::print("  {} x {}\n", m.portSetName(u.ports), u.cycles);
   return 0;
@@ -87,6 +91,7 @@ int main(int argc, char **argv) {
     const MachineModel *m = resolve(argv[2], owned);
     return m ? show(*m, argv[3]) : 2;
   }
-  fmt::print(stderr, "usage: loopperf-models list | check <cpu|file> | show <cpu|file> <opcode|key>\n");
+  fmt::print(stderr, "usage: loopperf-models list | check <cpu|file> | show "
+                     "<cpu|file> <opcode|key>\n");
   return 2;
 }

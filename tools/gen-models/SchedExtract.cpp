@@ -21,7 +21,8 @@ PortTable buildPortTable(const MCSchedModel &SM, const MCSubtargetInfo &STI) {
     const MCSchedClassDesc *D = SM.getSchedClassDesc(SC);
     if (!D->isValid() || D->isVariant())
       continue;
-    for (auto *W = STI.getWriteProcResBegin(D), *E = STI.getWriteProcResEnd(D); W != E; ++W) {
+    for (auto *W = STI.getWriteProcResBegin(D), *E = STI.getWriteProcResEnd(D);
+         W != E; ++W) {
       const MCProcResourceDesc *R = SM.getProcResource(W->ProcResourceIdx);
       if (!R->SubUnitsIdxBegin) {
         units.insert(W->ProcResourceIdx);
@@ -44,8 +45,9 @@ PortTable buildPortTable(const MCSchedModel &SM, const MCSubtargetInfo &STI) {
       // name already ends in a digit ("V2UnitL01" -> "V2UnitL01_0").
       std::string name = R->Name;
       if (R->NumUnits > 1)
-        name += (std::isdigit(static_cast<unsigned char>(name.back())) ? "_" : "") +
-                std::to_string(U);
+        name +=
+            (std::isdigit(static_cast<unsigned char>(name.back())) ? "_" : "") +
+            std::to_string(U);
       T.names.push_back(std::move(name));
     }
     T.resourceMask[Idx] = mask;
@@ -85,17 +87,20 @@ SchedData readSchedClass(const MCSchedModel &SM, const MCSubtargetInfo &STI,
     double cycles;
   };
   std::vector<Entry> entries;
-  for (auto *W = STI.getWriteProcResBegin(D), *E = STI.getWriteProcResEnd(D); W != E; ++W) {
+  for (auto *W = STI.getWriteProcResBegin(D), *E = STI.getWriteProcResEnd(D);
+       W != E; ++W) {
     const MCProcResourceDesc *R = SM.getProcResource(W->ProcResourceIdx);
     if (StringRef(R->Name).contains("Div"))
       S.divider = true;
     uint64_t mask = ports.resourceMask[W->ProcResourceIdx];
     if (mask && W->ReleaseAtCycle > 0)
-      entries.push_back({mask, double(W->ReleaseAtCycle) - double(W->AcquireAtCycle)});
+      entries.push_back(
+          {mask, double(W->ReleaseAtCycle) - double(W->AcquireAtCycle)});
   }
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry &a, const Entry &b) {
-    return std::popcount(a.mask) < std::popcount(b.mask);
-  });
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry &a, const Entry &b) {
+                     return std::popcount(a.mask) < std::popcount(b.mask);
+                   });
   // A group with the same ports as an earlier entry counts as a superset
   // too: models often define several same-port groups (Zn4FPFMul01,
   // Zn4FPVAdd01, ...) and LLVM adds the cycles to each of them.

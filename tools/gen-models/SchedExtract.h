@@ -21,7 +21,8 @@ struct PortTable {
   bool overflow = false; ///< more than 64 ports
 };
 
-PortTable buildPortTable(const llvm::MCSchedModel &SM, const llvm::MCSubtargetInfo &STI);
+PortTable buildPortTable(const llvm::MCSchedModel &SM,
+                         const llvm::MCSubtargetInfo &STI);
 
 struct Demand {
   uint64_t ports = 0;
@@ -40,7 +41,8 @@ struct SchedData {
 /// Scheduling data of a resolved (non-variant) class. Group demands are made
 /// net of the demands of their subsets, as llvm-mca's InstrBuilder does:
 /// LLVM's tables add every unit's cycles to each group containing it.
-SchedData readSchedClass(const llvm::MCSchedModel &SM, const llvm::MCSubtargetInfo &STI,
+SchedData readSchedClass(const llvm::MCSchedModel &SM,
+                         const llvm::MCSubtargetInfo &STI,
                          const PortTable &ports, unsigned schedClass);
 
 } // namespace loopperf::gen

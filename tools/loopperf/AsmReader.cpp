@@ -54,7 +54,8 @@ namespace {
 /// dropped, as in llvm-mca's MCStreamerWrapper.
 class RecordingStreamer final : public MCStreamer {
 public:
-  RecordingStreamer(MCContext &Ctx, AsmReader &Reader) : MCStreamer(Ctx), Reader(Reader) {}
+  RecordingStreamer(MCContext &Ctx, AsmReader &Reader)
+      : MCStreamer(Ctx), Reader(Reader) {}
 
   void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
     AsmStatement S;
@@ -78,8 +79,10 @@ public:
   // .byte/.short/.long/... with constant values arrive here (through the
   // base emitIntValue), .ascii and friends too.
   void emitBytes(StringRef Data) override {
-    Reader.addData(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Data.data()), Data.size()),
-                   /*opaque=*/false);
+    Reader.addData(
+        ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Data.data()),
+                          Data.size()),
+        /*opaque=*/false);
   }
   void emitValueImpl(const MCExpr *Value, unsigned Size, SMLoc) override {
     int64_t C;
@@ -90,8 +93,12 @@ public:
     Reader.addData({}, /*opaque=*/true);
   }
   using MCStreamer::emitFill;
-  void emitFill(const MCExpr &, uint64_t, SMLoc) override { Reader.addData({}, true); }
-  void emitFill(const MCExpr &, int64_t, int64_t, SMLoc) override { Reader.addData({}, true); }
+  void emitFill(const MCExpr &, uint64_t, SMLoc) override {
+    Reader.addData({}, true);
+  }
+  void emitFill(const MCExpr &, int64_t, int64_t, SMLoc) override {
+    Reader.addData({}, true);
+  }
 
   bool emitSymbolAttribute(MCSymbol *Symbol, MCSymbolAttr Attribute) override {
     if (Attribute == MCSA_ELF_TypeFunction)
@@ -125,7 +132,8 @@ std::vector<std::string> writtenRegisters(StringRef Text) {
     Op = Op.trim();
     if (Op.consume_front("%"))
       Att = true;
-    if (Op.empty() || !std::all_of(Op.begin(), Op.end(), [](char C) { return isAlnum(C); }) ||
+    if (Op.empty() ||
+        !std::all_of(Op.begin(), Op.end(), [](char C) { return isAlnum(C); }) ||
         isDigit(Op.front()))
       continue;
     Regs.push_back(Op.lower());
@@ -143,13 +151,16 @@ class LayoutStreamer final : public MCELFStreamer {
 public:
   struct Placed {
     SMLoc loc;
-    MCSymbol *begin = nullptr, *end = nullptr; ///< instruction: around it; label: begin
+    MCSymbol *begin = nullptr,
+             *end = nullptr; ///< instruction: around it; label: begin
   };
 
   LayoutStreamer(MCContext &Ctx, std::unique_ptr<MCAsmBackend> Backend,
-                 std::unique_ptr<MCObjectWriter> Writer, std::unique_ptr<MCCodeEmitter> Emitter,
+                 std::unique_ptr<MCObjectWriter> Writer,
+                 std::unique_ptr<MCCodeEmitter> Emitter,
                  const AsmReader &Reader)
-      : MCELFStreamer(Ctx, std::move(Backend), std::move(Writer), std::move(Emitter)),
+      : MCELFStreamer(Ctx, std::move(Backend), std::move(Writer),
+                      std::move(Emitter)),
         Reader(Reader) {}
 
   /// GNU as encodes a VEX instruction's sources as written; LLVM's parser
@@ -166,21 +177,25 @@ public:
       return Inst;
     const MCInstrInfo &MII = Reader.instrInfo();
     StringRef Name = MII.getName(Inst.getOpcode());
-    if (!Name.starts_with("V") || !(MII.get(Inst.getOpcode()).isCommutable() ||
-                                    Name.starts_with("VCMP")))
+    if (!Name.starts_with("V") ||
+        !(MII.get(Inst.getOpcode()).isCommutable() || Name.starts_with("VCMP")))
       return Inst;
-    std::vector<std::string> Regs = writtenRegisters(Reader.statementText(Inst.getLoc()));
+    std::vector<std::string> Regs =
+        writtenRegisters(Reader.statementText(Inst.getLoc()));
     const MCRegisterInfo &MRI = Reader.registerInfo();
-    auto name = [&](unsigned I) { return StringRef(MRI.getName(Inst.getOperand(I).getReg())).lower(); };
-    if (Regs.size() != 3 || name(1) == name(2) || Regs[0] != name(0) || Regs[1] != name(2) ||
-        Regs[2] != name(1))
+    auto name = [&](unsigned I) {
+      return StringRef(MRI.getName(Inst.getOperand(I).getReg())).lower();
+    };
+    if (Regs.size() != 3 || name(1) == name(2) || Regs[0] != name(0) ||
+        Regs[1] != name(2) || Regs[2] != name(1))
       return Inst;
     MCInst Swapped = Inst;
     std::swap(Swapped.getOperand(1), Swapped.getOperand(2));
     return Swapped;
   }
 
-  void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &STI) override {
+  void emitInstruction(const MCInst &Inst,
+                       const MCSubtargetInfo &STI) override {
     Placed P;
     P.loc = Inst.getLoc();
     P.begin = getContext().createTempSymbol("lp_inst", true);
@@ -220,7 +235,8 @@ public:
         uint64_t &A = Requested[Sec];
         A = std::max<uint64_t>(A, Alignment.value());
       }
-    MCELFStreamer::emitValueToAlignment(Alignment, Value, ValueSize, MaxBytesToEmit);
+    MCELFStreamer::emitValueToAlignment(Alignment, Value, ValueSize,
+                                        MaxBytesToEmit);
   }
   /// The input's largest alignment in `Sec`, at least 1.
   uint64_t requestedAlignment(const MCSection *Sec) const {
@@ -239,7 +255,9 @@ private:
 class CommentRecorder final : public AsmCommentConsumer {
 public:
   explicit CommentRecorder(AsmReader &Reader) : Reader(Reader) {}
-  void HandleComment(SMLoc Loc, StringRef Text) override { Reader.addComment(Loc, Text); }
+  void HandleComment(SMLoc Loc, StringRef Text) override {
+    Reader.addComment(Loc, Text);
+  }
 
 private:
   AsmReader &Reader;
@@ -267,14 +285,18 @@ std::unique_ptr<AsmReader> AsmReader::create(StringRef TripleStr, StringRef Cpu,
   }
   // Ask an empty-CPU subtarget first, so an unknown CPU gives our error
   // rather than LLVM's "not a recognized processor" warning.
-  std::unique_ptr<MCSubtargetInfo> Probe(T.createMCSubtargetInfo(R->TripleName, "", ""));
+  std::unique_ptr<MCSubtargetInfo> Probe(
+      T.createMCSubtargetInfo(R->TripleName, "", ""));
   if (!Probe || !Probe->isCPUStringValid(Cpu)) {
-    Error = "LLVM does not know the CPU '" + Cpu.str() + "' for " + R->TripleName;
+    Error =
+        "LLVM does not know the CPU '" + Cpu.str() + "' for " + R->TripleName;
     return nullptr;
   }
   R->STI.reset(T.createMCSubtargetInfo(R->TripleName, Cpu, ""));
-  R->ATTPrinter.reset(T.createMCInstPrinter(TT, /*SyntaxVariant=*/0, *R->MAI, *R->MII, *R->MRI));
-  R->IntelPrinter.reset(T.createMCInstPrinter(TT, /*SyntaxVariant=*/1, *R->MAI, *R->MII, *R->MRI));
+  R->ATTPrinter.reset(T.createMCInstPrinter(TT, /*SyntaxVariant=*/0, *R->MAI,
+                                            *R->MII, *R->MRI));
+  R->IntelPrinter.reset(T.createMCInstPrinter(TT, /*SyntaxVariant=*/1, *R->MAI,
+                                              *R->MII, *R->MRI));
   if (!R->STI || !R->ATTPrinter || !R->IntelPrinter) {
     Error = "no instruction printer for target '" + R->TripleName + "'";
     return nullptr;
@@ -294,8 +316,8 @@ bool AsmReader::parse(std::unique_ptr<MemoryBuffer> Buffer) {
     Buffer = MemoryBuffer::getMemBufferCopy(Buffer->getBuffer().str() + "\n",
                                             Buffer->getBufferIdentifier());
   BufferID = SrcMgr.AddNewSourceBuffer(std::move(Buffer), SMLoc());
-  Ctx = std::make_unique<MCContext>(Triple(TripleName), MAI.get(), MRI.get(), STI.get(), &SrcMgr,
-                                    Options.get());
+  Ctx = std::make_unique<MCContext>(Triple(TripleName), MAI.get(), MRI.get(),
+                                    STI.get(), &SrcMgr, Options.get());
   // Keep the names of temporary labels (.LBB0_1): loops are named by them.
   Ctx->setUseNamesOnTempLabels(true);
   MOFI.reset(TheTarget->createMCObjectFileInfo(*Ctx, /*PIC=*/false));
@@ -303,11 +325,13 @@ bool AsmReader::parse(std::unique_ptr<MemoryBuffer> Buffer) {
 
   RecordingStreamer Streamer(*Ctx, *this);
   CommentRecorder Comments(*this);
-  std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(SrcMgr, *Ctx, Streamer, *MAI));
+  std::unique_ptr<MCAsmParser> Parser(
+      createMCAsmParser(SrcMgr, *Ctx, Streamer, *MAI));
   std::unique_ptr<MCTargetAsmParser> TAP(
       TheTarget->createMCAsmParser(*STI, *Parser, *MII, *Options));
   if (!TAP) {
-    errs() << "loopperf: error: no assembly parser for target '" << TripleName << "'\n";
+    errs() << "loopperf: error: no assembly parser for target '" << TripleName
+           << "'\n";
     return false;
   }
   Parser->setTargetParser(*TAP);
@@ -331,7 +355,8 @@ void AsmReader::assembleLayout() {
   SourceMgr LayoutSrcMgr;
   StringRef Text = SrcMgr.getMemoryBuffer(BufferID)->getBuffer();
   LayoutSrcMgr.AddNewSourceBuffer(
-      MemoryBuffer::getMemBuffer(Text, bufferName(), /*RequiresNullTerminator=*/false),
+      MemoryBuffer::getMemBuffer(Text, bufferName(),
+                                 /*RequiresNullTerminator=*/false),
       SMLoc());
   LayoutSrcMgr.setDiagHandler(
       [](const SMDiagnostic &D, void *Flag) {
@@ -339,8 +364,10 @@ void AsmReader::assembleLayout() {
           *static_cast<bool *>(Flag) = true;
       },
       &Failed);
-  MCContext LCtx(TT, MAI.get(), MRI.get(), STI.get(), &LayoutSrcMgr, Options.get());
-  LCtx.setDiagnosticHandler([&Failed](const SMDiagnostic &D, bool, const SourceMgr &,
+  MCContext LCtx(TT, MAI.get(), MRI.get(), STI.get(), &LayoutSrcMgr,
+                 Options.get());
+  LCtx.setDiagnosticHandler([&Failed](const SMDiagnostic &D, bool,
+                                      const SourceMgr &,
                                       std::vector<const MDNode *> &) {
     if (D.getKind() == SourceMgr::DK_Error)
       Failed = true;
@@ -348,14 +375,18 @@ void AsmReader::assembleLayout() {
   std::unique_ptr<MCObjectFileInfo> LMOFI(
       TheTarget->createMCObjectFileInfo(LCtx, /*PIC=*/false));
   LCtx.setObjectFileInfo(LMOFI.get());
-  std::unique_ptr<MCAsmBackend> Backend(TheTarget->createMCAsmBackend(*STI, *MRI, *Options));
-  std::unique_ptr<MCCodeEmitter> Emitter(TheTarget->createMCCodeEmitter(*MII, LCtx));
+  std::unique_ptr<MCAsmBackend> Backend(
+      TheTarget->createMCAsmBackend(*STI, *MRI, *Options));
+  std::unique_ptr<MCCodeEmitter> Emitter(
+      TheTarget->createMCCodeEmitter(*MII, LCtx));
   if (!Backend || !Emitter)
     return;
   raw_null_ostream Null;
   std::unique_ptr<MCObjectWriter> Writer = Backend->createObjectWriter(Null);
-  LayoutStreamer Streamer(LCtx, std::move(Backend), std::move(Writer), std::move(Emitter), *this);
-  std::unique_ptr<MCAsmParser> Parser(createMCAsmParser(LayoutSrcMgr, LCtx, Streamer, *MAI));
+  LayoutStreamer Streamer(LCtx, std::move(Backend), std::move(Writer),
+                          std::move(Emitter), *this);
+  std::unique_ptr<MCAsmParser> Parser(
+      createMCAsmParser(LayoutSrcMgr, LCtx, Streamer, *MAI));
   std::unique_ptr<MCTargetAsmParser> TAP(
       TheTarget->createMCAsmParser(*STI, *Parser, *MII, *Options));
   if (!TAP)
@@ -363,7 +394,8 @@ void AsmReader::assembleLayout() {
   Parser->setTargetParser(*TAP);
   if (Parser->Run(/*NoInitialTextSection=*/false) || Failed || LCtx.hadError())
     return;
-  Streamer.finish(); // relaxation and layout, then the object into the null stream
+  Streamer
+      .finish(); // relaxation and layout, then the object into the null stream
   if (Failed || LCtx.hadError())
     return;
 
@@ -375,7 +407,8 @@ void AsmReader::assembleLayout() {
     if (!Sym || !Sym->getFragment() || !Asm.getSymbolOffset(*Sym, Offset))
       return false;
     const MCSection *Sec = Sym->getFragment()->getParent();
-    auto [It, New] = SectionIndex.try_emplace(Sec, static_cast<unsigned>(Secs.size()));
+    auto [It, New] =
+        SectionIndex.try_emplace(Sec, static_cast<unsigned>(Secs.size()));
     if (New)
       Secs.push_back({Sec->getName().str(), Streamer.requestedAlignment(Sec)});
     L.known = true;
@@ -405,8 +438,8 @@ void AsmReader::assembleLayout() {
           (inBuffer(S.loc) && S.loc.getPointer() != P.loc.getPointer()))
         return; // the two passes disagree: no layout at all
       StatementLayout Begin, End;
-      if (!place(P.begin, Begin) || !place(P.end, End) || Begin.section != End.section ||
-          End.offset < Begin.offset)
+      if (!place(P.begin, Begin) || !place(P.end, End) ||
+          Begin.section != End.section || End.offset < Begin.offset)
         continue;
       Begin.size = static_cast<uint32_t>(End.offset - Begin.offset);
       Result[I] = Begin;
@@ -423,13 +456,15 @@ void AsmReader::assembleLayout() {
 }
 
 bool AsmReader::isFunctionSymbol(const MCSymbol *S) const {
-  return std::find(FunctionSymbols.begin(), FunctionSymbols.end(), S) != FunctionSymbols.end();
+  return std::find(FunctionSymbols.begin(), FunctionSymbols.end(), S) !=
+         FunctionSymbols.end();
 }
 
 unsigned AsmReader::lineOf(SMLoc Loc) const {
   // Statements expanded from macros or .rept live in buffers of their own
   // that do not map back to a line of the input.
-  if (!Loc.isValid() || !BufferID || SrcMgr.FindBufferContainingLoc(Loc) != BufferID)
+  if (!Loc.isValid() || !BufferID ||
+      SrcMgr.FindBufferContainingLoc(Loc) != BufferID)
     return 0;
   return SrcMgr.FindLineNumber(Loc, BufferID);
 }
@@ -479,23 +514,28 @@ void AsmReader::note(SMLoc Loc, const Twine &Msg) const {
   SrcMgr.PrintMessage(Loc, SourceMgr::DK_Note, Msg);
 }
 
-std::string AsmReader::printRaw(const MCInst &Inst, const MCInstPrinter &Printer) const {
+std::string AsmReader::printRaw(const MCInst &Inst,
+                                const MCInstPrinter &Printer) const {
   // printInst is non-const only because printers cache state; the printers
   // are owned here and used from one thread.
   return llvmmc::printRaw(Inst, const_cast<MCInstPrinter &>(Printer), *STI);
 }
 
-std::string AsmReader::print(const MCInst &Inst, const MCInstPrinter &Printer) const {
+std::string AsmReader::print(const MCInst &Inst,
+                             const MCInstPrinter &Printer) const {
   // Tabs and newlines (prefixes print on their own line) fold to single spaces.
   return llvmmc::foldSpaces(printRaw(Inst, Printer));
 }
 
-void AsmReader::addStatement(AsmStatement S) { Statements.push_back(std::move(S)); }
+void AsmReader::addStatement(AsmStatement S) {
+  Statements.push_back(std::move(S));
+}
 
 void AsmReader::addData(ArrayRef<uint8_t> Bytes, bool Opaque) {
   // Consecutive data directives form one Data statement, so that
   // ".byte 100,103,144" (three one-byte values) reads as one byte string.
-  if (Statements.empty() || Statements.back().kind != AsmStatement::Kind::Data) {
+  if (Statements.empty() ||
+      Statements.back().kind != AsmStatement::Kind::Data) {
     AsmStatement S;
     S.kind = AsmStatement::Kind::Data;
     Statements.push_back(std::move(S));

@@ -36,9 +36,9 @@ namespace loopperf::cli {
 struct AsmStatement {
   enum class Kind { Instruction, Label, Data };
   Kind kind = Kind::Instruction;
-  llvm::SMLoc loc;                  ///< start of the statement (invalid for Data)
-  unsigned line = 0;                ///< 1-based line; 0 for Data
-  llvm::MCInst inst;                ///< Instruction
+  llvm::SMLoc loc;   ///< start of the statement (invalid for Data)
+  unsigned line = 0; ///< 1-based line; 0 for Data
+  llvm::MCInst inst; ///< Instruction
   const llvm::MCSymbol *symbol = nullptr; ///< Label
   /// Data: the constant bytes emitted by consecutive data directives
   /// (.byte 100,103,144 -> 64 67 90). `opaqueData` when some value was not a
@@ -51,15 +51,15 @@ struct AsmStatement {
 /// object (AsmReader::layout). Instructions and labels only.
 struct StatementLayout {
   bool known = false;
-  unsigned section = 0;  ///< index into AsmReader::sections()
-  uint64_t offset = 0;   ///< from the start of its section
-  uint32_t size = 0;     ///< encoded bytes (after relaxation); 0 for labels
+  unsigned section = 0; ///< index into AsmReader::sections()
+  uint64_t offset = 0;  ///< from the start of its section
+  uint32_t size = 0;    ///< encoded bytes (after relaxation); 0 for labels
 };
 
 /// A section of the assembled object.
 struct SectionInfo {
-  std::string name;          ///< ".text", ".text.startup", ...
-  uint64_t alignment = 1;    ///< the largest alignment requested in it
+  std::string name;       ///< ".text", ".text.startup", ...
+  uint64_t alignment = 1; ///< the largest alignment requested in it
 };
 
 /// A comment the lexer saw ('#' in x86 AT&T and Intel syntax), without the
@@ -74,8 +74,8 @@ class AsmReader {
 public:
   /// Set up the MC layer for `triple` and `cpu`. Returns null and sets
   /// `error` when the target or CPU is not available.
-  static std::unique_ptr<AsmReader> create(llvm::StringRef triple, llvm::StringRef cpu,
-                                           std::string &error);
+  static std::unique_ptr<AsmReader>
+  create(llvm::StringRef triple, llvm::StringRef cpu, std::string &error);
   ~AsmReader();
 
   /// Parse `buffer` (named `bufferName` in diagnostics). Diagnostics go to
@@ -111,19 +111,24 @@ public:
   const llvm::MCSubtargetInfo &subtargetInfo() const { return *STI; }
   /// AT&T printer (syntax variant 0): the text form keys are built from.
   const llvm::MCInstPrinter &attPrinter() const { return *ATTPrinter; }
-  /// Intel printer (variant 1): spells out memory operand sizes ("ymmword ptr").
+  /// Intel printer (variant 1): spells out memory operand sizes ("ymmword
+  /// ptr").
   const llvm::MCInstPrinter &intelPrinter() const { return *IntelPrinter; }
   /// Print `inst` with `printer` exactly as the printer writes it (a tab
   /// before the mnemonic and between mnemonic and operands).
-  std::string printRaw(const llvm::MCInst &inst, const llvm::MCInstPrinter &printer) const;
+  std::string printRaw(const llvm::MCInst &inst,
+                       const llvm::MCInstPrinter &printer) const;
   /// The same on one line: tabs and newlines folded to single spaces.
-  std::string print(const llvm::MCInst &inst, const llvm::MCInstPrinter &printer) const;
+  std::string print(const llvm::MCInst &inst,
+                    const llvm::MCInstPrinter &printer) const;
 
   // Called by the recording streamer.
   void addStatement(AsmStatement S);
   void addData(llvm::ArrayRef<uint8_t> bytes, bool opaque);
   void addComment(llvm::SMLoc loc, llvm::StringRef text);
-  void addFunctionSymbol(const llvm::MCSymbol *S) { FunctionSymbols.push_back(S); }
+  void addFunctionSymbol(const llvm::MCSymbol *S) {
+    FunctionSymbols.push_back(S);
+  }
   unsigned lineOf(llvm::SMLoc loc) const;
 
 private:

@@ -7,9 +7,9 @@ namespace loopperf::cli {
 namespace {
 
 bool isCondition(llvm::StringRef c) {
-  static const char *const Conditions[] = {"eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl",
-                                           "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le",
-                                           "al", "nv"};
+  static const char *const Conditions[] = {"eq", "ne", "cs", "hs", "cc", "lo",
+                                           "mi", "pl", "vs", "vc", "hi", "ls",
+                                           "ge", "lt", "gt", "le", "al", "nv"};
   for (const char *k : Conditions)
     if (c.equals_insensitive(k))
       return true;
@@ -38,7 +38,8 @@ bool isAArch64VectorOperand(llvm::StringRef w) {
 
 /// 1: AArch64 shape, -1: x86 AT&T registers, 0: neither.
 int classifyLine(llvm::StringRef line) {
-  line = line.split("//").first.split('#').first.trim(); // x86 and AArch64 comments
+  line = line.split("//").first.split('#').first.trim(); // x86 and AArch64
+                                                         // comments
   // '#' also starts AArch64 immediates, which the split above drops; the
   // mnemonic and register operands before it are what count.
   if (line.empty())
@@ -88,7 +89,8 @@ std::string describeForeignAssembly(llvm::StringRef text) {
   for (char &c : shown)
     if (c == '\t')
       c = ' ';
-  return "AArch64 assembly (line " + std::to_string(firstLineNo) + ": " + shown + ")";
+  return "AArch64 assembly (line " + std::to_string(firstLineNo) + ": " +
+         shown + ")";
 }
 
 } // namespace loopperf::cli

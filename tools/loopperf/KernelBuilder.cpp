@@ -21,7 +21,8 @@ namespace loopperf::cli {
 
 // The printers are owned by the reader and used from this thread only;
 // printing is logically const (AsmReader::printRaw does the same).
-KernelBuilder::KernelBuilder(const AsmReader &R, std::map<std::string, uint64_t> SectionStarts)
+KernelBuilder::KernelBuilder(const AsmReader &R,
+                             std::map<std::string, uint64_t> SectionStarts)
     : R(R), Translator(R.instrInfo(), R.registerInfo(), R.subtargetInfo(),
                        const_cast<MCInstPrinter &>(R.attPrinter()),
                        &const_cast<MCInstPrinter &>(R.intelPrinter())),
@@ -111,11 +112,14 @@ std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
     }
     for (const Instruction &I : L.kernel.insts)
       if (I.asmLine) {
-        L.firstLine = L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
+        L.firstLine =
+            L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
         L.lastLine = std::max(L.lastLine, I.asmLine);
       }
-    if (L.region.notAnalysable.empty() && L.kernel.insts.size() > MaxInstructions)
-      L.region.notAnalysable = "the loop body has " + std::to_string(L.kernel.insts.size()) +
+    if (L.region.notAnalysable.empty() &&
+        L.kernel.insts.size() > MaxInstructions)
+      L.region.notAnalysable = "the loop body has " +
+                               std::to_string(L.kernel.insts.size()) +
                                " instructions, more than --max-instructions=" +
                                std::to_string(MaxInstructions);
     if (L.region.notAnalysable.empty())

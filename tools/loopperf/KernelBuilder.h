@@ -55,9 +55,10 @@ private:
 /// input lines; with `PerElement` the elements per iteration counted as the
 /// plugins count them; the analysis on `M` unless the region is not
 /// analysable (bodies of more than `MaxInstructions` instructions are not).
-std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
-                                         const std::vector<CodeRegion> &Regions,
-                                         const MachineModel &M, bool PerElement,
-                                         unsigned MaxInstructions = DefaultMaxLoopInstructions);
+std::vector<AnalyzedLoop>
+analyzeRegions(const KernelBuilder &Builder,
+               const std::vector<CodeRegion> &Regions, const MachineModel &M,
+               bool PerElement,
+               unsigned MaxInstructions = DefaultMaxLoopInstructions);
 
 } // namespace loopperf::cli

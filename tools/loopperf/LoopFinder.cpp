@@ -6,8 +6,9 @@
 // label to the last branch back to it. A loop is innermost when no other
 // loop lies inside its span. Innermost spans that overlap without nesting
 // (a rotated loop with two back branches) and spans with an unconditional
-// jump forward inside them (if/else) hold alternative paths. A loop whose body holds alternative paths (if/else) is
-// returned with a reason instead of being analysed.
+// jump forward inside them (if/else) hold alternative paths. A loop whose body
+// holds alternative paths (if/else) is returned with a reason instead of being
+// analysed.
 #include "AsmReader.h"
 #include "Regions.h"
 
@@ -98,7 +99,8 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
   // target from H on is at most L (a jump at or after L lands beyond L).
   std::vector<size_t> LeastJumpTarget(Stmts.size() + 1, SIZE_MAX);
   for (auto [J, T] : Branches)
-    if (T > J && R.instrInfo().get(Stmts[J].inst.getOpcode()).isUnconditionalBranch())
+    if (T > J &&
+        R.instrInfo().get(Stmts[J].inst.getOpcode()).isUnconditionalBranch())
       LeastJumpTarget[J] = std::min(LeastJumpTarget[J], T);
   for (size_t P = Stmts.size(); P-- > 0;)
     LeastJumpTarget[P] = std::min(LeastJumpTarget[P], LeastJumpTarget[P + 1]);
@@ -131,9 +133,11 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
     // alone, an if-then, is analysed as if its code ran.) The later of two
     // overlapping neighbours is the one named.
     auto Overlap = [&](size_t Other) {
-      Region.notAnalysable = "alternative paths inside the loop body (another branch back "
-                             "into it, to '" + Stmts[Loops[Other].first].symbol->getName().str() +
-                             "', overlaps it); loopperf analyses single-path bodies only";
+      Region.notAnalysable =
+          "alternative paths inside the loop body (another branch back "
+          "into it, to '" +
+          Stmts[Loops[Other].first].symbol->getName().str() +
+          "', overlaps it); loopperf analyses single-path bodies only";
     };
     if (K > 0) {
       auto [First, Last] = Loops[Inner[K - 1]];
@@ -146,9 +150,10 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
         Overlap(Inner[K + 1]);
     }
     if (LeastJumpTarget[Header] <= Latch)
-      Region.notAnalysable = "alternative paths inside the loop body (an if/else: an "
-                             "unconditional jump skips code inside the loop); loopperf "
-                             "analyses single-path bodies only";
+      Region.notAnalysable =
+          "alternative paths inside the loop body (an if/else: an "
+          "unconditional jump skips code inside the loop); loopperf "
+          "analyses single-path bodies only";
     Out.push_back(std::move(Region));
   }
   return Out;

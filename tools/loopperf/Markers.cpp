@@ -3,7 +3,8 @@
 //   # LLVM-MCA-BEGIN [name] ... # LLVM-MCA-END [name]   (llvm-mca)
 //   # OSACA-BEGIN ... # OSACA-END                       (OSACA comment markers)
 //   movl $111, %ebx; .byte 100,103,144 ... movl $222, %ebx; .byte 100,103,144
-//                                                       (IACA / OSACA byte markers)
+//                                                       (IACA / OSACA byte
+//                                                       markers)
 //
 // Comment markers delimit by position in the buffer, like llvm-mca: an
 // instruction belongs to a region when its text lies between the BEGIN and
@@ -70,17 +71,20 @@ bool isIacaMarker(const AsmReader &R, size_t I, int64_t Value) {
   if (I + 1 >= Stmts.size())
     return false;
   const AsmStatement &Mov = Stmts[I], &Data = Stmts[I + 1];
-  if (Mov.kind != AsmStatement::Kind::Instruction || Data.kind != AsmStatement::Kind::Data)
+  if (Mov.kind != AsmStatement::Kind::Instruction ||
+      Data.kind != AsmStatement::Kind::Data)
     return false;
   const MCInst &MI = Mov.inst;
-  if (R.instrInfo().getName(MI.getOpcode()) != "MOV32ri" || MI.getNumOperands() < 2 ||
-      !MI.getOperand(0).isReg() || !MI.getOperand(1).isImm())
+  if (R.instrInfo().getName(MI.getOpcode()) != "MOV32ri" ||
+      MI.getNumOperands() < 2 || !MI.getOperand(0).isReg() ||
+      !MI.getOperand(1).isImm())
     return false;
   if (R.registerInfo().getName(MI.getOperand(0).getReg()) != StringRef("EBX") ||
       MI.getOperand(1).getImm() != Value)
     return false;
   static const uint8_t Bytes[] = {0x64, 0x67, 0x90};
-  return Data.bytes.size() >= 3 && std::equal(Bytes, Bytes + 3, Data.bytes.begin());
+  return Data.bytes.size() >= 3 &&
+         std::equal(Bytes, Bytes + 3, Data.bytes.begin());
 }
 
 /// True if statement S was parsed from the input buffer itself and lies at
@@ -119,18 +123,22 @@ bool findCommentRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
       continue;
     }
     // END closes the most recent BEGIN of its style (with its name, if given).
-    auto It = std::find_if(Pending.rbegin(), Pending.rend(), [&](const Open &O) {
-      return O.marker.kind == M->kind && (M->name.empty() || O.marker.name == M->name);
-    });
+    auto It =
+        std::find_if(Pending.rbegin(), Pending.rend(), [&](const Open &O) {
+          return O.marker.kind == M->kind &&
+                 (M->name.empty() || O.marker.name == M->name);
+        });
     if (It == Pending.rend()) {
-      R.error(C.loc, Twine("'") + markerWord(M->kind, false) + "' without a matching '" +
-                         markerWord(M->kind, true) + "'");
+      R.error(C.loc, Twine("'") + markerWord(M->kind, false) +
+                         "' without a matching '" + markerWord(M->kind, true) +
+                         "'");
       return false;
     }
     CodeRegion Region;
     Region.kind = M->kind;
     unsigned Index = ++Count[static_cast<int>(M->kind)];
-    Region.name = It->marker.name.empty() ? defaultName(M->kind, Index) : It->marker.name;
+    Region.name =
+        It->marker.name.empty() ? defaultName(M->kind, Index) : It->marker.name;
     Region.loc = It->loc;
     const char *BeginP = It->loc.getPointer(), *EndP = C.loc.getPointer();
     Region.begin = Stmts.size();
@@ -150,7 +158,8 @@ bool findCommentRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
   }
   if (!Pending.empty()) {
     const Open &O = Pending.front();
-    R.error(O.loc, Twine("'") + markerWord(O.marker.kind, true) + "' without a matching '" +
+    R.error(O.loc, Twine("'") + markerWord(O.marker.kind, true) +
+                       "' without a matching '" +
                        markerWord(O.marker.kind, false) + "'");
     return false;
   }
@@ -172,7 +181,8 @@ bool findIacaRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
       Start = I;
     } else if (IsEnd) {
       if (!Start) {
-        R.error(Stmts[I].loc, "IACA end marker (movl $222, %ebx) without a start marker");
+        R.error(Stmts[I].loc,
+                "IACA end marker (movl $222, %ebx) without a start marker");
         return false;
       }
       CodeRegion Region;
@@ -186,7 +196,8 @@ bool findIacaRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
     }
   }
   if (Start) {
-    R.error(Stmts[*Start].loc, "IACA start marker (movl $111, %ebx) without an end marker");
+    R.error(Stmts[*Start].loc,
+            "IACA start marker (movl $111, %ebx) without an end marker");
     return false;
   }
   return true;
@@ -213,10 +224,13 @@ bool findMarkedRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
   if (!findCommentRegions(R, Found) || !findIacaRegions(R, Found))
     return false;
   std::stable_sort(Found.begin(), Found.end(),
-                   [](const CodeRegion &A, const CodeRegion &B) { return A.begin < B.begin; });
+                   [](const CodeRegion &A, const CodeRegion &B) {
+                     return A.begin < B.begin;
+                   });
   for (CodeRegion &Region : Found) {
     if (countInstructions(R, Region) == 0) {
-      R.error(Region.loc, "region '" + Region.name + "' contains no instructions");
+      R.error(Region.loc,
+              "region '" + Region.name + "' contains no instructions");
       return false;
     }
     Region.function = enclosingFunction(R, Region.begin);

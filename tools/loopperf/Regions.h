@@ -17,12 +17,12 @@ class AsmReader;
 struct CodeRegion {
   enum class Kind { Loop, LlvmMca, Osaca, Iaca };
   Kind kind = Kind::Loop;
-  std::string name;      ///< loop label, marker name, or "<kind> <n>"
-  std::string function;  ///< enclosing function symbol, if known
+  std::string name;     ///< loop label, marker name, or "<kind> <n>"
+  std::string function; ///< enclosing function symbol, if known
   /// Statements [begin, end) of AsmReader::statements(); only the
   /// instructions among them form the kernel.
   size_t begin = 0, end = 0;
-  llvm::SMLoc loc;       ///< where the region starts, for diagnostics
+  llvm::SMLoc loc; ///< where the region starts, for diagnostics
   /// Non-empty: why the region is not analysed (e.g. alternative paths in
   /// the loop body); the CLI reports it without cycles.
   std::string notAnalysable;

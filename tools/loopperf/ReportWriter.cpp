@@ -15,11 +15,13 @@ namespace loopperf::cli {
 namespace {
 
 std::string describeRegion(const AnalyzedLoop &L) {
-  std::string S = std::string(regionKindName(L.region.kind)) + " '" + L.region.name + "'";
+  std::string S =
+      std::string(regionKindName(L.region.kind)) + " '" + L.region.name + "'";
   if (!L.region.function.empty())
     S += " in " + L.region.function;
   if (L.firstLine)
-    S += " (lines " + std::to_string(L.firstLine) + "-" + std::to_string(L.lastLine) + ")";
+    S += " (lines " + std::to_string(L.firstLine) + "-" +
+         std::to_string(L.lastLine) + ")";
   return S;
 }
 
@@ -70,9 +72,11 @@ bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
       Array.push_back(std::move(Loop));
       continue;
     }
-    json Loop = json::parse(renderJson(L.kernel, L.report, M), nullptr, /*allow_exceptions=*/false);
+    json Loop = json::parse(renderJson(L.kernel, L.report, M), nullptr,
+                            /*allow_exceptions=*/false);
     if (Loop.is_discarded() || !Loop.is_object()) {
-      Error = "renderJson produced invalid JSON for loop '" + L.region.name + "'";
+      Error =
+          "renderJson produced invalid JSON for loop '" + L.region.name + "'";
       return false;
     }
     Loop["region"] = regionJson(L);

@@ -5,15 +5,15 @@
 //            [--section-start=NAME=ADDR]... FILE.s|-
 //   loopperf --list-models
 #include "AsmReader.h"
+#include "ElementCount.h"
 #include "ForeignIsa.h"
 #include "KernelBuilder.h"
 #include "Regions.h"
 #include "ReportWriter.h"
-#include "ElementCount.h"
 
 #include "loopperf/Analysis.h"
-#include "loopperf/MachineModel.h"
 #include "loopperf/HostCpu.h"
+#include "loopperf/MachineModel.h"
 #include "loopperf/ModelIO.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -39,40 +39,53 @@ constexpr const char *TargetTriple = "x86_64-unknown-linux-gnu";
 
 cl::OptionCategory LoopperfCat("loopperf options");
 
-cl::opt<std::string> InputFile(cl::Positional, cl::desc("<input .s file, or - for stdin>"),
+cl::opt<std::string> InputFile(cl::Positional,
+                               cl::desc("<input .s file, or - for stdin>"),
                                cl::init("-"), cl::cat(LoopperfCat));
-cl::opt<std::string> Cpu("mcpu",
-                         cl::desc("CPU to predict for (default: znver5); 'native' is the "
-                                  "host CPU (epyc-kvm-host on the KVM EPYC guests that "
-                                  "model was measured on). See --list-models"),
-                         cl::value_desc("cpu"), cl::init(DefaultCpu), cl::cat(LoopperfCat));
-cl::opt<bool> Json("json", cl::desc("Print one JSON document instead of the text report"),
-                   cl::cat(LoopperfCat));
-cl::opt<bool> PerElement("per-element",
-                         cl::desc("Derive elements per iteration from address strides and element "
-                                  "types, as the compiler plugins do, and report cycles/element"),
-                         cl::cat(LoopperfCat));
-cl::opt<std::string> DotFile("dot",
-                             cl::desc("Write the dependency graph in Graphviz DOT; with several "
-                                      "loops, loop N goes to FILE with .N before the extension "
-                                      "(out.dot -> out.1.dot, out.2.dot)"),
-                             cl::value_desc("file"), cl::cat(LoopperfCat));
-cl::opt<std::string> ModelFile("model-file",
-                               cl::desc("Use the machine model (or override of a built-in "
-                                        "model) in this JSON file instead of --mcpu's"),
-                               cl::value_desc("file"), cl::cat(LoopperfCat));
-cl::list<std::string> SectionStart(
-    "section-start",
-    cl::desc("The address of section NAME in the final binary, as ld's --section-start "
-             "(ADDR in hexadecimal, 0x optional); makes the loops' placement in 64-byte "
-             "lines exact instead of known modulo the section's alignment. Repeatable"),
-    cl::value_desc("name=addr"), cl::cat(LoopperfCat));
-cl::opt<unsigned> MaxInstructions(
-    "max-instructions",
-    cl::desc("Loops of more instructions are reported as not analysed (default 2000, as the "
-             "compiler plugins): analysis time grows faster than linearly with the body"),
-    cl::value_desc("n"), cl::init(DefaultMaxLoopInstructions), cl::cat(LoopperfCat));
-cl::opt<bool> ListModels("list-models", cl::desc("List the built-in machine models and exit"),
+cl::opt<std::string>
+    Cpu("mcpu",
+        cl::desc("CPU to predict for (default: znver5); 'native' is the "
+                 "host CPU (epyc-kvm-host on the KVM EPYC guests that "
+                 "model was measured on). See --list-models"),
+        cl::value_desc("cpu"), cl::init(DefaultCpu), cl::cat(LoopperfCat));
+cl::opt<bool>
+    Json("json", cl::desc("Print one JSON document instead of the text report"),
+         cl::cat(LoopperfCat));
+cl::opt<bool> PerElement(
+    "per-element",
+    cl::desc("Derive elements per iteration from address strides and element "
+             "types, as the compiler plugins do, and report cycles/element"),
+    cl::cat(LoopperfCat));
+cl::opt<std::string>
+    DotFile("dot",
+            cl::desc("Write the dependency graph in Graphviz DOT; with several "
+                     "loops, loop N goes to FILE with .N before the extension "
+                     "(out.dot -> out.1.dot, out.2.dot)"),
+            cl::value_desc("file"), cl::cat(LoopperfCat));
+cl::opt<std::string>
+    ModelFile("model-file",
+              cl::desc("Use the machine model (or override of a built-in "
+                       "model) in this JSON file instead of --mcpu's"),
+              cl::value_desc("file"), cl::cat(LoopperfCat));
+cl::list<std::string>
+    SectionStart("section-start",
+                 cl::desc("The address of section NAME in the final binary, as "
+                          "ld's --section-start "
+                          "(ADDR in hexadecimal, 0x optional); makes the "
+                          "loops' placement in 64-byte "
+                          "lines exact instead of known modulo the section's "
+                          "alignment. Repeatable"),
+                 cl::value_desc("name=addr"), cl::cat(LoopperfCat));
+cl::opt<unsigned>
+    MaxInstructions("max-instructions",
+                    cl::desc("Loops of more instructions are reported as not "
+                             "analysed (default 2000, as the "
+                             "compiler plugins): analysis time grows faster "
+                             "than linearly with the body"),
+                    cl::value_desc("n"), cl::init(DefaultMaxLoopInstructions),
+                    cl::cat(LoopperfCat));
+cl::opt<bool> ListModels("list-models",
+                         cl::desc("List the built-in machine models and exit"),
                          cl::cat(LoopperfCat));
 
 cl::extrahelp MoreHelp(R"(
@@ -99,7 +112,8 @@ int fail(const Twine &Msg) {
 }
 
 /// --section-start=NAME=ADDR values (ADDR hexadecimal, as ld reads it).
-bool parseSectionStarts(std::map<std::string, uint64_t> &Out, std::string &Error) {
+bool parseSectionStarts(std::map<std::string, uint64_t> &Out,
+                        std::string &Error) {
   for (const std::string &V : SectionStart) {
     StringRef Arg(V);
     size_t Eq = Arg.rfind('=');
@@ -109,7 +123,8 @@ bool parseSectionStarts(std::map<std::string, uint64_t> &Out, std::string &Error
       Addr = Addr.drop_front(2);
     uint64_t Value = 0;
     if (Name.empty() || Addr.empty() || Addr.getAsInteger(16, Value)) {
-      Error = "--section-start=" + V + ": expected NAME=ADDR with a hexadecimal address";
+      Error = "--section-start=" + V +
+              ": expected NAME=ADDR with a hexadecimal address";
       return false;
     }
     Out[Name.str()] = Value;
@@ -128,8 +143,9 @@ void exposeAsmSyntaxOption() {
   cl::Option *O = It->second;
   O->addCategory(LoopperfCat);
   O->setHiddenFlag(cl::NotHidden);
-  O->setDescription("Syntax of the input until a .intel_syntax/.att_syntax directive "
-                    "(default: att)");
+  O->setDescription(
+      "Syntax of the input until a .intel_syntax/.att_syntax directive "
+      "(default: att)");
 }
 
 std::string knownModels() {
@@ -162,8 +178,9 @@ int main(int argc, char **argv) {
   LLVMInitializeX86AsmParser();
   exposeAsmSyntaxOption();
   cl::HideUnrelatedOptions(LoopperfCat);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "loopperf: predicted cycles per iteration of innermost loops\n");
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "loopperf: predicted cycles per iteration of innermost loops\n");
 
   if (ListModels)
     return listModels();
@@ -185,9 +202,10 @@ int main(int argc, char **argv) {
   std::unique_ptr<MachineModel> OwnedModel;
   const MachineModel *Model = nullptr;
   if (!ModelFile.empty()) {
-    ModelLoadResult Loaded = loadModelFile(ModelFile, [](std::string_view Name) {
-      return findBuiltinModel(Name);
-    });
+    ModelLoadResult Loaded =
+        loadModelFile(ModelFile, [](std::string_view Name) {
+          return findBuiltinModel(Name);
+        });
     if (!Loaded)
       return fail(Loaded.error);
     OwnedModel = std::move(Loaded.model);
@@ -207,17 +225,21 @@ int main(int argc, char **argv) {
   // as the assembler would.
   std::string Error;
   std::string ParseCpu = Model->llvmCpu.empty() ? Model->name : Model->llvmCpu;
-  std::unique_ptr<AsmReader> Reader = AsmReader::create(TargetTriple, ParseCpu, Error);
+  std::unique_ptr<AsmReader> Reader =
+      AsmReader::create(TargetTriple, ParseCpu, Error);
   if (!Reader)
     return fail(Error);
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer = MemoryBuffer::getFileOrSTDIN(InputFile);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileOrSTDIN(InputFile);
   if (std::error_code EC = Buffer.getError())
     return fail("cannot read '" + InputFile + "': " + EC.message());
   std::string FileName = (*Buffer)->getBufferIdentifier().str();
-  if (std::string Foreign = describeForeignAssembly((*Buffer)->getBuffer()); !Foreign.empty())
+  if (std::string Foreign = describeForeignAssembly((*Buffer)->getBuffer());
+      !Foreign.empty())
     return fail(FileName + ": this looks like " + Foreign +
-                "; the loopperf CLI reads x86-64 assembly only (for AArch64 code, use the "
+                "; the loopperf CLI reads x86-64 assembly only (for AArch64 "
+                "code, use the "
                 "clang plugin with -mcpu=neoverse-v2)");
   if (!Reader->parse(std::move(*Buffer)))
     return 1; // the parser printed file:line diagnostics
@@ -234,16 +256,18 @@ int main(int argc, char **argv) {
   if (Regions.empty())
     Regions = findInnermostLoops(*Reader);
   if (Regions.empty())
-    return fail(FileName + ": no loops found: no LLVM-MCA/OSACA/IACA markers and no branch back "
-                           "to an earlier label");
+    return fail(
+        FileName +
+        ": no loops found: no LLVM-MCA/OSACA/IACA markers and no branch back "
+        "to an earlier label");
 
   if (!Reader->layout().empty())
     for (const auto &[Name, Addr] : SectionStarts)
       if (std::none_of(Reader->sections().begin(), Reader->sections().end(),
                        [&](const SectionInfo &S) { return S.name == Name; }))
         WithColor::warning(errs(), "loopperf")
-            << "--section-start: no instructions in a section '" << Name << "' of " << FileName
-            << "\n";
+            << "--section-start: no instructions in a section '" << Name
+            << "' of " << FileName << "\n";
   KernelBuilder Builder(*Reader, SectionStarts);
   std::vector<AnalyzedLoop> Loops =
       analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions);

@@ -45,9 +45,12 @@ struct RegisterUse {
 };
 
 void scanRegisters(const std::string &lc, bool intelSyntax, RegisterUse &use) {
-  auto wordChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  auto wordChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
   for (size_t i = 0; i < lc.size();) {
-    if (!std::isalpha(static_cast<unsigned char>(lc[i])) || (i > 0 && wordChar(lc[i - 1])) ||
+    if (!std::isalpha(static_cast<unsigned char>(lc[i])) ||
+        (i > 0 && wordChar(lc[i - 1])) ||
         (i > 0 && (lc[i - 1] == '.' || lc[i - 1] == '$'))) {
       ++i;
       continue;
@@ -89,16 +92,17 @@ void scanRegisters(const std::string &lc, bool intelSyntax, RegisterUse &use) {
 }
 
 bool isBranchMnemonic(const std::string &m) {
-  if (m == "jmp" || m == "jmpq" || m == "call" || m == "callq" || m == "ret" || m == "retq" ||
-      m == "loop" || m == "loope" || m == "loopne" || m == "jrcxz" || m == "jecxz")
+  if (m == "jmp" || m == "jmpq" || m == "call" || m == "callq" || m == "ret" ||
+      m == "retq" || m == "loop" || m == "loope" || m == "loopne" ||
+      m == "jrcxz" || m == "jecxz")
     return true;
   return m.size() >= 2 && m[0] == 'j';
 }
 
 } // namespace
 
-bool parseAsmBody(const std::string &text, const std::string &fileName, AsmBody &out,
-                  std::string &error) {
+bool parseAsmBody(const std::string &text, const std::string &fileName,
+                  AsmBody &out, std::string &error) {
   std::vector<std::string> lines;
   {
     std::istringstream in(text);
@@ -158,18 +162,24 @@ bool parseAsmBody(const std::string &text, const std::string &fileName, AsmBody 
     if (state == Outside)
       continue;
     if (code.back() == ':') {
-      error = where + "labels are not allowed in a measured body or set-up (the harness supplies the loop)";
+      error = where + "labels are not allowed in a measured body or set-up "
+                      "(the harness supplies the loop)";
       return false;
     }
-    if (code[0] == '.') // directives (.p2align, .text, ...) are the harness's business
+    if (code[0] ==
+        '.') // directives (.p2align, .text, ...) are the harness's business
       continue;
     std::string mnem = lc.substr(0, lc.find_first_of(" \t"));
     if (state == Body && isBranchMnemonic(mnem)) {
-      error = where + "branch '" + mnem + "' in the body: give the loop body without its branch (the harness supplies the loop)";
+      error = where + "branch '" + mnem +
+              "' in the body: give the loop body without its branch (the "
+              "harness supplies the loop)";
       return false;
     }
-    if (lc.find("rbp") != std::string::npos || lc.find("rsp") != std::string::npos ||
-        lc.find("%ebp") != std::string::npos || lc.find("%esp") != std::string::npos) {
+    if (lc.find("rbp") != std::string::npos ||
+        lc.find("rsp") != std::string::npos ||
+        lc.find("%ebp") != std::string::npos ||
+        lc.find("%esp") != std::string::npos) {
       error = where + "%rbp and %rsp are reserved for the harness";
       return false;
     }
@@ -202,15 +212,19 @@ unsigned defaultUnroll(unsigned bodyInstructions) {
 std::string harnessRefusal(const AsmBody &b, const VectorIsa &isa) {
   if (!b.usesAvx512State() || isa.avx512())
     return "";
-  std::string what = b.usesZmm && b.usesMask ? "zmm/k" : b.usesZmm ? "zmm" : "k";
+  std::string what = b.usesZmm && b.usesMask ? "zmm/k"
+                     : b.usesZmm             ? "zmm"
+                                             : "k";
   return b.name + ": body uses " + what +
-         " registers but this host has no AVX-512 state enabled (" + missingAvx512(isa) + ")";
+         " registers but this host has no AVX-512 state enabled (" +
+         missingAvx512(isa) + ")";
 }
 
-std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, unsigned unroll,
-                                const VectorIsa &isa) {
-  static const char *gprNames[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
-                                     "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15"};
+std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol,
+                                unsigned unroll, const VectorIsa &isa) {
+  static const char *gprNames[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp",
+                                     "rsi", "rdi", "r8",  "r9",  "r10", "r11",
+                                     "r12", "r13", "r14", "r15"};
   const unsigned vecBase = offsetof(HarnessState, vec);
   const unsigned vecStride = sizeof(HarnessState::vec[0]);
   const unsigned maskBase = offsetof(HarnessState, mask);
@@ -221,8 +235,8 @@ std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, uns
     << "\t.type\t" << symbol << ",@function\n"
     << "\t.p2align\t6\n"
     << symbol << ":\n"
-    << "\t# " << b.name << ": " << b.instructions << " instructions x " << unroll
-    << " copies per iteration\n";
+    << "\t# " << b.name << ": " << b.instructions << " instructions x "
+    << unroll << " copies per iteration\n";
   for (const char *r : {"rbp", "rbx", "r12", "r13", "r14", "r15"})
     o << "\tpushq\t%" << r << "\n";
   o << "\tmovq\t%rdi, %rbp\n";
@@ -237,8 +251,8 @@ std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, uns
   }
   if (avx512)
     for (int k = 0; k < 8; ++k)
-      o << (isa.wideMasks() ? "\tkmovq\t" : "\tkmovw\t") << maskBase + 8 * k << "(%rsi), %k" << k
-        << "\n";
+      o << (isa.wideMasks() ? "\tkmovq\t" : "\tkmovw\t") << maskBase + 8 * k
+        << "(%rsi), %k" << k << "\n";
   for (int g = 0; g < 16; ++g) {
     if (g == 4 || g == 5 || g == 6) // rsp, rbp, and rsi last
       continue;
@@ -272,11 +286,14 @@ std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, uns
 }
 
 std::string emitHarnessFile(const std::vector<AsmBody> &bodies,
-                            const std::vector<unsigned> &unrolls, const VectorIsa &isa) {
+                            const std::vector<unsigned> &unrolls,
+                            const VectorIsa &isa) {
   std::string s = "# generated by loopperf-measure\n";
   for (size_t i = 0; i < bodies.size(); ++i) {
-    unsigned unroll = i < unrolls.size() ? unrolls[i] : defaultUnroll(bodies[i].instructions);
-    s += emitHarnessFunction(bodies[i], "lp_body_" + std::to_string(i), unroll, isa);
+    unsigned unroll =
+        i < unrolls.size() ? unrolls[i] : defaultUnroll(bodies[i].instructions);
+    s += emitHarnessFunction(bodies[i], "lp_body_" + std::to_string(i), unroll,
+                             isa);
   }
   s += "\t.section\t.note.GNU-stack,\"\",@progbits\n";
   return s;
@@ -290,7 +307,8 @@ HarnessState makeHarnessState(void *buffer) {
   auto *base = static_cast<uint8_t *>(buffer);
   unsigned slice = 0;
   for (int r : kPointerRegs)
-    s.gpr[r] = reinterpret_cast<uint64_t>(base + slice++ * kSliceBytes + kSliceBytes / 2);
+    s.gpr[r] = reinterpret_cast<uint64_t>(base + slice++ * kSliceBytes +
+                                          kSliceBytes / 2);
   const uint64_t pattern = 0x3FF0000040000000ull;
   for (auto &v : s.vec)
     for (unsigned q = 0; q < sizeof v / 8; ++q)

@@ -27,7 +27,8 @@ namespace loopperf::measure {
 
 /// Initial register values, in the layout the generated code reads.
 struct alignas(64) HarnessState {
-  /// GPRs in hardware order rax rcx rdx rbx rsp(unused) rbp(unused) rsi rdi r8..r15.
+  /// GPRs in hardware order rax rcx rdx rbx rsp(unused) rbp(unused) rsi rdi
+  /// r8..r15.
   uint64_t gpr[16] = {};
   /// zmm0..zmm31 (ymm = low 32 bytes, xmm = low 16).
   uint8_t vec[32][64] = {};
@@ -37,14 +38,14 @@ struct alignas(64) HarnessState {
 
 /// Registers that point into the data buffer (distinct 2 KiB slices, at the
 /// middle of each slice, so displacements of +-1 KiB stay inside it).
-inline constexpr int kPointerRegs[] = {7 /*rdi*/, 6 /*rsi*/, 2 /*rdx*/, 1 /*rcx*/,
-                                       8, 9, 10, 11};
+inline constexpr int kPointerRegs[] = {
+    7 /*rdi*/, 6 /*rsi*/, 2 /*rdx*/, 1 /*rcx*/, 8, 9, 10, 11};
 inline constexpr unsigned kSliceBytes = 2048;
 
 struct AsmBody {
-  std::string name;          ///< e.g. the file's stem
-  std::vector<std::string> body;  ///< instruction lines of one iteration
-  std::vector<std::string> init;  ///< set-up lines, run once
+  std::string name;              ///< e.g. the file's stem
+  std::vector<std::string> body; ///< instruction lines of one iteration
+  std::vector<std::string> init; ///< set-up lines, run once
   bool intelSyntax = false;
   bool usesYmm = false;      ///< body or init mentions ymm registers
   bool usesZmm = false;      ///< ... zmm0-31, xmm16-31 or ymm16-31 (EVEX state)
@@ -56,8 +57,8 @@ struct AsmBody {
 
 /// Extracts the body from the text of a .s file; on error returns false and
 /// sets `error` ("file:line: message").
-bool parseAsmBody(const std::string &text, const std::string &fileName, AsmBody &out,
-                  std::string &error);
+bool parseAsmBody(const std::string &text, const std::string &fileName,
+                  AsmBody &out, std::string &error);
 
 /// Default unroll: enough copies for about 48 instructions per loop
 /// iteration, between 1 and 32.
@@ -74,12 +75,13 @@ std::string harnessRefusal(const AsmBody &b, const VectorIsa &isa);
 /// (kmovq with AVX512BW, else kmovw); vzeroupper after ymm or zmm loads.
 /// Check harnessRefusal first: for a refused body the zmm/k loads are
 /// left out.
-std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol, unsigned unroll,
-                                const VectorIsa &isa);
+std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol,
+                                unsigned unroll, const VectorIsa &isa);
 
 /// A complete .s file with one function per body (`lp_body_<i>`).
 std::string emitHarnessFile(const std::vector<AsmBody> &bodies,
-                            const std::vector<unsigned> &unrolls, const VectorIsa &isa);
+                            const std::vector<unsigned> &unrolls,
+                            const VectorIsa &isa);
 
 /// The state the measurement runs with: pointer registers into `buffer`
 /// (which must hold 8 * kSliceBytes), the other GPRs 1, every vector

@@ -17,17 +17,26 @@ double nowNs() {
   return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
 }
 
-#define LP_ADD10 "addq $1, %0\n\t" "addq $1, %0\n\t" "addq $1, %0\n\t" "addq $1, %0\n\t" \
-                 "addq $1, %0\n\t" "addq $1, %0\n\t" "addq $1, %0\n\t" "addq $1, %0\n\t" \
-                 "addq $1, %0\n\t" "addq $1, %0\n\t"
+#define LP_ADD10                                                               \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %0\n\t"
 
 uint64_t addChain(long iterations) {
   uint64_t x = 0;
   if (iterations <= 0)
     return x;
   __asm__ volatile(".p2align 6\n"
-                   "1:\n\t" LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10
-                       LP_ADD10 LP_ADD10 LP_ADD10 "decq %1\n\t"
+                   "1:\n\t" LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10
+                       LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10
+                   "decq %1\n\t"
                    "jnz 1b\n"
                    : "+r"(x), "+r"(iterations)
                    :
@@ -35,7 +44,11 @@ uint64_t addChain(long iterations) {
   return x;
 }
 
-#define LP_ADD4 "addq $1, %0\n\t" "addq $1, %1\n\t" "addq $1, %2\n\t" "addq $1, %3\n\t"
+#define LP_ADD4                                                                \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %1\n\t"                                                            \
+  "addq $1, %2\n\t"                                                            \
+  "addq $1, %3\n\t"
 #define LP_ADD20 LP_ADD4 LP_ADD4 LP_ADD4 LP_ADD4 LP_ADD4
 
 uint64_t addThroughputProbe(long iterations) {
@@ -43,7 +56,8 @@ uint64_t addThroughputProbe(long iterations) {
   if (iterations <= 0)
     return a;
   __asm__ volatile(".p2align 6\n"
-                   "1:\n\t" LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20 "decq %4\n\t"
+                   "1:\n\t" LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20
+                   "decq %4\n\t"
                    "jnz 1b\n"
                    : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(iterations)
                    :
@@ -52,8 +66,13 @@ uint64_t addThroughputProbe(long iterations) {
 }
 
 // One group: 3 adds, 2 loads, 1 store (to another cache line than the loads).
-#define LP_MIX1 "addq $1, %0\n\t" "addq $1, %1\n\t" "addq $1, %2\n\t" \
-                "movups (%4), %%xmm0\n\t" "movups 16(%4), %%xmm1\n\t" "movups %%xmm0, 128(%4)\n\t"
+#define LP_MIX1                                                                \
+  "addq $1, %0\n\t"                                                            \
+  "addq $1, %1\n\t"                                                            \
+  "addq $1, %2\n\t"                                                            \
+  "movups (%4), %%xmm0\n\t"                                                    \
+  "movups 16(%4), %%xmm1\n\t"                                                  \
+  "movups %%xmm0, 128(%4)\n\t"
 #define LP_MIX4 LP_MIX1 LP_MIX1 LP_MIX1 LP_MIX1
 
 uint64_t mixedThroughputProbe(long iterations) {

@@ -51,25 +51,27 @@ std::string missingAvx512(const VectorIsa &isa) {
   if (isa.avx512())
     return "";
   char buf[160];
-  std::snprintf(buf, sizeof buf, "CPUID AVX512F=%d, XCR0=0x%llx", isa.avx512f ? 1 : 0,
-                static_cast<unsigned long long>(isa.xcr0));
+  std::snprintf(buf, sizeof buf, "CPUID AVX512F=%d, XCR0=0x%llx",
+                isa.avx512f ? 1 : 0, static_cast<unsigned long long>(isa.xcr0));
   std::string s = buf;
   if (!isa.osxsave)
     s += ": OSXSAVE not set, XCR0 unreadable";
-  else if ((isa.xcr0 & VectorIsa::kAvx512StateBits) != VectorIsa::kAvx512StateBits)
+  else if ((isa.xcr0 & VectorIsa::kAvx512StateBits) !=
+           VectorIsa::kAvx512StateBits)
     s += ": opmask/ZMM state bits 5-7 not set";
   return s;
 }
 
 std::string describeJson(const VectorIsa &isa) {
   char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "{\"osxsave\": %s, \"avx\": %s, \"avx512f\": %s, \"avx512bw\": %s, "
-                "\"xcr0\": \"0x%llx\", \"avx512_state\": %s, \"wide_masks\": %s}",
-                isa.osxsave ? "true" : "false", isa.avx ? "true" : "false",
-                isa.avx512f ? "true" : "false", isa.avx512bw ? "true" : "false",
-                static_cast<unsigned long long>(isa.xcr0), isa.avx512() ? "true" : "false",
-                isa.wideMasks() ? "true" : "false");
+  std::snprintf(
+      buf, sizeof buf,
+      "{\"osxsave\": %s, \"avx\": %s, \"avx512f\": %s, \"avx512bw\": %s, "
+      "\"xcr0\": \"0x%llx\", \"avx512_state\": %s, \"wide_masks\": %s}",
+      isa.osxsave ? "true" : "false", isa.avx ? "true" : "false",
+      isa.avx512f ? "true" : "false", isa.avx512bw ? "true" : "false",
+      static_cast<unsigned long long>(isa.xcr0),
+      isa.avx512() ? "true" : "false", isa.wideMasks() ? "true" : "false");
   return buf;
 }
 

@@ -28,8 +28,9 @@ std::optional<double> contention(const CalibrationSample &probe, double f) {
   return f / *rate;
 }
 
-ProbeReference probeReference(const std::vector<double> &alu, const std::vector<double> &mixed,
-                              double lowest, double aluCeiling, double mixedCeiling) {
+ProbeReference probeReference(const std::vector<double> &alu,
+                              const std::vector<double> &mixed, double lowest,
+                              double aluCeiling, double mixedCeiling) {
   bool haveMixed = mixed.size() == alu.size();
   double bestAlu = 0, bestMixed = 0;
   for (size_t i = 0; i < alu.size(); ++i) {
@@ -48,11 +49,13 @@ ProbeReference probeReference(const std::vector<double> &alu, const std::vector<
 }
 
 std::vector<double> combinedContention(const std::vector<double> &alu,
-                                       const std::vector<double> &mixed, double lowest,
-                                       double aluCeiling, double mixedCeiling) {
+                                       const std::vector<double> &mixed,
+                                       double lowest, double aluCeiling,
+                                       double mixedCeiling) {
   bool haveMixed = !mixed.empty() && mixed.size() == alu.size();
-  ProbeReference ref = probeReference(alu, haveMixed ? mixed : std::vector<double>{}, lowest,
-                                      aluCeiling, mixedCeiling);
+  ProbeReference ref =
+      probeReference(alu, haveMixed ? mixed : std::vector<double>{}, lowest,
+                     aluCeiling, mixedCeiling);
   std::vector<double> out(alu.size());
   for (size_t i = 0; i < alu.size(); ++i) {
     out[i] = alu[i] / ref.alu;
@@ -62,8 +65,8 @@ std::vector<double> combinedContention(const std::vector<double> &alu,
   return out;
 }
 
-std::vector<size_t> leastContendedRounds(const std::vector<double> &c, double tolerance,
-                                         size_t minKeep) {
+std::vector<size_t> leastContendedRounds(const std::vector<double> &c,
+                                         double tolerance, size_t minKeep) {
   std::vector<size_t> keep;
   if (c.empty())
     return keep;
@@ -79,16 +82,19 @@ std::vector<size_t> leastContendedRounds(const std::vector<double> &c, double to
   return keep;
 }
 
-bool needAnotherRound(const RoundPolicy &p, size_t run, size_t clean, double seconds) {
+bool needAnotherRound(const RoundPolicy &p, size_t run, size_t clean,
+                      double seconds) {
   return run < p.minRounds || (clean < p.wantClean && seconds < p.maxSeconds);
 }
 
-bool pauseBeforeNextRound(const RoundPolicy &p, double lastContention, size_t clean,
-                          double seconds) {
-  return !isClean(p, lastContention) && clean < p.wantClean && seconds < p.maxSeconds;
+bool pauseBeforeNextRound(const RoundPolicy &p, double lastContention,
+                          size_t clean, double seconds) {
+  return !isClean(p, lastContention) && clean < p.wantClean &&
+         seconds < p.maxSeconds;
 }
 
-RoundSelection selectRounds(const RoundPolicy &p, const std::vector<double> &c) {
+RoundSelection selectRounds(const RoundPolicy &p,
+                            const std::vector<double> &c) {
   RoundSelection s;
   for (size_t i = 0; i < c.size(); ++i)
     if (isClean(p, c[i]))
@@ -107,11 +113,13 @@ RoundSelection selectRounds(const RoundPolicy &p, const std::vector<double> &c) 
       pc.push_back(c[i]);
     }
   if (plausible.empty()) {
-    s.kept = leastContendedRounds(c, p.tolerance, std::max<size_t>(5, c.size() / 5));
+    s.kept =
+        leastContendedRounds(c, p.tolerance, std::max<size_t>(5, c.size() / 5));
     return s;
   }
   s.kept.clear();
-  for (size_t j : leastContendedRounds(pc, p.tolerance, std::max<size_t>(5, pc.size() / 5)))
+  for (size_t j : leastContendedRounds(pc, p.tolerance,
+                                       std::max<size_t>(5, pc.size() / 5)))
     s.kept.push_back(plausible[j]);
   return s;
 }

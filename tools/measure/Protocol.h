@@ -64,7 +64,9 @@ inline constexpr double kMixedReferenceCeiling = 1.6;
 /// faster on any core). Below that the calibration chain was disturbed (a
 /// preemption or frequency change inside it), and the round says nothing
 /// about contention.
-inline bool plausibleAluRound(double alu, double lowest) { return alu >= lowest; }
+inline bool plausibleAluRound(double alu, double lowest) {
+  return alu >= lowest;
+}
 
 /// Whether a round may set the mixed probe's reference: the add probe is
 /// plausible and the mixed probe ran at no less than `lowest` of its nominal
@@ -91,8 +93,9 @@ struct ProbeReference {
 /// for a probe without such rounds. A disturbed round (the probe "ran" at
 /// 0.6 of its nominal time) must not become the reference, or every other
 /// round looks contended. `mixed` may be empty (add probe only).
-ProbeReference probeReference(const std::vector<double> &alu, const std::vector<double> &mixed,
-                              double lowest, double aluCeiling = kAluReferenceCeiling,
+ProbeReference probeReference(const std::vector<double> &alu,
+                              const std::vector<double> &mixed, double lowest,
+                              double aluCeiling = kAluReferenceCeiling,
                               double mixedCeiling = kMixedReferenceCeiling);
 
 /// Per-round contention from both probes, each relative to the host's own
@@ -102,10 +105,11 @@ ProbeReference probeReference(const std::vector<double> &alu, const std::vector<
 /// nominal rate here, 1.06 on Zen 5), so neither is judged against a fixed
 /// number. `mixed` may be empty (add probe only); otherwise it has one
 /// entry per round.
-std::vector<double> combinedContention(const std::vector<double> &alu,
-                                       const std::vector<double> &mixed, double lowest = 0.95,
-                                       double aluCeiling = kAluReferenceCeiling,
-                                       double mixedCeiling = kMixedReferenceCeiling);
+std::vector<double>
+combinedContention(const std::vector<double> &alu,
+                   const std::vector<double> &mixed, double lowest = 0.95,
+                   double aluCeiling = kAluReferenceCeiling,
+                   double mixedCeiling = kMixedReferenceCeiling);
 
 /// Indices of the rounds within `tolerance` (relative) of the least
 /// contended round. When fewer than `minKeep` rounds qualify, all rounds are
@@ -139,21 +143,23 @@ inline bool isClean(const RoundPolicy &p, double contention) {
 
 /// Whether to run another round after `run` rounds of which `clean` were
 /// clean, `seconds` after the measurement began.
-bool needAnotherRound(const RoundPolicy &p, size_t run, size_t clean, double seconds);
+bool needAnotherRound(const RoundPolicy &p, size_t run, size_t clean,
+                      double seconds);
 
 /// Whether to pause (and let the neighbour's phase change) before the next
 /// round: the last round was not clean, clean rounds are still wanted and
 /// the budget is not spent.
-bool pauseBeforeNextRound(const RoundPolicy &p, double lastContention, size_t clean,
-                          double seconds);
+bool pauseBeforeNextRound(const RoundPolicy &p, double lastContention,
+                          size_t clean, double seconds);
 
 struct RoundSelection {
   std::vector<size_t> kept; ///< indices of the rounds the result is over
   size_t clean = 0;         ///< clean rounds (isClean)
-  bool enough = false;      ///< wantClean > 0 reached: `kept` are the clean rounds
+  bool enough = false; ///< wantClean > 0 reached: `kept` are the clean rounds
 };
 
 /// The rounds to keep given every valid round's contention.
-RoundSelection selectRounds(const RoundPolicy &p, const std::vector<double> &contention);
+RoundSelection selectRounds(const RoundPolicy &p,
+                            const std::vector<double> &contention);
 
 } // namespace loopperf::measure

@@ -18,8 +18,8 @@ volatile uint64_t gSink;
 
 /// Times `chain` at two lengths; `cyclesPerIteration` is what one iteration
 /// costs by construction.
-CalibrationSample timeChain(uint64_t (*chain)(long), double cyclesPerIteration, long shortIters,
-                            long longIters) {
+CalibrationSample timeChain(uint64_t (*chain)(long), double cyclesPerIteration,
+                            long shortIters, long longIters) {
   CalibrationSample c;
   c.shortAdds = double(shortIters) * cyclesPerIteration;
   c.longAdds = double(longIters) * cyclesPerIteration;
@@ -38,16 +38,19 @@ CalibrationSample calibrate(long shortIters, long longIters) {
 }
 
 CalibrationSample probe(long shortIters, long longIters) {
-  return timeChain(addThroughputProbe, kProbeCyclesPerIteration, shortIters, longIters);
+  return timeChain(addThroughputProbe, kProbeCyclesPerIteration, shortIters,
+                   longIters);
 }
 
 CalibrationSample mixedProbe(long shortIters, long longIters) {
-  return timeChain(mixedThroughputProbe, kMixedProbeCyclesPerIteration, shortIters, longIters);
+  return timeChain(mixedThroughputProbe, kMixedProbeCyclesPerIteration,
+                   shortIters, longIters);
 }
 
 } // namespace
 
-RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptions &opt) {
+RunResult runMeasurement(const std::function<void(long)> &kernel,
+                         const RunOptions &opt) {
   RunResult r;
   CycleCounter counter;
   bool useCounter = opt.useCounter && counter.available();
@@ -68,7 +71,8 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     return best;
   };
   double pilot = warmUp();
-  r.reps = std::clamp(long(std::ceil(opt.blockNs / std::max(pilot, 1.0))), 1L, 100000L);
+  r.reps = std::clamp(long(std::ceil(opt.blockNs / std::max(pilot, 1.0))), 1L,
+                      100000L);
 
   auto block = [&](long n) {
     if (useCounter) {
@@ -86,8 +90,10 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
   std::vector<double> cycles, ghz, aluBusy, mixedBusy, busy;
   size_t clean = 0;
   const double lowest = 2 - policy.threshold;
-  const double aluCeiling = policy.aluCeiling, mixedCeiling = policy.mixedCeiling;
-  for (unsigned round = 0; needAnotherRound(policy, round, clean, seconds()); ++round) {
+  const double aluCeiling = policy.aluCeiling,
+               mixedCeiling = policy.mixedCeiling;
+  for (unsigned round = 0; needAnotherRound(policy, round, clean, seconds());
+       ++round) {
     r.roundsRun = round + 1;
     CalibrationSample before = calibrate(opt.calShort, opt.calLong);
     CalibrationSample probeBefore = probe(opt.calShort, opt.calLong);
@@ -127,25 +133,32 @@ RunResult runMeasurement(const std::function<void(long)> &kernel, const RunOptio
     // judged against the host's best plausible probe values so far; when
     // they improve, earlier rounds count again, so the count of clean
     // rounds is the one the final selection sees.
-    busy = combinedContention(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
+    busy = combinedContention(aluBusy, mixedBusy, lowest, aluCeiling,
+                              mixedCeiling);
     clean = size_t(std::count_if(busy.begin(), busy.end(),
                                  [&](double c) { return isClean(policy, c); }));
     if (opt.trace) {
-      ProbeReference ref = probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
-      *opt.trace << "round " << round << ": cycles " << *c << " ghz " << f << " alu " << aluBusy.back()
-                 << " mixed " << mixedBusy.back() << " (reference " << ref.alu << " " << ref.mixed
-                 << ") -> contention " << busy.back() << " t " << seconds() << "\n";
+      ProbeReference ref =
+          probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
+      *opt.trace << "round " << round << ": cycles " << *c << " ghz " << f
+                 << " alu " << aluBusy.back() << " mixed " << mixedBusy.back()
+                 << " (reference " << ref.alu << " " << ref.mixed
+                 << ") -> contention " << busy.back() << " t " << seconds()
+                 << "\n";
     }
     // The neighbour's phases last from a fraction of a second to minutes:
     // wait for a clean one asleep (a round takes about 0.1 ms), then warm
     // up again.
     if (pauseBeforeNextRound(policy, busy.back(), clean, seconds())) {
-      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(opt.pauseMs));
+      std::this_thread::sleep_for(
+          std::chrono::duration<double, std::milli>(opt.pauseMs));
       warmUp();
     }
   }
-  busy = combinedContention(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
-  r.reference = probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
+  busy =
+      combinedContention(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
+  r.reference =
+      probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
   RoundSelection sel = selectRounds(policy, busy);
   std::vector<double> kept, keptBusy;
   for (size_t i : sel.kept) {

@@ -1,9 +1,9 @@
 // SharedObject.cpp - see SharedObject.h.
 #include "SharedObject.h"
 
-#include <dlfcn.h>
 #include <cstdio>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <fstream>
 #include <iterator>
 #include <unistd.h>
@@ -30,14 +30,16 @@ bool SharedObject::open(const std::string &path, std::string &error) {
   return true;
 }
 
-bool SharedObject::assembleAndOpen(const std::string &asmText, std::string &error) {
+bool SharedObject::assembleAndOpen(const std::string &asmText,
+                                   std::string &error) {
   char tmpl[] = "/tmp/loopperf-measure-XXXXXX";
   if (!mkdtemp(tmpl)) {
     error = "cannot create a temporary directory";
     return false;
   }
   tmpDir_ = tmpl;
-  std::string src = tmpDir_ + "/harness.s", lib = tmpDir_ + "/harness.so", log = tmpDir_ + "/cc.log";
+  std::string src = tmpDir_ + "/harness.s", lib = tmpDir_ + "/harness.so",
+              log = tmpDir_ + "/cc.log";
   {
     std::ofstream out(src);
     out << asmText;
@@ -47,11 +49,13 @@ bool SharedObject::assembleAndOpen(const std::string &asmText, std::string &erro
     }
   }
   const char *cc = std::getenv("LOOPPERF_MEASURE_CC");
-  std::string cmd = std::string(cc && *cc ? cc : "cc") + " -shared -nostdlib -o '" + lib + "' '" +
-                    src + "' > '" + log + "' 2>&1";
+  std::string cmd = std::string(cc && *cc ? cc : "cc") +
+                    " -shared -nostdlib -o '" + lib + "' '" + src + "' > '" +
+                    log + "' 2>&1";
   if (std::system(cmd.c_str()) != 0) {
     std::ifstream in(log);
-    std::string msg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string msg((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
     error = "assembling the harness failed:\n" + msg;
     return false;
   }

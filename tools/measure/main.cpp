@@ -1,10 +1,11 @@
 // loopperf-measure - real cycles per iteration of loop kernels on the host.
 //
-//   loopperf-measure [options] asm FILE.s...         loop bodies (CLI input format)
-//   loopperf-measure [options] kernel LIB.so SYM...  C kernels: void SYM(long n, void*, void*, void*, void*)
-//   loopperf-measure emit-harness FILE.s...          print the generated harness
-//   loopperf-measure calibrate                       clock only
-//   loopperf-measure host-isa                        CPUID/XCR0 vector facts (JSON)
+//   loopperf-measure [options] asm FILE.s...         loop bodies (CLI input
+//   format) loopperf-measure [options] kernel LIB.so SYM...  C kernels: void
+//   SYM(long n, void*, void*, void*, void*) loopperf-measure emit-harness
+//   FILE.s...          print the generated harness loopperf-measure calibrate
+//   clock only loopperf-measure host-isa                        CPUID/XCR0
+//   vector facts (JSON)
 //
 // See docs/measure.md.
 #include "AsmHarness.h"
@@ -41,13 +42,18 @@ struct Options {
 };
 
 int usage() {
-  std::cerr << "usage: loopperf-measure [--rounds=N] [--clean-rounds=K] [--clean-threshold=C]\n"
-               "                        [--max-seconds=T] [--n1=N] [--n2=N] [--unroll=N]\n"
-               "                        [--probe-ceiling=A[,M]] [--cpu=N] [--block-us=T]\n"
-               "                        [--no-counter] [--json] [--trace]\n"
-               "                        asm FILE.s... | kernel LIB.so SYMBOL... |\n"
-               "                        [--isa=avx2|avx512f|avx512bw] emit-harness FILE.s... |\n"
-               "                        calibrate | host-isa\n";
+  std::cerr
+      << "usage: loopperf-measure [--rounds=N] [--clean-rounds=K] "
+         "[--clean-threshold=C]\n"
+         "                        [--max-seconds=T] [--n1=N] [--n2=N] "
+         "[--unroll=N]\n"
+         "                        [--probe-ceiling=A[,M]] [--cpu=N] "
+         "[--block-us=T]\n"
+         "                        [--no-counter] [--json] [--trace]\n"
+         "                        asm FILE.s... | kernel LIB.so SYMBOL... |\n"
+         "                        [--isa=avx2|avx512f|avx512bw] emit-harness "
+         "FILE.s... |\n"
+         "                        calibrate | host-isa\n";
   return 2;
 }
 
@@ -95,7 +101,8 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
       j["contended"] = r.contended;
       j["contention_median"] = r.contention.median;
       j["contention_min"] = r.contention.min;
-      j["probe_reference"] = {{"alu", r.reference.alu}, {"mixed", r.reference.mixed}};
+      j["probe_reference"] = {{"alu", r.reference.alu},
+                              {"mixed", r.reference.mixed}};
       j["clean"] = r.clean;
       j["clean_rounds"] = r.cleanRounds;
       j["rounds_run"] = r.roundsRun;
@@ -113,27 +120,31 @@ void print(const std::vector<Entry> &entries, const Options &o, int cpu) {
     std::cout << doc.dump(1) << "\n";
     return;
   }
-  std::printf("%-28s %10s %10s %10s %6s %6s %6s %7s %6s  %s\n", "name", "cycles", "q1", "q3",
-              "IQR%", "rounds", "clean", "GHz", "shared", "method");
+  std::printf("%-28s %10s %10s %10s %6s %6s %6s %7s %6s  %s\n", "name",
+              "cycles", "q1", "q3", "IQR%", "rounds", "clean", "GHz", "shared",
+              "method");
   const RoundPolicy &p = o.run.policy;
   for (const Entry &e : entries) {
     const RunResult &r = e.result;
-    std::printf("%-28s %10.3f %10.3f %10.3f %6.1f %6u %6u %7.3f %6.2f  %s, per %s\n",
-                e.name.c_str(), r.cycles.median, r.cycles.q1, r.cycles.q3,
-                100 * r.cycles.relativeSpread(), r.cycles.count, r.cleanRounds, r.ghz.median,
-                r.contention.median, r.method.c_str(), e.unit.c_str());
+    std::printf(
+        "%-28s %10.3f %10.3f %10.3f %6.1f %6u %6u %7.3f %6.2f  %s, per %s\n",
+        e.name.c_str(), r.cycles.median, r.cycles.q1, r.cycles.q3,
+        100 * r.cycles.relativeSpread(), r.cycles.count, r.cleanRounds,
+        r.ghz.median, r.contention.median, r.method.c_str(), e.unit.c_str());
     if (p.wantClean && !r.clean)
-      std::printf("  not clean: %u rounds at contention %.2f-%.2f of %zu wanted (%u rounds run in "
+      std::printf("  not clean: %u rounds at contention %.2f-%.2f of %zu "
+                  "wanted (%u rounds run in "
                   "%.1f s); kept %u by the least-contended rule\n",
-                  r.cleanRounds, 2 - p.threshold, p.threshold, p.wantClean, r.roundsRun, r.seconds,
-                  r.cycles.count);
+                  r.cleanRounds, 2 - p.threshold, p.threshold, p.wantClean,
+                  r.roundsRun, r.seconds, r.cycles.count);
   }
 }
 
 // A body or kernel with an instruction the host lacks (an EVEX-only form on
 // xmm/ymm registers, say) raises SIGILL: report which one instead of dying
 // of the signal. The message is built before the run (async-signal-safe).
-std::string gIllegalMessage = "loopperf-measure: illegal instruction (SIGILL)\n";
+std::string gIllegalMessage =
+    "loopperf-measure: illegal instruction (SIGILL)\n";
 
 extern "C" void onIllegalInstruction(int) {
   ssize_t n = write(2, gIllegalMessage.data(), gIllegalMessage.size());
@@ -142,8 +153,9 @@ extern "C" void onIllegalInstruction(int) {
 }
 
 void guardIllegalInstruction(const std::string &what) {
-  gIllegalMessage = "loopperf-measure: " + what +
-                    " executed an instruction this host does not support (SIGILL)\n";
+  gIllegalMessage =
+      "loopperf-measure: " + what +
+      " executed an instruction this host does not support (SIGILL)\n";
   struct sigaction sa = {};
   sa.sa_handler = onIllegalInstruction;
   sigemptyset(&sa.sa_mask);
@@ -153,7 +165,8 @@ void guardIllegalInstruction(const std::string &what) {
 using BodyFn = void (*)(long, const HarnessState *);
 using KernelFn = void (*)(long, void *, void *, void *, void *);
 
-int runAsm(const std::vector<std::string> &files, Options &o, bool emitOnly, int cpu) {
+int runAsm(const std::vector<std::string> &files, Options &o, bool emitOnly,
+           int cpu) {
   std::vector<AsmBody> bodies;
   std::vector<unsigned> unrolls;
   for (const std::string &f : files) {
@@ -208,7 +221,8 @@ int runAsm(const std::vector<std::string> &files, Options &o, bool emitOnly, int
     run.n2 = 400;
   std::vector<Entry> entries;
   for (size_t i = 0; i < bodies.size(); ++i) {
-    auto fn = reinterpret_cast<BodyFn>(so.symbol("lp_body_" + std::to_string(i)));
+    auto fn =
+        reinterpret_cast<BodyFn>(so.symbol("lp_body_" + std::to_string(i)));
     if (!fn) {
       std::cerr << "loopperf-measure: harness symbol missing\n";
       return 1;
@@ -222,8 +236,9 @@ int runAsm(const std::vector<std::string> &files, Options &o, bool emitOnly, int
     guardIllegalInstruction("body " + files[i]);
     e.result = runMeasurement([&](long n) { fn(n, &state); }, run);
     // The harness runs `unroll` bodies per loop iteration.
-    for (double *v : {&e.result.cycles.median, &e.result.cycles.q1, &e.result.cycles.q3,
-                      &e.result.cycles.min, &e.result.cycles.max})
+    for (double *v :
+         {&e.result.cycles.median, &e.result.cycles.q1, &e.result.cycles.q3,
+          &e.result.cycles.min, &e.result.cycles.max})
       *v /= unrolls[i];
     entries.push_back(std::move(e));
   }
@@ -232,8 +247,8 @@ int runAsm(const std::vector<std::string> &files, Options &o, bool emitOnly, int
   return 0;
 }
 
-int runKernels(const std::string &lib, const std::vector<std::string> &symbols, Options &o,
-               int cpu) {
+int runKernels(const std::string &lib, const std::vector<std::string> &symbols,
+               Options &o, int cpu) {
   SharedObject so;
   std::string error;
   if (!so.open(lib, error)) {
@@ -254,7 +269,8 @@ int runKernels(const std::string &lib, const std::vector<std::string> &symbols, 
   for (const std::string &sym : symbols) {
     auto fn = reinterpret_cast<KernelFn>(so.symbol(sym));
     if (!fn) {
-      std::cerr << "loopperf-measure: no symbol '" << sym << "' in " << lib << "\n";
+      std::cerr << "loopperf-measure: no symbol '" << sym << "' in " << lib
+                << "\n";
       return 1;
     }
     char *mem = static_cast<char *>(std::aligned_alloc(4096, 4 * kBuf));
@@ -339,7 +355,8 @@ int main(int argc, char **argv) {
     else if (a == "-h" || a == "--help")
       return usage();
     else if (a.size() > 1 && a[0] == '-')
-      return std::cerr << "loopperf-measure: unknown option " << a << "\n", usage();
+      return std::cerr << "loopperf-measure: unknown option " << a << "\n",
+             usage();
     else
       args.push_back(a);
   }
@@ -354,10 +371,12 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!o.isaName.empty()) {
-    std::cerr << "loopperf-measure: --isa is for emit-harness only (measurements use the host's)\n";
+    std::cerr << "loopperf-measure: --isa is for emit-harness only "
+                 "(measurements use the host's)\n";
     return 2;
   }
-  if (o.run.policy.minRounds == 0 || (o.n1Given && o.n2Given && o.run.n1 >= o.run.n2)) {
+  if (o.run.policy.minRounds == 0 ||
+      (o.n1Given && o.n2Given && o.run.n1 >= o.run.n2)) {
     std::cerr << "loopperf-measure: need --rounds > 0 and --n1 < --n2\n";
     return 2;
   }
@@ -367,8 +386,9 @@ int main(int argc, char **argv) {
   if (cmd == "asm")
     return args.empty() ? usage() : runAsm(args, o, false, cpu);
   if (cmd == "kernel")
-    return args.size() < 2 ? usage()
-                           : runKernels(args[0], {args.begin() + 1, args.end()}, o, cpu);
+    return args.size() < 2
+               ? usage()
+               : runKernels(args[0], {args.begin() + 1, args.end()}, o, cpu);
   if (cmd == "calibrate") {
     Entry e;
     e.name = "add-chain";

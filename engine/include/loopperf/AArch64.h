@@ -17,8 +17,8 @@ namespace loopperf::aarch64 {
 ///   x0..x30 -> 0..30, sp -> 31, v/z 0..31 -> 32..63, p0..p15 -> 64..79,
 ///   NZCV -> 80 (flag setters write all four flags), FFR -> 81.
 /// xzr/wzr have no unit: reading them depends on nothing.
-constexpr RegUnit GprBase = 0, SpUnit = 31, VecBase = 32, PredBase = 64, NzcvUnit = 80,
-                  FfrUnit = 81;
+constexpr RegUnit GprBase = 0, SpUnit = 31, VecBase = 32, PredBase = 64,
+                  NzcvUnit = 80, FfrUnit = 81;
 
 /// Units of a register by its LLVM or assembler name, case-insensitive:
 /// "X3", "w3", "SP", "WSP", "Q1", "d1", "Z7", "P2", "NZCV", "FFR"; register

@@ -9,8 +9,8 @@ namespace loopperf {
 /// The CPUID facts that identify a measured host.
 struct CpuIdentity {
   bool amd = false, intel = false; ///< vendor
-  unsigned family = 0, model = 0; ///< display family and model
-  bool hypervisor = false;        ///< CPUID.1:ECX bit 31
+  unsigned family = 0, model = 0;  ///< display family and model
+  bool hypervisor = false;         ///< CPUID.1:ECX bit 31
 };
 
 /// The built-in model measured on machines of this identity, or "" when

@@ -39,20 +39,22 @@ struct MemRef {
   std::string index;
   int scale = 1;
   int64_t disp = 0;
-  std::string symbol;     ///< symbolic displacement (e.g. a global), if any
+  std::string symbol;      ///< symbolic displacement (e.g. a global), if any
   unsigned widthBytes = 0; ///< access width; 0 if unknown
   bool isLoad = false;
   bool isStore = false;
 };
 
 struct Instruction {
-  std::string text;       ///< assembler text as written / printed
+  std::string text; ///< assembler text as written / printed
   /// The instruction in AT&T syntax when `text` is in another syntax (Intel
   /// input); empty when `text` is AT&T already. The engine reads operand
   /// values (immediates of address arithmetic) from the AT&T form.
   std::string attText;
-  std::string mnemonic;   ///< AT&T mnemonic as printed, e.g. "addq", "vfmadd231pd"
-  std::string formKey;    ///< mnemonic + operand classes, e.g. "vfmadd231pd mem,zmm,zmm"
+  std::string
+      mnemonic; ///< AT&T mnemonic as printed, e.g. "addq", "vfmadd231pd"
+  std::string
+      formKey; ///< mnemonic + operand classes, e.g. "vfmadd231pd mem,zmm,zmm"
   std::string llvmOpcode; ///< LLVM opcode name ("VFMADD231PDZm") when known
 
   /// Register units read as data operands (flags per flag included).
@@ -73,7 +75,7 @@ struct Instruction {
   /// address is arithmetic, not a MemRef.)
   int leaAddressParts = -1;
 
-  bool isBranch = false;       ///< any branch, conditional or not
+  bool isBranch = false; ///< any branch, conditional or not
   bool isConditional = false;
   bool isCall = false;
   bool isReturn = false;
@@ -85,8 +87,8 @@ struct Instruction {
   /// Front end could not map this to a model form; never treated as free.
   bool unknown = false;
 
-  SourceLoc loc;         ///< source location from debug info
-  unsigned asmLine = 0;  ///< line in the assembly input (CLI), 0 if none
+  SourceLoc loc;        ///< source location from debug info
+  unsigned asmLine = 0; ///< line in the assembly input (CLI), 0 if none
 };
 
 /// Where a loop's machine code sits, when the front end knows its encoding
@@ -101,8 +103,8 @@ struct CodeLayout {
   /// Bytes from the loop start to the end of the last instruction (padding
   /// inside the body included).
   uint32_t bytes = 0;
-  std::string section;           ///< e.g. ".text"; for reports
-  uint64_t sectionOffset = 0;    ///< the loop start's offset in its section
+  std::string section;        ///< e.g. ".text"; for reports
+  uint64_t sectionOffset = 0; ///< the loop start's offset in its section
   /// The section's alignment (a power of two): without `address`, the loop
   /// starts at sectionOffset + k·sectionAlignment for some unknown k.
   uint64_t sectionAlignment = 1;
@@ -119,14 +121,15 @@ struct CodeLayout {
 inline constexpr unsigned DefaultMaxLoopInstructions = 2000;
 
 struct LoopKernel {
-  std::string name;          ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
+  std::string name; ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
   std::string function;
   std::vector<Instruction> insts;
   SourceLoc loc;
   /// Source-level elements processed per iteration (vector width x unroll);
   /// 0 when unknown.
   unsigned elementsPerIteration = 0;
-  /// Byte layout of the body; unknown (empty) unless the front end assembled it.
+  /// Byte layout of the body; unknown (empty) unless the front end assembled
+  /// it.
   CodeLayout layout;
 };
 

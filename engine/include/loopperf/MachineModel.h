@@ -29,23 +29,28 @@ struct ResourceUse {
 enum FormFlags : uint16_t {
   FormMayLoad = 1 << 0,
   FormMayStore = 1 << 1,
-  FormUnsupported = 1 << 2,  ///< the CPU does not implement it (LLVM: invalid sched class)
-  FormDivider = 1 << 3,      ///< uses the divider / a non-pipelined unit
+  FormUnsupported =
+      1 << 2, ///< the CPU does not implement it (LLVM: invalid sched class)
+  FormDivider = 1 << 3, ///< uses the divider / a non-pipelined unit
   FormBranch = 1 << 4,
-  FormOverlaid = 1 << 5,     ///< numbers come from a curated overlay
+  FormOverlaid = 1 << 5, ///< numbers come from a curated overlay
 };
 
 /// One instruction form. Strings point into the model's storage.
 struct InstrForm {
-  std::string_view opcode;   ///< LLVM opcode name, e.g. "VFMADD231PDZm"; may be empty
-  std::string_view asmKey;   ///< AT&T mnemonic + operand classes, e.g. "vfmadd231pd mem,zmm,zmm"
-  uint16_t uops = 1;         ///< micro-ops (Intel: unfused domain; AMD: macro-ops)
-  uint16_t latency = 1;      ///< register source -> register result, including a folded load
-  float rthroughput = 1;     ///< reciprocal throughput the source states
-  uint32_t resBegin = 0;     ///< index of the first ResourceUse in MachineModel::resources
+  std::string_view
+      opcode; ///< LLVM opcode name, e.g. "VFMADD231PDZm"; may be empty
+  std::string_view asmKey; ///< AT&T mnemonic + operand classes, e.g.
+                           ///< "vfmadd231pd mem,zmm,zmm"
+  uint16_t uops = 1; ///< micro-ops (Intel: unfused domain; AMD: macro-ops)
+  uint16_t latency =
+      1; ///< register source -> register result, including a folded load
+  float rthroughput = 1; ///< reciprocal throughput the source states
+  uint32_t resBegin =
+      0; ///< index of the first ResourceUse in MachineModel::resources
   uint16_t resCount = 0;
-  uint16_t flags = 0;        ///< FormFlags
-  uint16_t source = 0;       ///< index into MachineModel::sources
+  uint16_t flags = 0;  ///< FormFlags
+  uint16_t source = 0; ///< index into MachineModel::sources
 };
 
 /// An InstrForm as compiled into the binary: strings are offsets into the
@@ -72,18 +77,19 @@ struct Sourced {
 };
 
 struct PipelineParams {
-  Sourced decodeWidth;          ///< x86 instructions per cycle from the legacy decoders
-  Sourced uopCacheWidth;        ///< uops per cycle from the uop/op cache (0: none)
-  Sourced dispatchWidth;        ///< rename/dispatch width in uops per cycle (LLVM IssueWidth)
+  Sourced decodeWidth; ///< x86 instructions per cycle from the legacy decoders
+  Sourced uopCacheWidth; ///< uops per cycle from the uop/op cache (0: none)
+  Sourced dispatchWidth; ///< rename/dispatch width in uops per cycle (LLVM
+                         ///< IssueWidth)
   Sourced retireWidth;
-  Sourced robSize;              ///< LLVM MicroOpBufferSize
+  Sourced robSize; ///< LLVM MicroOpBufferSize
   Sourced schedulerSize;
   Sourced loadQueueSize;
   Sourced storeQueueSize;
-  Sourced loopBufferSize;       ///< LLVM LoopMicroOpBufferSize (0: none)
+  Sourced loopBufferSize; ///< LLVM LoopMicroOpBufferSize (0: none)
   Sourced takenBranchesPerCycle;
-  Sourced loadLatency;          ///< L1 hit, integer load-to-use
-  Sourced vecLoadLatency;       ///< L1 hit, vector load-to-use
+  Sourced loadLatency;    ///< L1 hit, integer load-to-use
+  Sourced vecLoadLatency; ///< L1 hit, vector load-to-use
   /// Store data -> dependent load data when the load is contained in one
   /// earlier store; for every register class that has no value below. 0:
   /// unknown, the load's L1 latency of its class is used.
@@ -102,10 +108,13 @@ struct PipelineParams {
 };
 
 struct SpecialRules {
-  bool zeroIdioms = false;       ///< xor/sub/pxor r,r break dependencies and use no port
-  bool moveElimination = false;  ///< reg-reg moves renamed away: latency 0, no port
-  bool microFusion = false;      ///< load+op counts as one uop in the front end
-  bool unlaminateIndexed = false;///< indexed load+op forms un-fuse at rename (SnB..SKL)
+  bool zeroIdioms =
+      false; ///< xor/sub/pxor r,r break dependencies and use no port
+  bool moveElimination =
+      false;                ///< reg-reg moves renamed away: latency 0, no port
+  bool microFusion = false; ///< load+op counts as one uop in the front end
+  bool unlaminateIndexed =
+      false; ///< indexed load+op forms un-fuse at rename (SnB..SKL)
   /// LEA with at most two address components (of base, index,
   /// displacement; any scale) is one uop of latency 1; only LEAs with all
   /// three keep the form's numbers (one LLVM opcode covers both shapes).
@@ -141,17 +150,18 @@ struct Port {
 };
 
 struct ProvenanceEntry {
-  std::string id;           ///< short id used in the model file, e.g. "llvm19"
-  std::string description;  ///< what it is: document, URL-free citation, measurement
+  std::string id; ///< short id used in the model file, e.g. "llvm19"
+  std::string
+      description; ///< what it is: document, URL-free citation, measurement
 };
 
 /// A machine model. Either a view of a built-in table (static storage) or an
 /// owned model loaded from a file; lookups are identical.
 class MachineModel {
 public:
-  std::string name;         ///< "znver5"
-  std::string llvmCpu;      ///< the LLVM CPU whose scheduling model seeded it
-  std::string isa;          ///< "x86-64" or "aarch64"
+  std::string name;    ///< "znver5"
+  std::string llvmCpu; ///< the LLVM CPU whose scheduling model seeded it
+  std::string isa;     ///< "x86-64" or "aarch64"
   std::string description;
   std::vector<Port> ports;
   PipelineParams pipeline;
@@ -159,8 +169,8 @@ public:
   std::vector<ProvenanceEntry> sources;
   /// Port index of the divider pipe (for the divider bound), -1 if none.
   int dividerPort = -1;
-  PortMask loadPorts = 0;   ///< ports a load uop can use
-  PortMask storePorts = 0;  ///< ports a store(-address) uop can use
+  PortMask loadPorts = 0;  ///< ports a load uop can use
+  PortMask storePorts = 0; ///< ports a store(-address) uop can use
 
   /// Forms sorted by opcode (empty opcodes last) ...
   std::span<const InstrForm> forms;
@@ -175,7 +185,8 @@ public:
     return resources.subspan(f.resBegin, f.resCount);
   }
   std::string_view sourceName(uint16_t i) const {
-    return i < sources.size() ? std::string_view(sources[i].id) : std::string_view("?");
+    return i < sources.size() ? std::string_view(sources[i].id)
+                              : std::string_view("?");
   }
   /// "P0+P1" style name of a port set.
   std::string portSetName(PortMask m) const;

@@ -21,13 +21,14 @@ namespace loopperf {
 
 struct ModelLoadResult {
   std::unique_ptr<MachineModel> model; ///< null on error
-  std::string error;                   ///< "file.json: forms[3].lat: expected a number"
+  std::string error; ///< "file.json: forms[3].lat: expected a number"
   explicit operator bool() const { return model != nullptr; }
 };
 
 /// Finds the model an override file names as its `base` (e.g.
 /// findBuiltinModel); may return null.
-using BaseModelResolver = std::function<const MachineModel *(std::string_view name)>;
+using BaseModelResolver =
+    std::function<const MachineModel *(std::string_view name)>;
 
 /// Parse a model or override from JSON text. `fileName` is only used in
 /// messages. Overrides need `resolveBase`.
@@ -35,7 +36,8 @@ ModelLoadResult parseModel(std::string_view jsonText, std::string_view fileName,
                            const BaseModelResolver &resolveBase = {});
 
 /// Read and parse a file.
-ModelLoadResult loadModelFile(const std::string &path, const BaseModelResolver &resolveBase = {});
+ModelLoadResult loadModelFile(const std::string &path,
+                              const BaseModelResolver &resolveBase = {});
 
 /// An owned deep copy of any model (built-in view or owned).
 std::unique_ptr<MachineModel> cloneModel(const MachineModel &m);
@@ -43,9 +45,9 @@ std::unique_ptr<MachineModel> cloneModel(const MachineModel &m);
 struct ModelFinding {
   enum class Severity { Note, Warning, Error };
   Severity severity = Severity::Warning;
-  std::string kind;    ///< "throughput-below-port-bound", "zero-latency", "conflicting-duplicate",
-                       ///< "unused-port", "bad-port-mask"
-  std::string opcode;  ///< the form concerned, if any
+  std::string kind; ///< "throughput-below-port-bound", "zero-latency",
+                    ///< "conflicting-duplicate", "unused-port", "bad-port-mask"
+  std::string opcode; ///< the form concerned, if any
   std::string asmKey;
   std::string message; ///< one line, human readable
 };

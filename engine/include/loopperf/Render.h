@@ -16,17 +16,20 @@ std::string tiedWith(const LoopReport &r);
 
 /// Human report: summary, bounds, per-instruction port pressure table,
 /// critical path and loop-carried chains with line numbers.
-std::string renderText(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+std::string renderText(const LoopKernel &k, const LoopReport &r,
+                       const MachineModel &m);
 
 /// One JSON object for the loop: {"name", "cycles_per_iteration",
 /// "bottleneck", "bottleneck_resource", "bounds": {...}, "ports": {...},
 /// "instructions": [...], "recurrences": [...], "critical_path": {...},
 /// "unknown_instructions": [...], "confidence", ...}. Deterministic key order.
-std::string renderJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+std::string renderJson(const LoopKernel &k, const LoopReport &r,
+                       const MachineModel &m);
 
 /// Graphviz digraph of the dependency graph: nodes are instructions, edges
 /// carry latency and iteration distance; the critical path and the
 /// recurrences are coloured.
-std::string renderDot(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+std::string renderDot(const LoopKernel &k, const LoopReport &r,
+                      const MachineModel &m);
 
 } // namespace loopperf

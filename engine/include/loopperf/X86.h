@@ -12,7 +12,7 @@
 namespace loopperf::x86 {
 
 enum Flag : uint8_t { CF = 0, PF, AF, ZF, SF, OF, DF, NumFlags };
-using FlagMask = uint8_t; ///< bit i = Flag i
+using FlagMask = uint8_t;                ///< bit i = Flag i
 constexpr FlagMask AllArithFlags = 0x3f; ///< CF PF AF ZF SF OF
 
 RegUnit flagUnit(Flag f);
@@ -21,8 +21,9 @@ void appendFlagUnits(std::vector<RegUnit> &to, FlagMask mask);
 
 struct RegInfo {
   bool valid = false;
-  std::string canonical;   ///< full-width name: "rax", "zmm3", "k1"
-  unsigned widthBits = 0;  ///< width of the named register: al=8, eax=32, ymm=256
+  std::string canonical; ///< full-width name: "rax", "zmm3", "k1"
+  unsigned widthBits =
+      0; ///< width of the named register: al=8, eax=32, ymm=256
   bool isGpr = false, isVector = false, isMask = false, isFlags = false;
   std::vector<RegUnit> units; ///< units this name covers
 };
@@ -35,8 +36,8 @@ RegInfo lookupRegister(std::string_view name);
 /// write zero-extends (all units); an 8/16-bit GPR write merges, so the
 /// untouched units are added to `mergeReads`. A VEX/EVEX write to an xmm/ymm
 /// zeroes the upper lanes (all units); a legacy-SSE write merges.
-void writeUnits(const RegInfo &reg, bool vexOrEvex, std::vector<RegUnit> &writes,
-                std::vector<RegUnit> &mergeReads);
+void writeUnits(const RegInfo &reg, bool vexOrEvex,
+                std::vector<RegUnit> &writes, std::vector<RegUnit> &mergeReads);
 
 struct FlagEffect {
   FlagMask reads = 0;
