@@ -13,6 +13,7 @@
 #include "loopperf/X86.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "GccHeaders.h"
@@ -203,9 +204,16 @@ int regnoOf(rtx x) {
   return x && REG_P(x) ? static_cast<int>(REGNO(x)) : -1;
 }
 
+/// Engine name of a general register (its full 64-bit name), "" otherwise.
+std::string gprName(int regno) {
+  if (regno < 0 || !GENERAL_REGNO_P(regno))
+    return std::string();
+  return x86::lookupRegister(engineRegName(regno, 8)).canonical;
+}
+
 /// Base, index, scale and displacement of a MEM, by the target's own
 /// address decomposition (i386.cc's ix86_decompose_address).
-void fillMemRef(const RtlMem &m, MemRef &ref, StreamAccess &stream) {
+void fillMemRef(const RtlMem &m, MemRef &ref) {
   ref.isLoad = m.load;
   ref.isStore = m.store;
   if (GET_MODE(m.mem) != BLKmode)
@@ -213,18 +221,8 @@ void fillMemRef(const RtlMem &m, MemRef &ref, StreamAccess &stream) {
   ix86_address parts;
   if (!ix86_decompose_address(XEXP(m.mem, 0), &parts))
     return;
-  stream.baseRegno = regnoOf(parts.base);
-  stream.indexRegno = regnoOf(parts.index);
-  stream.scale = parts.scale;
-  if (GET_MODE(m.mem) != BLKmode)
-    stream.elementBytes = GET_MODE_UNIT_SIZE(GET_MODE(m.mem));
-  auto name = [](int regno) {
-    if (regno < 0 || !GENERAL_REGNO_P(regno))
-      return std::string();
-    return x86::lookupRegister(engineRegName(regno, 8)).canonical;
-  };
-  ref.base = name(stream.baseRegno);
-  ref.index = name(stream.indexRegno);
+  ref.base = gprName(regnoOf(parts.base));
+  ref.index = gprName(regnoOf(parts.index));
   ref.scale = parts.scale;
   rtx disp = parts.disp;
   if (disp && GET_CODE(disp) == CONST)
@@ -241,10 +239,37 @@ void fillMemRef(const RtlMem &m, MemRef &ref, StreamAccess &stream) {
     ref.symbol = "label";
 }
 
+/// A general register set to a constant, another register or a register
+/// plus a constant by the insn's single set.
+std::optional<ConstantUpdate> constantUpdate(rtx_insn *insn) {
+  rtx set = single_set(insn);
+  if (!set || !REG_P(SET_DEST(set)))
+    return std::nullopt;
+  rtx dest = SET_DEST(set), src = SET_SRC(set);
+  ConstantUpdate u;
+  u.reg = gprName(REGNO(dest));
+  u.widthBits = modeBytes(GET_MODE(dest)) * 8;
+  if (u.reg.empty())
+    return std::nullopt;
+  if (CONST_INT_P(src)) {
+    u.delta = INTVAL(src);
+  } else if (REG_P(src) && GET_MODE(src) == GET_MODE(dest)) {
+    u.from = gprName(REGNO(src));
+  } else if (GET_CODE(src) == PLUS && REG_P(XEXP(src, 0)) &&
+             CONST_INT_P(XEXP(src, 1))) {
+    u.from = gprName(REGNO(XEXP(src, 0)));
+    u.delta = INTVAL(XEXP(src, 1));
+  } else {
+    return std::nullopt;
+  }
+  if (!CONST_INT_P(src) && u.from.empty())
+    return std::nullopt;
+  return u;
+}
+
 } // namespace
 
-void describeInsnEffects(rtx_insn *insn, Instruction &inst,
-                         std::vector<StreamAccess> &streams) {
+void describeInsnEffects(rtx_insn *insn, Instruction &inst) {
   PatternWalker walk;
   walk.pattern(PATTERN(insn));
 
@@ -280,11 +305,12 @@ void describeInsnEffects(rtx_insn *insn, Instruction &inst,
 
   for (const RtlMem &m : walk.mems) {
     MemRef ref;
-    StreamAccess stream;
-    fillMemRef(m, ref, stream);
+    fillMemRef(m, ref);
     inst.mem.push_back(std::move(ref));
-    streams.push_back(stream);
+    if (!inst.elementBytes && GET_MODE(m.mem) != BLKmode)
+      inst.elementBytes = GET_MODE_UNIT_SIZE(GET_MODE(m.mem));
   }
+  inst.update = constantUpdate(insn);
 
   // xor %eax,%eax / vpxor %xmm0,%xmm0,%xmm0: GCC's pattern sets the register
   // to zero and reads no register, which is what the idiom means.

@@ -10,20 +10,14 @@ class rtx_insn;
 
 namespace loopperf::gccplugin {
 
-/// A memory access by address registers, for the elements-per-iteration
-/// derivation: bytes advanced per iteration = step(base) + scale*step(index).
-struct StreamAccess {
-  int baseRegno = -1; ///< hard register number, -1 if none
-  int indexRegno = -1;
-  int scale = 1;
-  unsigned elementBytes = 0; ///< unit size of the MEM's mode (DF: 8, V4DF: 8)
-};
-
-/// Fills reads, addrReads, writes, mem, isZeroIdiom and isRegMove of `inst`
-/// from the insn's pattern. `inst.mnemonic` must be set: it decides which
-/// flags the instruction really touches (x86::flagEffects) and whether a
-/// vector write is VEX/EVEX (zeroes the upper lanes) or legacy SSE (merges).
-void describeInsnEffects(rtx_insn *insn, Instruction &inst,
-                         std::vector<StreamAccess> &streams);
+/// Fills reads, addrReads, writes, mem, update, elementBytes, isZeroIdiom
+/// and isRegMove of `inst` from the insn's pattern: `update` from a single
+/// (set (reg) (const_int)), (set (reg) (reg)) or (set (reg) (plus (reg)
+/// (const_int))) of general registers, `elementBytes` from the unit size of
+/// the memory access's mode (a V4DF access has 8-byte elements).
+/// `inst.mnemonic` must be set: it decides which flags the instruction really
+/// touches (x86::flagEffects) and whether a vector write is VEX/EVEX (zeroes
+/// the upper lanes) or legacy SSE (merges).
+void describeInsnEffects(rtx_insn *insn, Instruction &inst);
 
 } // namespace loopperf::gccplugin

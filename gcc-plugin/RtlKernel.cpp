@@ -5,24 +5,21 @@
 // from x86::formKeyFromAtt on that text (the key the model generator uses),
 // its registers and memory from the RTL pattern (InsnEffects).
 //
-// Elements per iteration are derived, not guessed: every GPR whose only
-// definitions in the body are `r += constant` is an induction variable with a
-// per-iteration step; a memory access whose address uses induction variables
-// advances step(base) + scale*step(index) bytes per iteration, which is that
-// many / element-size source elements (the element size is the MEM mode's
-// unit size, so a V4DF access has 8-byte elements). When every such stream
-// agrees, that is the count; otherwise, or without any stream, it is unknown.
+// Elements per iteration are the engine's (loopperf/ElementCount.h), from the
+// facts InsnEffects reads off the RTL: the constant register updates
+// (`r += constant` is an induction step) and the memory accesses with their
+// element size (the MEM mode's unit size, so a V4DF access has 8-byte
+// elements).
 #include "RtlKernel.h"
 
 #include "InsnEffects.h"
 #include "InsnText.h"
 
+#include "loopperf/ElementCount.h"
 #include "loopperf/X86.h"
 
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <set>
 #include <vector>
 
 #include "GccHeaders.h"
@@ -108,76 +105,6 @@ std::string mnemonicOf(const std::string &line) {
   return "";
 }
 
-struct Steps {
-  std::map<unsigned, long long> step; ///< regno -> bytes added per iteration
-  std::set<unsigned> other;           ///< regnos written in any other way
-};
-
-/// Per-iteration step of every GPR that the body only ever increments by
-/// constants ((set r (plus r (const_int c)))); every other register the
-/// body writes, to any part, is recorded as not affine.
-Steps inductionSteps(const std::vector<rtx_insn *> &insns) {
-  Steps s;
-  for (rtx_insn *insn : insns)
-    note_stores(
-        insn,
-        [](rtx dest, const_rtx setter, void *data) {
-          Steps &s = *static_cast<Steps *>(data);
-          if (SUBREG_P(dest) || GET_CODE(dest) == STRICT_LOW_PART ||
-              GET_CODE(dest) == ZERO_EXTRACT)
-            dest = XEXP(dest, 0);
-          if (!REG_P(dest))
-            return;
-          const unsigned regno = REGNO(dest);
-          rtx src = GET_CODE(setter) == SET ? SET_SRC(setter) : nullptr;
-          if (src && SET_DEST(setter) == dest && GET_CODE(src) == PLUS &&
-              REG_P(XEXP(src, 0)) && REGNO(XEXP(src, 0)) == regno &&
-              CONST_INT_P(XEXP(src, 1)))
-            s.step[regno] += INTVAL(XEXP(src, 1));
-          else
-            s.other.insert(regno);
-        },
-        &s);
-  for (unsigned regno : s.other)
-    s.step.erase(regno);
-  return s;
-}
-
-unsigned elementsPerIteration(const std::vector<rtx_insn *> &insns,
-                              const std::vector<StreamAccess> &streams) {
-  const Steps steps = inductionSteps(insns);
-  unsigned agreed = 0;
-  for (const StreamAccess &s : streams) {
-    if (!s.elementBytes)
-      return 0;
-    long long bytes = 0;
-    bool affine = true;
-    auto add = [&](int regno, long long scale) {
-      if (regno < 0)
-        return;
-      auto it = steps.step.find(regno);
-      if (it != steps.step.end())
-        bytes += scale * it->second;
-      else if (steps.other.count(regno))
-        affine = false; // redefined in a way that is not a constant step
-    };
-    add(s.baseRegno, 1);
-    add(s.indexRegno, s.scale);
-    if (!affine)
-      return 0;
-    if (bytes == 0)
-      continue; // a loop-invariant address (a broadcast, a scalar in memory)
-    bytes = std::llabs(bytes);
-    if (bytes % s.elementBytes)
-      return 0;
-    const unsigned elements = static_cast<unsigned>(bytes / s.elementBytes);
-    if (agreed && agreed != elements)
-      return 0; // streams disagree (strided access): no single element count
-    agreed = elements;
-  }
-  return agreed;
-}
-
 /// The loop's first source position: the insn of the body with the smallest
 /// line and column in the function's own file (inlined code elsewhere does
 /// not count). For a `for` loop that is its header line, whether or not the
@@ -252,7 +179,6 @@ bool buildRtlLoop(class loop *l, const std::string &function,
   if (blocks.size() > 1 && blocks.back()->next_bb != blocks.front())
     ++out.takenBranches; // the back edge
 
-  std::vector<StreamAccess> streams;
   for (rtx_insn *insn : insns) {
     rtx pat = PATTERN(insn);
     if (GET_CODE(pat) == USE || GET_CODE(pat) == CLOBBER)
@@ -279,7 +205,11 @@ bool buildRtlLoop(class loop *l, const std::string &function,
     // RTL does not say which of them reads or writes what.
     Instruction effects;
     effects.mnemonic = mnemonicOf(lines.front());
-    describeInsnEffects(insn, effects, streams);
+    describeInsnEffects(insn, effects);
+    // The RTL does not say which line of a multi-line template makes the
+    // register change: none of them is a known constant update.
+    if (lines.size() > 1)
+      effects.update.reset();
     if (k.insts.size() + lines.size() > maxInstructions) {
       why = "the loop body has more than " + std::to_string(maxInstructions) +
             " instructions (-fplugin-arg-loopperf-max-instructions=N)";
@@ -303,7 +233,7 @@ bool buildRtlLoop(class loop *l, const std::string &function,
     why = "the loop body emits no instructions";
     return false;
   }
-  k.elementsPerIteration = elementsPerIteration(insns, streams);
+  k.elementsPerIteration = countElementsPerIteration(k, "x86-64");
   return true;
 }
 

@@ -1,9 +1,9 @@
 // LoopBody.cpp - see LoopBody.h.
 #include "LoopBody.h"
 
-#include "ElementCount.h"
 #include "MCInstTranslator.h"
 #include "MachineLowering.h"
+#include "loopperf/ElementCount.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
@@ -147,10 +147,11 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
   Body.kernel.name =
       Body.kernel.function + ": " +
       (Body.kernel.loc.valid() ? "loop at " + describeLoc(Body.loc) : Label);
-  // Element counting reads x86 register units and AT&T text; elsewhere the
-  // count stays unknown (0) rather than guessed.
+  // Element counting needs element types, which the translator gives x86
+  // instructions only; elsewhere the count stays unknown (0), not guessed.
   if (Translator.isX86())
-    Body.kernel.elementsPerIteration = elementsPerIteration(Body.kernel);
+    Body.kernel.elementsPerIteration =
+        countElementsPerIteration(Body.kernel, "x86-64");
   return Body;
 }
 

@@ -15,6 +15,7 @@
 #include "loopperf/AArch64.h"
 #include "loopperf/X86.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCExpr.h"
@@ -98,6 +99,114 @@ void appendUnits(std::vector<RegUnit> &To, const std::vector<RegUnit> &From) {
   To.insert(To.end(), From.begin(), From.end());
 }
 
+/// An opcode name split as the x86 definitions spell it: operation, width
+/// digits and operand form ("ADD64ri32" -> ADD, 64, ri32; "LEA64_32r" ->
+/// LEA, 64_32, r; "INC32r_NF" -> INC, 32, r). False for anything else.
+bool splitX86Opcode(StringRef Name, StringRef &Op, StringRef &Form) {
+  for (StringRef O : {"ADD", "SUB", "INC", "DEC", "LEA", "MOV"})
+    if (Name.starts_with(O)) {
+      StringRef Rest = Name.drop_front(O.size());
+      size_t Digits = Rest.find_first_not_of("0123456789_");
+      if (Digits == 0 || Digits == StringRef::npos)
+        return false;
+      // "LEA64_32r": the digits may contain one '_' between two widths.
+      if (Rest[Digits - 1] == '_')
+        return false;
+      Op = O;
+      Form =
+          Rest.drop_front(Digits).take_until([](char C) { return C == '_'; });
+      return true;
+    }
+  return false;
+}
+
+/// Full-register moves are type-agnostic: compilers use (v)movups, (v)movaps
+/// and (v)movdqu/a for data of any element type (clang copies doubles with
+/// vmovups), so their suffix says nothing by itself.
+bool isUntypedMoveMnemonic(StringRef M) {
+  StringRef P = M.starts_with("v") ? M.drop_front() : M;
+  return P == "movups" || P == "movaps" || P == "movdqu" || P == "movdqa" ||
+         P == "movntps" || P == "movntdq" || P == "lddqu";
+}
+
+/// An AVX-512 move whose suffix names an element size (vmovdqu8/16/32/64,
+/// vmovdqa32/64) moves whole registers of any data unless it is masked: the
+/// suffix is then only the masking granularity (clang loads bytes with
+/// vmovdqu64 in its AVX-512 to_upper loop). Masked, the suffix is the
+/// element.
+bool isUntypedMove(const Instruction &I) {
+  StringRef M(I.mnemonic);
+  if (isUntypedMoveMnemonic(M))
+    return true;
+  StringRef P = M.starts_with("v") ? M.drop_front() : M;
+  bool Sized = P == "movdqu8" || P == "movdqu16" || P == "movdqu32" ||
+               P == "movdqu64" || P == "movdqa32" || P == "movdqa64";
+  return Sized && StringRef(I.formKey).find("{k}") == StringRef::npos;
+}
+
+unsigned suffixBytes(char C) {
+  switch (C) {
+  case 'b':
+    return 1;
+  case 'w':
+    return 2;
+  case 'd':
+    return 4;
+  case 'q':
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/// Element size in bytes of an x86 instruction's data, 0 if unknown: FP
+/// mnemonics ending in pd/sd (8 bytes), ps/ss (4), ph/sh (2); integer vector
+/// operations with an element suffix (vpaddd, vpmullq, vpbroadcastw...;
+/// vmovdqu64 -> 8); scalar GPR accesses (element = access width). The
+/// mnemonic is how the MC layer names the opcode's element type.
+unsigned x86ElementBytes(const Instruction &I) {
+  StringRef M(I.mnemonic);
+  auto Vector = [](const std::vector<RegUnit> &Us) {
+    return std::any_of(Us.begin(), Us.end(), x86::isVectorUnit);
+  };
+  if (!Vector(I.reads) && !Vector(I.writes)) {
+    // Scalar integer code: the element is what one access reads or writes.
+    for (const MemRef &R : I.mem)
+      if (R.widthBytes == 1 || R.widthBytes == 2 || R.widthBytes == 4 ||
+          R.widthBytes == 8)
+        return R.widthBytes;
+    return 0;
+  }
+  if (M.contains("cvt"))
+    return 0; // two element types
+  if (isUntypedMove(I))
+    return 0;
+  if (M.ends_with("pd") || M.ends_with("sd"))
+    return 8;
+  if (M.ends_with("ps") || M.ends_with("ss"))
+    return 4;
+  if (M.ends_with("ph") || M.ends_with("sh"))
+    return 2;
+  StringRef P = M.starts_with("v") ? M.drop_front() : M;
+  if (P.starts_with("movdq") && !P.empty() && isDigit(P.back())) {
+    unsigned Bits = 0;
+    if (P.drop_front(P.find_first_of("0123456789")).getAsInteger(10, Bits))
+      return 0;
+    return Bits % 8 == 0 ? Bits / 8 : 0;
+  }
+  static const StringRef Stems[] = {
+      "padd", "psub",   "pmull",  "pmaxs",      "pmaxu", "pmins", "pminu",
+      "pabs", "pcmpeq", "pcmpgt", "pbroadcast", "psll",  "psrl",  "psra"};
+  static const StringRef Tails[] = {"b",  "w",  "d",   "q",
+                                    "sb", "sw", "usb", "usw"};
+  for (StringRef S : Stems)
+    if (P.starts_with(S))
+      for (StringRef T : Tails)
+        if (P.drop_front(S.size()) == T)
+          return suffixBytes(T.back());
+  return 0;
+}
+
 } // namespace
 
 std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer,
@@ -155,6 +264,84 @@ const x86::RegInfo &MCInstTranslator::regInfo(MCRegister Reg) const {
   if (!Slot)
     Slot = x86::lookupRegister(MRI.getName(Reg));
   return *Slot;
+}
+
+std::optional<ConstantUpdate>
+MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
+                                    const MCInstrDesc &D) const {
+  StringRef Op, Form;
+  if (!splitX86Opcode(MII.getName(MI.getOpcode()), Op, Form))
+    return std::nullopt;
+  auto Gpr = [&](const MCOperand &O) -> const x86::RegInfo * {
+    if (!O.isReg() || !O.getReg())
+      return nullptr;
+    const x86::RegInfo &R = regInfo(O.getReg());
+    return R.valid && R.isGpr ? &R : nullptr;
+  };
+  auto Imm = [](const MCOperand &O) -> std::optional<int64_t> {
+    if (O.isImm())
+      return O.getImm();
+    return std::nullopt;
+  };
+  const unsigned N = MI.getNumOperands();
+  const x86::RegInfo *Dst = N ? Gpr(MI.getOperand(0)) : nullptr;
+  ConstantUpdate U;
+  if ((Op == "ADD" || Op == "SUB") &&
+      (Form == "i8" || Form == "i16" || Form == "i32")) {
+    // addq $c, %rax in its short form: %rax is implicit.
+    const x86::RegInfo *A = nullptr;
+    for (MCPhysReg R : D.implicit_defs())
+      if (const x86::RegInfo &Info = regInfo(R); Info.valid && Info.isGpr)
+        A = &Info;
+    std::optional<int64_t> C = N ? Imm(MI.getOperand(N - 1)) : std::nullopt;
+    if (!A || !C)
+      return std::nullopt;
+    U = {A->canonical, A->canonical, Op == "ADD" ? *C : -*C, A->widthBits};
+  } else if ((Op == "ADD" || Op == "SUB") &&
+             (Form == "ri" || Form == "ri8" || Form == "ri32") && N >= 3) {
+    // dst, src (tied, or the new-data source of APX), immediate.
+    const x86::RegInfo *Src = Gpr(MI.getOperand(1));
+    std::optional<int64_t> C = Imm(MI.getOperand(2));
+    if (!Dst || !Src || !C)
+      return std::nullopt;
+    U = {Dst->canonical, Src->canonical, Op == "ADD" ? *C : -*C,
+         Dst->widthBits};
+  } else if ((Op == "INC" || Op == "DEC") && Form == "r" && N >= 2) {
+    const x86::RegInfo *Src = Gpr(MI.getOperand(1));
+    if (!Dst || !Src)
+      return std::nullopt;
+    U = {Dst->canonical, Src->canonical, Op == "INC" ? 1 : -1, Dst->widthBits};
+  } else if (Op == "LEA" && Form == "r" && N >= 1 + MemOperands) {
+    // c(%b), %r: base plus a constant, no index, no symbol, no segment.
+    const MCOperand &Base = MI.getOperand(1 + MemBase);
+    const MCOperand &Index = MI.getOperand(1 + MemIndex);
+    const MCOperand &Seg = MI.getOperand(1 + MemSegment);
+    std::optional<int64_t> C = Imm(MI.getOperand(1 + MemDisp));
+    if (!Dst || !C || (Index.isReg() && Index.getReg()) ||
+        (Seg.isReg() && Seg.getReg()))
+      return std::nullopt;
+    std::string From;
+    if (Base.isReg() && Base.getReg()) {
+      const x86::RegInfo *B = Gpr(Base);
+      if (!B) // RIP-relative: not a constant
+        return std::nullopt;
+      From = B->canonical;
+    }
+    U = {Dst->canonical, From, *C, Dst->widthBits};
+  } else if (Op == "MOV" && (Form == "ri" || Form == "ri32") && N >= 2) {
+    std::optional<int64_t> C = Imm(MI.getOperand(1));
+    if (!Dst || !C)
+      return std::nullopt;
+    U = {Dst->canonical, "", *C, Dst->widthBits};
+  } else if (Op == "MOV" && Form == "rr" && N >= 2) {
+    const x86::RegInfo *Src = Gpr(MI.getOperand(1));
+    if (!Dst || !Src || Src->widthBits != Dst->widthBits)
+      return std::nullopt;
+    U = {Dst->canonical, Src->canonical, 0, Dst->widthBits};
+  } else {
+    return std::nullopt;
+  }
+  return U;
 }
 
 Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
@@ -309,6 +496,10 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   sortUniqueUnits(I.reads);
   sortUniqueUnits(I.addrReads);
   sortUniqueUnits(I.writes);
+
+  I.update = x86ConstantUpdate(MI, D);
+  I.untypedData = isUntypedMove(I);
+  I.elementBytes = x86ElementBytes(I);
   return I;
 }
 
@@ -382,13 +573,30 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
         It->Units.clear();
         AddrRegs.pop_back();
       }
-    const bool Writeback = Text.substr(Close + 1).starts_with("!") ||
-                           Text.substr(Close + 1).trim().starts_with(",");
+    const bool PreIndex = Text.substr(Close + 1).starts_with("!");
+    const bool Writeback =
+        PreIndex || Text.substr(Close + 1).trim().starts_with(",");
     if (Writeback && !M.base.empty())
       for (RegOp &R : Defs)
         if (R.Units == aarch64::unitsOfRegister(M.base)) {
           appendUnits(WritebackUnits, R.Units);
           R.Units.clear();
+          // The base advances by the pre-index offset or the post-index
+          // immediate ("[x1], #16"); a register post-increment is no
+          // constant.
+          std::optional<int64_t> Delta;
+          if (PreIndex) {
+            Delta = M.disp;
+          } else {
+            StringRef After = Text.substr(Close + 1).trim();
+            After.consume_front(",");
+            After = After.trim();
+            int64_t V = 0;
+            if (After.consume_front("#") && !After.getAsInteger(0, V))
+              Delta = V;
+          }
+          if (Delta)
+            I.update = ConstantUpdate{M.base, M.base, *Delta, 64};
           break;
         }
     // Width: the data registers moved (x/d 8, w/s 4, q 16, tuples summed).
@@ -423,6 +631,27 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
   I.addrReads = AddrUnits;
   I.writebackWrites = WritebackUnits;
   appendUnits(I.writes, WritebackUnits);
+
+  // add x1, x1, #16 (ADDXri: dst, src, imm, shift): a constant step.
+  const StringRef Opcode = MII.getName(MI.getOpcode());
+  if ((Opcode == "ADDXri" || Opcode == "SUBXri" || Opcode == "ADDWri" ||
+       Opcode == "SUBWri") &&
+      MI.getNumOperands() >= 4 && MI.getOperand(0).isReg() &&
+      MI.getOperand(1).isReg() && MI.getOperand(2).isImm() &&
+      MI.getOperand(3).isImm()) {
+    std::vector<RegUnit> D0 =
+        aarch64::unitsOfRegister(MRI.getName(MI.getOperand(0).getReg()));
+    std::vector<RegUnit> S0 =
+        aarch64::unitsOfRegister(MRI.getName(MI.getOperand(1).getReg()));
+    if (D0.size() == 1 && S0.size() == 1 && aarch64::isGprUnit(D0.front()) &&
+        aarch64::isGprUnit(S0.front())) {
+      const int64_t C = MI.getOperand(2).getImm() << MI.getOperand(3).getImm();
+      I.update = ConstantUpdate{aarch64::registerOfUnit(D0.front()),
+                                aarch64::registerOfUnit(S0.front()),
+                                Opcode.starts_with("ADD") ? C : -C,
+                                Opcode[3] == 'X' ? 64u : 32u};
+    }
+  }
 
   // mov x1, x2 / mov v0.16b, v1.16b: a register copy the renamer may
   // eliminate where the model says so.

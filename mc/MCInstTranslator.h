@@ -23,6 +23,7 @@
 namespace llvm {
 class MCInst;
 class MCInstPrinter;
+class MCInstrDesc;
 class MCInstrInfo;
 class MCRegisterInfo;
 class MCSubtargetInfo;
@@ -64,6 +65,9 @@ public:
 private:
   Instruction translateX86(const llvm::MCInst &Inst) const;
   Instruction translateAArch64(const llvm::MCInst &Inst) const;
+  /// add/sub/inc/dec/lea/mov of a GPR by constants (Instruction::update).
+  std::optional<ConstantUpdate>
+  x86ConstantUpdate(const llvm::MCInst &MI, const llvm::MCInstrDesc &D) const;
   /// x86::lookupRegister of an MC register, computed once per register.
   const x86::RegInfo &regInfo(llvm::MCRegister Reg) const;
 

@@ -12,17 +12,13 @@
 // with k = 0 only when the store comes first in the body. Matching by
 // overlap (models that know what a failed forward costs) asks instead
 // whether the load's bytes [off_load + k * stride, + width) meet the
-// store's [off_store, + width) and whether they lie inside them. Only AT&T
-// text is interpreted; anything else makes the written register opaque,
-// which can only lose edges, never invent them.
+// store's [off_store, + width) and whether they lie inside them. Register
+// values come from the front end's typed facts (Instruction::update, 64-bit
+// writes only); any other write makes the register opaque, which can only
+// lose edges, never invent them.
 #include "DepGraph.h"
 
-#include "AsmText.h"
-
-#include "loopperf/X86.h"
-
 #include <algorithm>
-#include <charconv>
 #include <climits>
 #include <map>
 #include <tuple>
@@ -43,36 +39,6 @@ struct Address {
 };
 
 constexpr unsigned MaxForwardDistance = 1024;
-
-std::optional<int64_t> parseInt(std::string_view s) {
-  bool neg = !s.empty() && s.front() == '-';
-  if (neg)
-    s.remove_prefix(1);
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    s.remove_prefix(2);
-    base = 16;
-  }
-  int64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (ec != std::errc() || p != s.data() + s.size() || s.empty())
-    return std::nullopt;
-  return neg ? -v : v;
-}
-
-std::optional<int64_t> immediate(std::string_view op) {
-  if (op.empty() || op.front() != '$')
-    return std::nullopt;
-  return parseInt(op.substr(1));
-}
-
-/// Canonical name of a 64-bit GPR operand ("%rdi" -> "rdi"), or "".
-std::string gpr64(std::string_view op) {
-  if (op.empty() || op.front() != '%')
-    return {};
-  x86::RegInfo r = x86::lookupRegister(op);
-  return r.valid && r.isGpr && r.widthBits == 64 ? r.canonical : std::string();
-}
 
 class AddressTracker {
 public:
@@ -116,9 +82,7 @@ public:
     }
     if (written_.empty())
       return; // no address register changes (vector and flag-only code)
-    std::optional<std::pair<std::string, SymValue>> known;
-    if (isa_.attArithmetic)
-      known = constantEffect(in);
+    std::optional<std::pair<std::string, SymValue>> known = constantEffect(in);
     for (const std::string *w : written_) {
       const std::string &reg = *w;
       if (known && known->first == reg)
@@ -151,51 +115,17 @@ private:
     return it->second;
   }
 
-  /// add/sub $c, %r; inc/dec %r; lea c(%b), %r; mov %s, %r; mov $c, %r.
+  /// The register `in` sets to a known value: a 64-bit constant update
+  /// (add/sub $c, %r; inc/dec %r; lea c(%b), %r; mov %s, %r; mov $c, %r).
+  /// A narrower write is opaque.
   std::optional<std::pair<std::string, SymValue>>
   constantEffect(const Instruction &in) {
-    std::string m = in.mnemonic;
-    if (m.size() > 3 && m.back() == 'q')
-      m.pop_back();
-    std::vector<std::string_view> ops =
-        instructionOperands(in.attText.empty() ? in.text : in.attText);
-    if ((m == "add" || m == "sub") && ops.size() == 2) {
-      auto c = immediate(ops[0]);
-      std::string r = gpr64(ops[1]);
-      if (!c || r.empty())
-        return std::nullopt;
-      SymValue v = value(r);
-      v.off += m == "add" ? *c : -*c;
-      return std::pair{r, v};
-    }
-    if ((m == "inc" || m == "dec") && ops.size() == 1) {
-      std::string r = gpr64(ops[0]);
-      if (r.empty())
-        return std::nullopt;
-      SymValue v = value(r);
-      v.off += m == "inc" ? 1 : -1;
-      return std::pair{r, v};
-    }
-    if (m == "lea" && ops.size() == 2 && in.mem.size() == 1) {
-      const MemRef &a = in.mem.front();
-      std::string r = gpr64(ops[1]);
-      if (r.empty() || !a.index.empty() || !a.symbol.empty())
-        return std::nullopt;
-      SymValue v = value(a.base);
-      v.off += a.disp;
-      return std::pair{r, v};
-    }
-    if (m == "mov" && ops.size() == 2 && in.mem.empty()) {
-      std::string r = gpr64(ops[1]);
-      if (r.empty())
-        return std::nullopt;
-      if (auto c = immediate(ops[0]))
-        return std::pair{r, SymValue{0, *c}};
-      std::string s = gpr64(ops[0]);
-      if (!s.empty())
-        return std::pair{r, value(s)};
-    }
-    return std::nullopt;
+    if (!in.update || in.update->widthBits != 64)
+      return std::nullopt;
+    const ConstantUpdate &u = *in.update;
+    SymValue v = u.from.empty() ? SymValue{0, 0} : value(u.from);
+    v.off += u.delta;
+    return std::pair{u.reg, v};
   }
 
   const IsaRegisters &isa_;
@@ -394,10 +324,9 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k,
   std::vector<Access> stores, loads;
   for (unsigned i = 0; i < k.insts.size(); ++i) {
     const Instruction &in = k.insts[i];
-    bool isLea = in.mnemonic.rfind("lea", 0) == 0;
     for (const MemRef &m : in.mem) {
-      if (isLea)
-        continue;
+      if (!m.isLoad && !m.isStore)
+        continue; // address arithmetic (an lea's operand), no access
       Access acc{i, tracker.address(m), m.widthBytes, &m};
       if (m.isLoad)
         loads.push_back(acc);

@@ -4,6 +4,7 @@
 #include "loopperf/AArch64.h"
 #include "loopperf/X86.h"
 
+#include <set>
 #include <vector>
 
 namespace loopperf::detail {
@@ -23,6 +24,21 @@ const std::string &IsaRegisters::unitRegister(RegUnit u) const {
   static const Table AArch64Names = build(aarch64::registerOfUnit);
   static const std::string Unknown = "?";
   return u < Units ? (attArithmetic ? X86Names : AArch64Names)[u] : Unknown;
+}
+
+bool IsaRegisters::isGprRegister(std::string_view name) const {
+  // The names of the GPR units, one set per ISA, filled on first use.
+  using Names = std::set<std::string, std::less<>>;
+  auto build = [](const IsaRegisters &isa) {
+    Names n;
+    for (unsigned u = 0; u < 256; ++u)
+      if (isa.isGprUnit(static_cast<RegUnit>(u)))
+        n.insert(isa.unitRegister(static_cast<RegUnit>(u)));
+    return n;
+  };
+  static const Names X86 = build(isaRegisters("x86-64"));
+  static const Names AArch64 = build(isaRegisters("aarch64"));
+  return (attArithmetic ? X86 : AArch64).count(name) != 0;
 }
 
 const IsaRegisters &isaRegisters(std::string_view isa) {

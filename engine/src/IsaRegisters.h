@@ -15,6 +15,8 @@ struct IsaRegisters {
   std::string (*registerOfUnit)(RegUnit); ///< edge labels; MemRef base names
   /// registerOfUnit, computed once per unit for the whole program.
   const std::string &unitRegister(RegUnit u) const;
+  /// Whether `name` (a MemRef base or index) is a general-purpose register.
+  bool isGprRegister(std::string_view name) const;
   /// The address tracker may read constant register arithmetic from the
   /// AT&T text (x86 only; elsewhere written registers become opaque).
   bool attArithmetic;

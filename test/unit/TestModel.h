@@ -8,6 +8,7 @@
 
 #include <cctype>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -163,6 +164,7 @@ public:
     in.isRegMove = x86::isEliminableMoveMnemonic(m) && in.mem.empty() &&
                    ops.size() == 2 && operandClassOf(ops[0]) != "imm";
     in.formKey = key;
+    in.update = constantUpdate(m, ops, in.mem);
     k_.insts.push_back(std::move(in));
     return *this;
   }
@@ -194,6 +196,53 @@ public:
   }
 
 private:
+  /// What a front end reads off its IR as Instruction::update: add/sub $c,
+  /// %r; inc/dec %r; lea c(%b), %r; mov $c, %r; mov %s, %r.
+  static std::optional<ConstantUpdate>
+  constantUpdate(std::string m, const std::vector<std::string> &ops,
+                 const std::vector<MemRef> &mem) {
+    if (m.size() > 3 && std::string("bwlq").find(m.back()) != std::string::npos)
+      m.pop_back();
+    if (ops.empty())
+      return std::nullopt;
+    x86::RegInfo dst = x86::lookupRegister(ops.back());
+    if (!dst.valid || !dst.isGpr)
+      return std::nullopt;
+    ConstantUpdate u{dst.canonical, dst.canonical, 0, dst.widthBits};
+    auto imm = [](const std::string &op) -> std::optional<int64_t> {
+      if (op.empty() || op[0] != '$')
+        return std::nullopt;
+      return std::stoll(op.substr(1), nullptr, 0);
+    };
+    if ((m == "add" || m == "sub") && ops.size() == 2 && imm(ops[0])) {
+      u.delta = m == "add" ? *imm(ops[0]) : -*imm(ops[0]);
+      return u;
+    }
+    if ((m == "inc" || m == "dec") && ops.size() == 1) {
+      u.delta = m == "inc" ? 1 : -1;
+      return u;
+    }
+    if (m == "lea" && ops.size() == 2 && mem.size() == 1 &&
+        mem[0].index.empty() && mem[0].symbol.empty()) {
+      u.from = mem[0].base;
+      u.delta = mem[0].disp;
+      return u;
+    }
+    if (m == "mov" && ops.size() == 2 && mem.empty()) {
+      if (auto c = imm(ops[0])) {
+        u.from.clear();
+        u.delta = *c;
+        return u;
+      }
+      x86::RegInfo src = x86::lookupRegister(ops[0]);
+      if (src.valid && src.isGpr && src.widthBits == dst.widthBits) {
+        u.from = src.canonical;
+        return u;
+      }
+    }
+    return std::nullopt;
+  }
+
   static void append(std::vector<RegUnit> &to,
                      const std::vector<RegUnit> &from) {
     to.insert(to.end(), from.begin(), from.end());

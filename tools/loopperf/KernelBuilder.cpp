@@ -5,11 +5,11 @@
 #include "KernelBuilder.h"
 
 #include "AsmReader.h"
-#include "ElementCount.h"
 #include "Regions.h"
 #include "ReportWriter.h"
 
 #include "loopperf/Analysis.h"
+#include "loopperf/ElementCount.h"
 
 #include "llvm/MC/MCInstPrinter.h"
 
@@ -93,23 +93,9 @@ std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
     AnalyzedLoop L;
     L.region = Region;
     L.kernel = Builder.build(Region);
-    if (PerElement) {
-      // The counter reads AT&T operand text with single spaces (as the
-      // translator prints it); the CLI keeps the line as written.
-      LoopKernel Folded = L.kernel;
-      for (Instruction &I : Folded.insts) {
-        std::string T;
-        for (char C : I.text)
-          if (C == ' ' || C == '\t') {
-            if (!T.empty() && T.back() != ' ')
-              T += ' ';
-          } else {
-            T += C;
-          }
-        I.text = T;
-      }
-      L.kernel.elementsPerIteration = llvmpass::elementsPerIteration(Folded);
-    }
+    if (PerElement)
+      L.kernel.elementsPerIteration =
+          countElementsPerIteration(L.kernel, M.isa);
     for (const Instruction &I : L.kernel.insts)
       if (I.asmLine) {
         L.firstLine =

@@ -5,7 +5,6 @@
 //            [--section-start=NAME=ADDR]... FILE.s|-
 //   loopperf --list-models
 #include "AsmReader.h"
-#include "ElementCount.h"
 #include "ForeignIsa.h"
 #include "KernelBuilder.h"
 #include "Regions.h"

@@ -32,8 +32,11 @@ struct SourceLoc {
   bool valid() const { return line != 0; }
 };
 
-/// A memory reference of one instruction. Registers are named by their
-/// canonical 64-bit (x86) name, e.g. "rsi"; empty when absent.
+/// A memory reference of one instruction. Registers are named by the
+/// engine's register identity: the canonical name of the full register
+/// (x86::RegInfo::canonical, "rsi" for %esi too; AArch64 "x1" for w1), the
+/// name registerOfUnit gives each of its units; empty when absent. A
+/// RIP-relative address has no base.
 struct MemRef {
   std::string base;
   std::string index;
@@ -45,12 +48,29 @@ struct MemRef {
   bool isStore = false;
 };
 
+/// A general-purpose register set by one instruction to another register's
+/// value (or its own) plus a constant, or to a constant: after the
+/// instruction, `reg` = `from` + `delta`. The front end reads it from its
+/// own IR (MCInst operands, RTL `(set (reg) (plus (reg) (const_int)))`).
+///  - an induction step: `from == reg` (`add $16,%rsi`, `sub`, `inc`/`dec`,
+///    `lea 8(%rax),%rax`, AArch64 `add x1,x1,#16` and the base update of a
+///    pre/post-indexed access `ldr q0,[x1],#16`);
+///  - a copy plus a constant: `mov %rsi,%rax`, `lea 8(%rsi),%rax`;
+///  - a constant: `from` empty (`mov $5,%rax`).
+/// Registers are named as in MemRef. `widthBits` is the width of the write:
+/// `addl $1,%eax` is a 32-bit step of "rax" (the upper half becomes zero).
+struct ConstantUpdate {
+  std::string reg;
+  std::string from;
+  int64_t delta = 0;
+  unsigned widthBits = 64;
+  bool isStep() const { return !from.empty() && from == reg; }
+};
+
 struct Instruction {
-  std::string text; ///< assembler text as written / printed
-  /// The instruction in AT&T syntax when `text` is in another syntax (Intel
-  /// input); empty when `text` is AT&T already. The engine reads operand
-  /// values (immediates of address arithmetic) from the AT&T form.
-  std::string attText;
+  /// Assembler text as written / printed: for reports only. The engine never
+  /// reads operands from it (test/unit/NeutralTest.cpp checks this).
+  std::string text;
   std::string
       mnemonic; ///< AT&T mnemonic as printed, e.g. "addq", "vfmadd231pd"
   std::string
@@ -70,6 +90,19 @@ struct Instruction {
   /// in every LLVM AArch64 model (WriteAdr), independent of the load.
   std::vector<RegUnit> writebackWrites;
   std::vector<MemRef> mem;
+  /// The constant register change this instruction makes, if any (the only
+  /// input, besides `mem`, of stride tracking and element counting).
+  std::optional<ConstantUpdate> update;
+  /// Size in bytes of one data element the instruction works on (8 for
+  /// vfmadd231pd or a DF access, 4 for vpaddd, the access width of scalar
+  /// integer loads and stores); 0 when unknown or untyped. The front end
+  /// knows it from its IR: GCC from the memory access's mode, the MC layer
+  /// from the opcode's element type.
+  unsigned elementBytes = 0;
+  /// A full-register move of data of any type (vmovups, vmovdqu, unmasked
+  /// vmovdqu64): its element type is the one the loop's typed vector
+  /// operations agree on (see loopperf/ElementCount.h).
+  bool untypedData = false;
   /// For `lea`: how many of base, index and a non-zero (or symbolic)
   /// displacement its address has; -1 when unknown or not an lea. (Its
   /// address is arithmetic, not a MemRef.)
