@@ -16,6 +16,7 @@
 #include "InsnText.h"
 
 #include "loopperf/ElementCount.h"
+#include "loopperf/Isa.h"
 #include "loopperf/X86.h"
 
 #include <cstdlib>
@@ -155,6 +156,7 @@ bool buildRtlLoop(class loop *l, const std::string &function,
                   unsigned maxInstructions, RtlLoop &out, std::string &why) {
   out.locationInsn = locationInsn(l, DECL_SOURCE_FILE(current_function_decl));
   LoopKernel &k = out.kernel;
+  k.isa = &x86Isa(); // the plugin is built for x86-64 GCC only
   k.function = function;
   if (out.locationInsn)
     k.loc = sourceLoc(INSN_LOCATION(out.locationInsn));
@@ -233,7 +235,7 @@ bool buildRtlLoop(class loop *l, const std::string &function,
     why = "the loop body emits no instructions";
     return false;
   }
-  k.elementsPerIteration = countElementsPerIteration(k, "x86-64");
+  k.elementsPerIteration = countElementsPerIteration(k);
   return true;
 }
 

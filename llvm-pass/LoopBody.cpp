@@ -147,11 +147,10 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
   Body.kernel.name =
       Body.kernel.function + ": " +
       (Body.kernel.loc.valid() ? "loop at " + describeLoc(Body.loc) : Label);
-  // Element counting needs element types, which the translator gives x86
-  // instructions only; elsewhere the count stays unknown (0), not guessed.
-  if (Translator.isX86())
-    Body.kernel.elementsPerIteration =
-        countElementsPerIteration(Body.kernel, "x86-64");
+  // Element types come with x86 instructions only (MCInstTranslator);
+  // elsewhere the count stays unknown (0), not guessed.
+  Body.kernel.isa = Translator.isa();
+  Body.kernel.elementsPerIteration = countElementsPerIteration(Body.kernel);
   return Body;
 }
 

@@ -10,6 +10,7 @@
 // units.
 #pragma once
 
+#include "loopperf/Isa.h"
 #include "loopperf/Kernel.h"
 #include "loopperf/X86.h"
 
@@ -59,6 +60,11 @@ public:
   /// of the printed operand, pre/post-index base updates as writebackWrites.
   Instruction translate(const llvm::MCInst &Inst) const;
 
+  /// The ISA's traits for LoopKernel::isa; null for a target the engine
+  /// does not know.
+  const IsaTraits *isa() const {
+    return X86 ? &x86Isa() : AArch64 ? &aarch64Isa() : nullptr;
+  }
   bool isX86() const { return X86; }
   bool isAArch64() const { return AArch64; }
 

@@ -276,8 +276,9 @@ LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
   }
   analyzePorts(kernel, res, model, r);
 
-  DepGraph g = buildDepGraph(kernel, res, latencyParams(model),
-                             isaRegisters(model.isa), opts.memoryDependencies);
+  DepGraph g =
+      buildDepGraph(kernel, res, latencyParams(model),
+                    kernelIsa(kernel, model.isa), opts.memoryDependencies);
   reportEdges(g, r);
   std::vector<RatioEdge> re = ratioEdges(g);
   for (const CriticalCycle &c :

@@ -1,6 +1,8 @@
 // AnalyzeResolve.cpp - match instructions to model forms.
 #include "AnalyzeResolve.h"
 
+#include "loopperf/Isa.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -33,18 +35,10 @@ const InstrForm *registerFormOf(const Instruction &in, const MachineModel &m) {
   return m.findAsmKey(key.substr(0, mem) + dest + key.substr(mem + 3));
 }
 
-bool isDivideMnemonic(std::string_view m) {
-  if (m.starts_with("v"))
-    m.remove_prefix(1);
-  return m.starts_with("div") || m.starts_with("idiv") ||
-         m.starts_with("sqrt") || m.starts_with("sdiv") ||
-         m.starts_with("udiv") || m.starts_with("fdiv") ||
-         m.starts_with("fsqrt");
-}
-
 std::vector<ResolvedInst> resolveKernel(const LoopKernel &k,
                                         const MachineModel &m,
                                         std::vector<std::string> &notes) {
+  const IsaTraits &isa = kernelIsa(k, m.isa);
   std::vector<ResolvedInst> out(k.insts.size());
   for (size_t i = 0; i < k.insts.size(); ++i) {
     const Instruction &in = k.insts[i];
@@ -63,7 +57,7 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &k,
       f = nullptr;
     }
     r.breaksDeps = in.isZeroIdiom;
-    r.usesDivider = isDivideMnemonic(in.mnemonic);
+    r.usesDivider = isa.isDivide(in);
     if (!f) {
       r.unknown = true;
       r.uops = 1;
@@ -81,9 +75,13 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &k,
     r.stores |= (f->flags & FormMayStore) != 0 && in.mem.empty();
     r.uops = f->uops;
     r.latency = f->latency;
-    if (m.rules.fastLea && in.mnemonic.rfind("lea", 0) == 0) {
+    // An lea: the front end counted its address's parts, or handed its
+    // address as a MemRef that is no access.
+    if (m.rules.fastLea &&
+        (in.leaAddressParts >= 0 ||
+         (in.mem.size() == 1 && !in.mem[0].isLoad && !in.mem[0].isStore))) {
       int parts = in.leaAddressParts;
-      if (parts < 0 && in.mem.size() == 1) {
+      if (parts < 0) {
         const MemRef &a = in.mem[0];
         parts = !a.base.empty() + !a.index.empty() +
                 (a.disp != 0 || !a.symbol.empty());

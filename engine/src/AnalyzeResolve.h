@@ -43,9 +43,6 @@ PortMask unknownInstructionPorts(const MachineModel &m);
 /// turned into "rr". Null when the model has none.
 const InstrForm *registerFormOf(const Instruction &in, const MachineModel &m);
 
-/// div, idiv, (v)div{ss,sd,ps,pd,ph}, (v)sqrt*, and AArch64 [su]div/fdiv/fsqrt.
-bool isDivideMnemonic(std::string_view mnemonic);
-
 /// Resolves every instruction; appends notes for unsupported forms.
 std::vector<ResolvedInst> resolveKernel(const LoopKernel &k,
                                         const MachineModel &m,

@@ -9,32 +9,30 @@
 // by forwardLatency (success by register class, failure, memory renaming).
 #include "DepGraph.h"
 
-#include "IsaRegisters.h"
+#include "loopperf/Isa.h"
 
 #include <algorithm>
 #include <cstdint>
 
 namespace loopperf::detail {
 
-bool touchesVector(const Instruction &in, const IsaRegisters &isa) {
+bool touchesVector(const Instruction &in, const IsaTraits &isa) {
   auto vec = [&](const std::vector<RegUnit> &us) {
     return std::any_of(us.begin(), us.end(), isa.isVectorUnit);
   };
   return vec(in.writes) || vec(in.reads);
 }
 
-bool hasVectorIndex(const MemRef &m) {
-  return m.index.size() > 3 && (m.index.compare(0, 3, "zmm") == 0 ||
-                                m.index.compare(0, 3, "ymm") == 0 ||
-                                m.index.compare(0, 3, "xmm") == 0);
+bool hasVectorIndex(const MemRef &m, const IsaTraits &isa) {
+  return !m.index.empty() && isa.isVectorRegister(m.index);
 }
 
 namespace {
 
 /// A gather: a load whose address has a vector index.
-bool isGather(const Instruction &in) {
-  return std::any_of(in.mem.begin(), in.mem.end(), [](const MemRef &m) {
-    return m.isLoad && hasVectorIndex(m);
+bool isGather(const Instruction &in, const IsaTraits &isa) {
+  return std::any_of(in.mem.begin(), in.mem.end(), [&](const MemRef &m) {
+    return m.isLoad && hasVectorIndex(m, isa);
   });
 }
 
@@ -48,8 +46,8 @@ bool isGather(const Instruction &in) {
 /// vgatherdps merging into a vaddps result adds 10 cycles to the chain,
 /// bench/results/microbench-gathers.md; a load-part split made it 0).
 double loadPartLatency(const Instruction &in, const ResolvedInst &r,
-                       const LatencyParams &lat, const IsaRegisters &isa) {
-  if (isGather(in))
+                       const LatencyParams &lat, const IsaTraits &isa) {
+  if (isGather(in, isa))
     return 0;
   bool pureLoad = !r.stores && in.reads.empty();
   if (pureLoad && !r.unknown)
@@ -79,7 +77,7 @@ public:
     recs_.push_back({key, static_cast<uint32_t>(recs_.size()), w, unit});
   }
 
-  std::vector<GraphEdge> take(const IsaRegisters &isa) {
+  std::vector<GraphEdge> take(const IsaTraits &isa) {
     // By key, then by order of addition (what a stable sort gives, without
     // its buffer).
     std::sort(recs_.begin(), recs_.end(), [](const Rec &a, const Rec &b) {
@@ -165,7 +163,7 @@ namespace {
 /// loaded register's class (a forwarded load is taken to be no faster than
 /// an L1 hit).
 double forwardLatency(const ForwardingPair &p, const Instruction &load,
-                      const LatencyParams &lat, const IsaRegisters &isa) {
+                      const LatencyParams &lat, const IsaTraits &isa) {
   bool vec = touchesVector(load, isa);
   if (lat.knowsForwardFailure() && (!p.contained || p.maskedStore)) {
     double fail = vec && lat.vecStoreForwardFail > 0 ? lat.vecStoreForwardFail
@@ -187,7 +185,7 @@ double forwardLatency(const ForwardingPair &p, const Instruction &load,
 
 DepGraph buildDepGraph(const LoopKernel &k,
                        const std::vector<ResolvedInst> &res,
-                       const LatencyParams &lat, const IsaRegisters &isa,
+                       const LatencyParams &lat, const IsaTraits &isa,
                        bool memoryDependencies) {
   DepGraph g;
   size_t n = k.insts.size();

@@ -11,7 +11,7 @@
 #pragma once
 
 #include "AnalyzeResolve.h"
-#include "IsaRegisters.h"
+#include "loopperf/Isa.h"
 
 #include <optional>
 #include <string>
@@ -65,14 +65,14 @@ LatencyParams latencyParams(const MachineModel &m);
 
 DepGraph buildDepGraph(const LoopKernel &k,
                        const std::vector<ResolvedInst> &res,
-                       const LatencyParams &lat, const IsaRegisters &isa,
+                       const LatencyParams &lat, const IsaTraits &isa,
                        bool memoryDependencies);
 
 /// The instruction reads or writes a vector register.
-bool touchesVector(const Instruction &in, const IsaRegisters &isa);
-/// The address has a vector index (x86 VSIB: gathers and scatters; the
-/// canonical names of vector registers are "xmm"/"ymm"/"zmm" in any case).
-bool hasVectorIndex(const MemRef &m);
+bool touchesVector(const Instruction &in, const IsaTraits &isa);
+/// The address has a vector index (x86 VSIB: gathers and scatters), as the
+/// ISA's traits name vector registers.
+bool hasVectorIndex(const MemRef &m, const IsaTraits &isa);
 
 /// A store-to-load forwarding pair found by address arithmetic: the load of
 /// instruction `load`, `distance` iterations after the store of `store`,
@@ -102,7 +102,7 @@ struct ForwardingPair {
 /// known and no vector index; otherwise the same-address test) and the
 /// pair says whether the load is contained.
 std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k,
-                                                const IsaRegisters &isa,
+                                                const IsaTraits &isa,
                                                 bool byOverlap = false);
 
 } // namespace loopperf::detail

@@ -42,7 +42,7 @@ constexpr unsigned MaxForwardDistance = 1024;
 
 class AddressTracker {
 public:
-  explicit AddressTracker(const IsaRegisters &isa) : isa_(isa) {}
+  explicit AddressTracker(const IsaTraits &isa) : isa_(isa) {}
 
   SymValue value(const std::string &reg) {
     if (reg.empty() || reg == "rip")
@@ -128,7 +128,7 @@ private:
     return std::pair{u.reg, v};
   }
 
-  const IsaRegisters &isa_;
+  const IsaTraits &isa_;
   std::vector<const std::string *> written_;
   std::map<std::string, int> roots_;
   std::map<std::string, SymValue> current_;
@@ -147,7 +147,7 @@ struct Access {
 using RegisterWriters =
     std::map<std::string, std::vector<unsigned>, std::less<>>;
 
-RegisterWriters registerWriters(const LoopKernel &k, const IsaRegisters &isa) {
+RegisterWriters registerWriters(const LoopKernel &k, const IsaTraits &isa) {
   RegisterWriters out;
   for (unsigned i = 0; i < k.insts.size(); ++i)
     for (RegUnit u : k.insts[i].writes)
@@ -172,7 +172,7 @@ bool writtenBetween(const std::vector<unsigned> &writers, unsigned after,
 /// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
 /// result (addq $1,(%rdi)); an immediate store was not measured.
 bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld,
-                       unsigned distance, const IsaRegisters &isa,
+                       unsigned distance, const IsaTraits &isa,
                        std::optional<RegisterWriters> &writers) {
   const MemRef &s = *st.ref, &l = *ld.ref;
   if (st.width != 8 || ld.width != 8 || s.base.empty() || s.base != l.base ||
@@ -317,9 +317,8 @@ std::pair<int64_t, int64_t> distanceRange(const StoreIndex &index,
 
 } // namespace
 
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k,
-                                                const IsaRegisters &isa,
-                                                bool byOverlap) {
+std::vector<ForwardingPair>
+findStoreForwarding(const LoopKernel &k, const IsaTraits &isa, bool byOverlap) {
   AddressTracker tracker(isa);
   std::vector<Access> stores, loads;
   for (unsigned i = 0; i < k.insts.size(); ++i) {
@@ -345,7 +344,7 @@ std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k,
     return GroupKey{a.base, a.index, a.scale, a.symbol};
   };
   auto overlapCapable = [&](const Access &a) {
-    return byOverlap && a.width && !hasVectorIndex(*a.ref);
+    return byOverlap && a.width && !hasVectorIndex(*a.ref, isa);
   };
   struct Group {
     StoreIndex sameAddress; ///< every store, or (by overlap) those that are not

@@ -2,7 +2,7 @@
 #include "loopperf/ElementCount.h"
 
 #include "DepGraph.h"
-#include "IsaRegisters.h"
+#include "loopperf/Isa.h"
 
 #include <cstdlib>
 #include <map>
@@ -17,8 +17,7 @@ namespace {
 /// 32-bit data, vptestnmd + vpsubq, stays unknown rather than guessed). An
 /// untyped move in such a loop moves that type: `x[i] / k` loads with vmovups
 /// and divides with vdivps (4 bytes).
-unsigned commonElementBytes(const LoopKernel &k,
-                            const detail::IsaRegisters &isa) {
+unsigned commonElementBytes(const LoopKernel &k, const IsaTraits &isa) {
   unsigned common = 0;
   for (const Instruction &in : k.insts) {
     if (!detail::touchesVector(in, isa) || in.untypedData)
@@ -34,9 +33,10 @@ unsigned commonElementBytes(const LoopKernel &k,
 
 } // namespace
 
-unsigned countElementsPerIteration(const LoopKernel &k,
-                                   std::string_view isaName) {
-  const detail::IsaRegisters &isa = detail::isaRegisters(isaName);
+unsigned countElementsPerIteration(const LoopKernel &k) {
+  if (!k.isa)
+    return 0; // no ISA named: nothing is known about its registers
+  const IsaTraits &isa = *k.isa;
   // Per-iteration stride of every GPR the body writes; nullopt = not a
   // constant step (its addresses tell nothing).
   std::map<std::string, std::optional<int64_t>, std::less<>> stride;

@@ -19,6 +19,8 @@
 // the line term when the kernel's layout is unknown.
 #include "FrontEnd.h"
 
+#include "loopperf/Isa.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -67,7 +69,7 @@ bool canMacroFuse(const Instruction &first, const Instruction &branch,
                   const SpecialRules &rules) {
   if (!branch.isBranch || !branch.isConditional || first.isBranch)
     return false;
-  if (matchStem(first.mnemonic, rules.macroFusible).empty())
+  if (matchStem(formOperation(first), rules.macroFusible).empty())
     return false;
   // A memory operand together with an immediate does not fuse on any core.
   bool hasMem = !first.mem.empty();

@@ -2,6 +2,7 @@
 // analysis unit tests, so that every expected number can be derived by hand.
 #pragma once
 
+#include "loopperf/Isa.h"
 #include "loopperf/Kernel.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/X86.h"
@@ -174,6 +175,7 @@ public:
     return *this;
   }
   LoopKernel build(std::string name = "test") {
+    k_.isa = &x86Isa();
     k_.name = std::move(name);
     return k_;
   }

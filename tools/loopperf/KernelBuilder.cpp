@@ -74,6 +74,7 @@ CodeLayout KernelBuilder::layoutOf(const CodeRegion &Region) const {
 
 LoopKernel KernelBuilder::build(const CodeRegion &Region) const {
   LoopKernel K;
+  K.isa = Translator.isa();
   K.name = Region.name;
   K.function = Region.function;
   const auto &Stmts = R.statements();
@@ -94,8 +95,7 @@ std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
     L.region = Region;
     L.kernel = Builder.build(Region);
     if (PerElement)
-      L.kernel.elementsPerIteration =
-          countElementsPerIteration(L.kernel, M.isa);
+      L.kernel.elementsPerIteration = countElementsPerIteration(L.kernel);
     for (const Instruction &I : L.kernel.insts)
       if (I.asmLine) {
         L.firstLine =

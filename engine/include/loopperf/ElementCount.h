@@ -19,13 +19,10 @@
 
 #include "loopperf/Kernel.h"
 
-#include <string_view>
-
 namespace loopperf {
 
-/// Elements per iteration of `kernel` on the ISA named like
-/// MachineModel::isa ("x86-64", "aarch64"); 0 when unknown.
-unsigned countElementsPerIteration(const LoopKernel &kernel,
-                                   std::string_view isa);
+/// Elements per iteration of `kernel` (whose LoopKernel::isa the front end
+/// has named); 0 when unknown.
+unsigned countElementsPerIteration(const LoopKernel &kernel);
 
 } // namespace loopperf

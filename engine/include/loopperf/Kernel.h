@@ -13,6 +13,8 @@
 
 namespace loopperf {
 
+struct IsaTraits; // loopperf/Isa.h
+
 /// A register unit: the smallest independently renamed piece of register
 /// state (a byte range of a GPR, a 128-bit lane of a vector register, one
 /// flag bit). Numbering is per ISA; see X86Registers.h.
@@ -154,6 +156,10 @@ struct CodeLayout {
 inline constexpr unsigned DefaultMaxLoopInstructions = 2000;
 
 struct LoopKernel {
+  /// The instruction set of `insts`, named by the front end (x86Isa(),
+  /// aarch64Isa()); when null, the model's (MachineModel::isa) is taken, and
+  /// an ISA the engine does not know is an error, never a guess.
+  const IsaTraits *isa = nullptr;
   std::string name; ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
   std::string function;
   std::vector<Instruction> insts;
