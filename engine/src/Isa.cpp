@@ -27,11 +27,15 @@ bool aarch64DivideOperation(std::string_view m) {
          m.starts_with("fdiv") || m.starts_with("fsqrt");
 }
 
-constexpr IsaTraits X86{"x86-64", x86::isVectorUnit, x86::isGprUnit,
-                        x86::registerOfUnit, x86DivideOperation};
-constexpr IsaTraits AArch64{"aarch64", aarch64::isVectorUnit,
-                            aarch64::isGprUnit, aarch64::registerOfUnit,
-                            aarch64DivideOperation};
+constexpr IsaTraits X86{"x86-64",           x86::isVectorUnit,
+                        x86::isGprUnit,     x86::registerOfUnit,
+                        x86DivideOperation, x86::formKeyFromAtt};
+constexpr IsaTraits AArch64{"aarch64",
+                            aarch64::isVectorUnit,
+                            aarch64::isGprUnit,
+                            aarch64::registerOfUnit,
+                            aarch64DivideOperation,
+                            aarch64::formKeyFromAsm};
 
 /// Per-ISA tables, filled on first use (thread-safe static init).
 struct Tables {

@@ -10,8 +10,7 @@
 #include "InstSynth.h"
 #include "SchedExtract.h"
 
-#include "loopperf/AArch64.h"
-#include "loopperf/X86.h"
+#include "loopperf/Isa.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCAsmInfo.h"
@@ -62,15 +61,15 @@ const char *const PreferredNames[] = {
 struct TargetSpec {
   const char *name; ///< --target value
   const char *triple;
-  const char *isa; ///< loopperf isa string
-  bool isX86;
+  const loopperf::IsaTraits *isa; ///< the engine's traits (name, form keys)
   const char *loadOpcode,
       *storeOpcode; ///< reference opcodes for load/store ports
 };
 
 const TargetSpec Targets[] = {
-    {"x86", "x86_64-unknown-linux-gnu", "x86-64", true, "MOV64rm", "MOV64mr"},
-    {"aarch64", "aarch64-unknown-linux-gnu", "aarch64", false, "LDRXui",
+    {"x86", "x86_64-unknown-linux-gnu", &loopperf::x86Isa(), "MOV64rm",
+     "MOV64mr"},
+    {"aarch64", "aarch64-unknown-linux-gnu", &loopperf::aarch64Isa(), "LDRXui",
      "STRXui"},
 };
 
@@ -138,7 +137,8 @@ public:
     MII.reset(T.createMCInstrInfo());
     MCTargetOptions Opts;
     MAI.reset(T.createMCAsmInfo(*MRI, Spec.triple, Opts));
-    Synth = std::make_unique<InstSynth>(Spec.isX86, *MRI, *MII);
+    Synth = std::make_unique<InstSynth>(Spec.isa == &loopperf::x86Isa(), *MRI,
+                                        *MII);
     for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
       OpcodeByName[MII->getName(Op).str()] = Op;
   }
@@ -207,8 +207,7 @@ private:
         Form F;
         F.opcode = MII->getName(Op).str();
         if (auto Text = Synth->print(Printer, STI, MI))
-          F.key = Spec.isX86 ? loopperf::x86::formKeyFromAtt(*Text)
-                             : loopperf::aarch64::formKeyFromAsm(*Text);
+          F.key = Spec.isa->formKey(*Text);
         unsigned SC = D.getSchedClass();
         while (SC && SM.getSchedClassDesc(SC)->isVariant())
           SC = STI.resolveVariantSchedClass(SC, &MI, MII.get(),
@@ -253,7 +252,7 @@ private:
     OS << "{\n";
     OS << "\"schema\": 1,\n";
     OS << "\"name\": " << jsonString(G.name) << ",\n";
-    OS << "\"isa\": " << jsonString(Spec.isa) << ",\n";
+    OS << "\"isa\": " << jsonString(Spec.isa->name) << ",\n";
     OS << "\"llvmCpu\": " << jsonString(G.name) << ",\n";
     OS << "\"aliases\": [";
     for (size_t i = 0; i < G.cpus.size(); ++i)

@@ -26,6 +26,10 @@ struct IsaTraits {
   /// "fsqrt") uses the divide/square-root unit, for instructions the model
   /// does not describe.
   bool (*isDivideOperation)(std::string_view);
+  /// The form key of an instruction printed in this ISA's assembler syntax
+  /// (AT&T for x86): what the model generator and the front ends key forms
+  /// by (x86::formKeyFromAtt, aarch64::formKeyFromAsm).
+  std::string (*formKey)(std::string_view text);
 
   /// registerOfUnit, computed once per unit for the whole program.
   const std::string &unitRegister(RegUnit u) const;
