@@ -1,0 +1,98 @@
+// ElementCountTest.cpp - elements per iteration from the kernel's facts
+// (loopperf/ElementCount.h): induction steps, element sizes, untyped moves.
+// Each kernel is x86 text for the unit tests' KernelBuilder, which fills
+// Instruction::update as a front end does; element sizes are set as the MC
+// layer would (vaddpd 8, vaddps 4, vmovups untyped).
+#include "loopperf/ElementCount.h"
+#include "TestModel.h"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+
+using namespace loopperf;
+using namespace loopperf::test;
+
+namespace {
+
+/// `lines` with `elementBytes[i]` on line i (0: none; -1: an untyped move).
+LoopKernel body(std::initializer_list<const char *> lines,
+                std::initializer_list<int> elementBytes) {
+  KernelBuilder b;
+  for (const char *l : lines)
+    b.add(l);
+  LoopKernel k = b.build();
+  auto e = elementBytes.begin();
+  for (Instruction &in : k.insts) {
+    int v = e != elementBytes.end() ? *e++ : 0;
+    in.untypedData = v < 0;
+    in.elementBytes = v > 0 ? static_cast<unsigned>(v) : 0;
+  }
+  return k;
+}
+
+} // namespace
+
+TEST(ElementCount, StepTimesScaleOverElementSize) {
+  // %rax steps 4 with scale 8: 32 bytes of doubles = 4 elements.
+  EXPECT_EQ(
+      countElementsPerIteration(body(
+          {"vmovupd (%rdi,%rax,8), %ymm0", "vaddpd (%rsi,%rax,8), %ymm0, %ymm0",
+           "vmovupd %ymm0, (%rdx,%rax,8)", "addq $4, %rax", "cmpq %rcx, %rax",
+           "jne .L1"},
+          {8, 8, 8})),
+      4u);
+}
+
+TEST(ElementCount, StepsOfOneRegisterAddUp) {
+  // inc + lea 3(%rax),%rax + subl $-4 (a 32-bit step counts too): 8 bytes
+  // per iteration over 8-byte elements.
+  EXPECT_EQ(countElementsPerIteration(
+                body({"vaddsd (%rdi,%rax), %xmm0, %xmm0", "incq %rax",
+                      "leaq 3(%rax), %rax", "subl $-4, %eax", "jne .L1"},
+                     {8})),
+            1u);
+}
+
+TEST(ElementCount, UntypedMovesTakeTheLoopsType) {
+  // x[i] / k: vmovups moves the vdivps type, 4 bytes; %rax steps 32.
+  EXPECT_EQ(countElementsPerIteration(body(
+                {"vmovups (%rdi,%rax), %ymm1", "vdivps %ymm0, %ymm1, %ymm1",
+                 "vmovups %ymm1, (%rsi,%rax)", "addq $32, %rax", "jne .L1"},
+                {-1, 4, -1})),
+            8u);
+  // Without a typed register operation the moves say nothing.
+  EXPECT_EQ(countElementsPerIteration(body({"vmovups (%rdi,%rax), %ymm1",
+                                            "vmovups %ymm1, (%rsi,%rax)",
+                                            "addq $32, %rax", "jne .L1"},
+                                           {-1, -1})),
+            0u);
+}
+
+TEST(ElementCount, OtherWritesAndDisagreementsAreUnknownOrSkipped) {
+  // a[idx[i]]: %rcx is loaded, not stepped; the access through it is
+  // skipped and idx[i] (4 bytes per 4-byte element) counts.
+  EXPECT_EQ(countElementsPerIteration(body(
+                {"movslq (%rsi,%rax,4), %rcx",
+                 "vaddsd (%rdi,%rcx,8), %xmm0, %xmm0", "incq %rax", "jne .L1"},
+                {4, 8})),
+            1u);
+  // Two streams disagree (8 and 16 bytes over 8-byte elements): unknown.
+  EXPECT_EQ(countElementsPerIteration(body(
+                {"vaddsd (%rdi), %xmm0, %xmm0", "vaddsd (%rsi), %xmm0, %xmm0",
+                 "addq $8, %rdi", "addq $16, %rsi", "jne .L1"},
+                {8, 8})),
+            0u);
+  // A step that is not a multiple of the element: unknown.
+  EXPECT_EQ(
+      countElementsPerIteration(body(
+          {"vaddsd (%rdi), %xmm0, %xmm0", "addq $4, %rdi", "jne .L1"}, {8})),
+      0u);
+  // No ISA named: nothing is known.
+  LoopKernel k =
+      body({"vaddsd (%rdi), %xmm0, %xmm0", "addq $8, %rdi", "jne .L1"}, {8});
+  EXPECT_EQ(countElementsPerIteration(k), 1u);
+  k.isa = nullptr;
+  EXPECT_EQ(countElementsPerIteration(k), 0u);
+}
