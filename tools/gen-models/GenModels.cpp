@@ -62,15 +62,16 @@ struct TargetSpec {
   const char *name; ///< --target value
   const char *triple;
   const loopperf::IsaTraits *isa; ///< the engine's traits (name, form keys)
+  bool isX86;                     ///< InstSynth's operand synthesis
   const char *loadOpcode,
       *storeOpcode; ///< reference opcodes for load/store ports
 };
 
 const TargetSpec Targets[] = {
-    {"x86", "x86_64-unknown-linux-gnu", &loopperf::x86Isa(), "MOV64rm",
+    {"x86", "x86_64-unknown-linux-gnu", &loopperf::x86Isa(), true, "MOV64rm",
      "MOV64mr"},
-    {"aarch64", "aarch64-unknown-linux-gnu", &loopperf::aarch64Isa(), "LDRXui",
-     "STRXui"},
+    {"aarch64", "aarch64-unknown-linux-gnu", &loopperf::aarch64Isa(), false,
+     "LDRXui", "STRXui"},
 };
 
 std::string jsonString(StringRef s) {
@@ -137,8 +138,7 @@ public:
     MII.reset(T.createMCInstrInfo());
     MCTargetOptions Opts;
     MAI.reset(T.createMCAsmInfo(*MRI, Spec.triple, Opts));
-    Synth = std::make_unique<InstSynth>(Spec.isa == &loopperf::x86Isa(), *MRI,
-                                        *MII);
+    Synth = std::make_unique<InstSynth>(Spec.isX86, *MRI, *MII);
     for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
       OpcodeByName[MII->getName(Op).str()] = Op;
   }
