@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
-namespace loopperf::gccplugin {
-
+namespace loopperf {
 struct ModelChoice;
+}
+
+namespace loopperf::gccplugin {
 
 struct LoopRemarks {
   /// "loop runs 1.50 cycles/iteration (0.38 cycles/element, 4

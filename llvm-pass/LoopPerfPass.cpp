@@ -117,7 +117,8 @@ bool LoopPerfPass::doInitialization(Module &M) {
     Opts = readOptions(Problems);
     for (const std::string &P : Problems)
       M.getContext().diagnose(SettingsWarning(P));
-    Models = std::make_unique<ModelChooser>(Opts);
+    Models = std::make_unique<ModelChooser>(
+        [](std::string_view Name) { return findBuiltinModel(Name); });
   } catch (const std::exception &E) {
     M.getContext().diagnose(
         SettingsWarning(std::string("disabled: ") + E.what()));
@@ -207,15 +208,12 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
     return MissedAll("UnsupportedTarget",
                      "loopperf does not support the target " +
                          TT.getArchName().str());
-  ModelChoice Choice = Models->choose(MF);
+  ModelChoice Choice = Models->choose(modelRequest(MF, Opts));
   if (!Choice.model)
-    return MissedAll("NoModel", Choice.error);
-  const bool ModelIsX86 = Choice.model->isa == "x86-64";
-  if (ModelIsX86 != TT.isX86())
-    return MissedAll("ModelMismatch", "model '" + Choice.model->name +
-                                          "' is for " + Choice.model->isa +
-                                          ", the target is " +
-                                          TT.getArchName().str());
+    return MissedAll(Choice.failure == ModelChoice::Failure::IsaMismatch
+                         ? "ModelMismatch"
+                         : "NoModel",
+                     Choice.error);
 
   // The MC objects to print and describe instructions. The printers keep
   // state while printing, so they belong to this function's analysis.

@@ -56,6 +56,7 @@ double sum_skx(const double *a, long n) {
 // BADCPU: warning: loopperf: no machine model for CPU 'pentium'; loops will not be analysed
 // BADCPU: options.c:19:22: missed: loop not analysed: no machine model for CPU 'pentium'
 // BADCPU: options.c:27:22: missed: loop not analysed: no machine model for CPU 'pentium'
+// NOMODEL: options.c:19:22: missed: loop not analysed: no machine model for CPU 'k8' (-march=k8; name a CPU that has one with -fplugin-arg-loopperf-mcpu=CPU)
 // An AArch64 model is not used on x86 code (it predicted addsd with Neoverse
 // V2's latencies before).
 // AARCH64: warning: loopperf: model 'neoverse-v2' is for aarch64, the target is x86-64; loops will not be analysed
@@ -66,3 +67,6 @@ double sum_skx(const double *a, long n) {
 // BADJSON-NOT: error
 // sum's loop is addsd, addq, cmpq, jne: 4 instructions > 3.
 // MAXI: options.c:19:22: missed: loop not analysed: the loop body has more than 3 instructions (-fplugin-arg-loopperf-max-instructions=N)
+
+// A named core without a model is said, never replaced by the default.
+// RUN: %gcc -O2 -march=k8 -fplugin=%gccplugin -fopt-info-loop-missed -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefix=NOMODEL
