@@ -1,6 +1,7 @@
 // CpuModel.cpp - see CpuModel.h.
 #include "CpuModel.h"
 
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
 
 namespace loopperf::gccplugin {

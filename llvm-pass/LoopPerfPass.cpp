@@ -7,6 +7,7 @@
 #include "Remarks.h"
 
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/JsonText.h"
 #include "loopperf/Render.h"
 

@@ -9,6 +9,7 @@
 // last byte lies in the next 64-byte line.
 #include "TestModel.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/ModelIO.h"
 #include "loopperf/Render.h"
 

@@ -18,6 +18,7 @@
 // so the body's cycles are the forwarding latency itself.
 #include "TestModel.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelIO.h"
 

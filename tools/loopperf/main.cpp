@@ -12,6 +12,7 @@
 #include "ReportWriter.h"
 
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelChoice.h"
 #include "loopperf/ModelIO.h"
