@@ -19,7 +19,8 @@ namespace {
 
 std::string cycles(double v) { return fmt::format("{:.2f}", v); }
 
-std::string summaryOf(const LoopReport &r) {
+std::string summaryOf(const LoopKernel &k, const LoopReport &r,
+                      const MachineModel &m) {
   std::string s =
       "loop runs " + cycles(r.cyclesPerIteration) + " cycles/iteration (";
   if (r.elementsPerIteration)
@@ -29,12 +30,13 @@ std::string summaryOf(const LoopReport &r) {
   else
     s += "elements/iteration unknown";
   s += ") on " + r.model + "; bottleneck: " + bottleneckName(r.bottleneck);
-  if (!r.bottleneckResource.empty())
-    s += " " + r.bottleneckResource;
+  if (const std::string resource = bottleneckResource(k, r, m);
+      !resource.empty())
+    s += " " + resource;
   if (const std::string ties = tiedWith(r); !ties.empty())
     s += " (tied with " + ties + ")";
-  if (r.confidence != "high")
-    s += "; confidence " + r.confidence;
+  if (r.confidence.level != ConfidenceLevel::High)
+    s += std::string("; confidence ") + confidenceName(r.confidence.level);
   return s;
 }
 
@@ -61,10 +63,10 @@ std::vector<std::string> notesOf(const LoopKernel &k, const LoopReport &r,
       "bounds (cycles/iteration): front end {} ({} fused uops), ports {} ({}), "
       "divider {}, "
       "loop-carried {}; critical path of one iteration {}",
-      cycles(r.bounds.frontEnd), r.frontEndUops, cycles(r.bounds.ports),
+      cycles(r.bound("front-end")), r.frontEndUops, cycles(r.bound("ports")),
       r.bottleneckPorts ? m.portSetName(r.bottleneckPorts) : "-",
-      cycles(r.bounds.divider), cycles(r.bounds.loopCarried),
-      cycles(r.bounds.criticalPath)));
+      cycles(r.bound("divider")), cycles(r.bound("loop-carried")),
+      cycles(r.bound("critical-path"))));
   if (!r.recurrences.empty()) {
     const Chain &c = r.recurrences.front();
     notes.push_back(fmt::format(
@@ -113,7 +115,7 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &k, const ModelChoice &choice,
   const MachineModel &m = *choice.model;
   const LoopReport r = analyzeLoop(k, m);
   LoopRemarks out;
-  out.summary = summaryOf(r);
+  out.summary = summaryOf(k, r, m);
   out.notes = notesOf(k, r, m, choice, request.detail, request.takenBranches);
   if (request.textReport)
     out.textReport = renderText(k, r, m);

@@ -67,17 +67,19 @@ void emitSummary(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   if (!Model.note.empty())
     Rem << " (" << Arg("ModelNote", Model.note) << ")";
   Rem << "; bottleneck: " << Arg("Bottleneck", bottleneckName(R.bottleneck));
-  if (!R.bottleneckResource.empty())
-    Rem << " " << Arg("BottleneckResource", R.bottleneckResource);
+  if (const std::string Resource =
+          bottleneckResource(Body.kernel, R, *Model.model);
+      !Resource.empty())
+    Rem << " " << Arg("BottleneckResource", Resource);
   else
     Rem << Arg("BottleneckResource", "");
   if (const std::string Ties = tiedWith(R); !Ties.empty())
     Rem << " (tied with " << Arg("BottleneckTies", Ties) << ")";
   Rem << "; bounds: front-end "
-      << Arg("FrontEndBound", fixed2(R.bounds.frontEnd)) << ", ports "
-      << Arg("PortsBound", fixed2(R.bounds.ports)) << ", divider "
-      << Arg("DividerBound", fixed2(R.bounds.divider)) << ", loop-carried "
-      << Arg("LoopCarriedBound", fixed2(R.bounds.loopCarried)) << "; "
+      << Arg("FrontEndBound", fixed2(R.bound("front-end"))) << ", ports "
+      << Arg("PortsBound", fixed2(R.bound("ports"))) << ", divider "
+      << Arg("DividerBound", fixed2(R.bound("divider"))) << ", loop-carried "
+      << Arg("LoopCarriedBound", fixed2(R.bound("loop-carried"))) << "; "
       << Arg("Instructions", R.instructions) << " instructions, "
       << Arg("UnknownInstructions",
              static_cast<unsigned>(R.unknownInstructions.size()))
@@ -93,13 +95,13 @@ void emitDetail(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   MachineOptimizationRemarkAnalysis Rem(PassName, "LoopPerfDetail", Body.loc,
                                         Body.header);
   Rem << loopWords(Body) << ": front-end "
-      << Arg("FrontEndBound", fixed2(R.bounds.frontEnd)) << " ("
+      << Arg("FrontEndBound", fixed2(R.bound("front-end"))) << " ("
       << Arg("FrontEndUops", fixed2(R.frontEndUops)) << " fused uops), ports "
-      << Arg("PortsBound", fixed2(R.bounds.ports)) << ", divider "
-      << Arg("DividerBound", fixed2(R.bounds.divider)) << ", loop-carried "
-      << Arg("LoopCarriedBound", fixed2(R.bounds.loopCarried))
+      << Arg("PortsBound", fixed2(R.bound("ports"))) << ", divider "
+      << Arg("DividerBound", fixed2(R.bound("divider"))) << ", loop-carried "
+      << Arg("LoopCarriedBound", fixed2(R.bound("loop-carried")))
       << ", critical path "
-      << Arg("CriticalPath", fixed2(R.bounds.criticalPath)) << " cycles";
+      << Arg("CriticalPath", fixed2(R.bound("critical-path"))) << " cycles";
 
   // The busiest ports, most loaded first (ties in port order), at most four.
   std::vector<unsigned> Ports(R.portLoad.size());
@@ -134,7 +136,8 @@ void emitDetail(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   }
   for (const std::string &Note : R.notes)
     Rem << "; " << Arg("Note", Note);
-  Rem << "; confidence " << Arg("Confidence", R.confidence);
+  Rem << "; confidence "
+      << Arg("Confidence", confidenceName(R.confidence.level));
   // The loop's identity across builds (loopperf/Fingerprint.h), which
   // loopperf-gate matches loops by.
   Rem << "; fingerprint " << Arg("Fingerprint", R.fingerprint);
