@@ -251,8 +251,7 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
       if (!Opts.JsonFile.empty())
         Json = jsonWithLocation(renderJson(Body.kernel, Report, *Choice.model),
                                 MF.getName().str(), Body.loc);
-      emitSummary(ORE, Body, Report, Choice);
-      emitDetail(ORE, Body, Report, *Choice.model, Opts.Detail);
+      emitRemarks(ORE, Body, Report, Choice, Opts.Detail);
       if (!Json.empty())
         JsonLoops.push_back(std::move(Json));
     } catch (const std::exception &E) {

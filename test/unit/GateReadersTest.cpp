@@ -104,6 +104,27 @@ TEST(GateReaders, ClangYamlKeepsLoopperfSummariesWithTheirFingerprint) {
   EXPECT_EQ(r[1].line, 0u);
 }
 
+// Since the remarks have one wording (loopperf/Remark.h) an unknown
+// element count is ElementsPerIteration "unknown" with no CyclesPerElement.
+TEST(GateReaders, ClangYamlUnknownElementsWithoutCyclesPerElement) {
+  std::vector<LoopRecord> r = readClangYaml(R"(--- !Passed
+Pass:            loopperf
+Name:            LoopPerf
+Function:        tail
+Args:
+  - CyclesPerIteration: '8.00'
+  - ElementsPerIteration: unknown
+  - Model:           znver5
+  - Bottleneck:      loop-carried
+...
+)",
+                                            "u.opt.yaml");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 8.0);
+  EXPECT_FALSE(r[0].cyclesPerElement.has_value());
+  EXPECT_EQ(r[0].elementsPerIteration, 0u);
+}
+
 TEST(GateReaders, ClangYamlMalformedOrTruncatedNamesTheFile) {
   std::string yaml = ClangYaml;
   // Cut inside the first record's argument list.
@@ -162,6 +183,32 @@ TEST(GateReaders, GccSummaryVariants) {
   EXPECT_EQ(r.bottleneck, "ports");
   EXPECT_EQ(r.bottleneckResource, "SKLPort0 (tied with front-end)");
   EXPECT_FALSE(parseGccSummary("loop vectorized using 32 byte vectors", r));
+}
+
+// The one summary both compilers print (loopperf/Remark.h): the bounds,
+// counts and confidence follow the resource and are not part of it.
+TEST(GateReaders, GccSummaryWithBounds) {
+  LoopRecord r;
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs 1.00 cycles/iteration (0.25 cycles/element, 4 "
+      "elements/iteration) on icelake-server; bottleneck: loop-carried addq "
+      "(tied with memory, front-end); bounds: front-end 1.00, ports 1.00, "
+      "divider 0.00, loop-carried 1.00; 9 instructions, 1 unknown; "
+      "confidence medium",
+      r));
+  EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 1.0);
+  EXPECT_EQ(r.elementsPerIteration, 4u);
+  EXPECT_EQ(r.model, "icelake-server");
+  EXPECT_EQ(r.bottleneck, "loop-carried");
+  EXPECT_EQ(r.bottleneckResource, "addq (tied with memory, front-end)");
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 "
+      "element/iteration) on znver3; bottleneck: loop-carried vaddsd (line "
+      "17); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried "
+      "3.00; 4 instructions, 0 unknown",
+      r));
+  EXPECT_EQ(r.elementsPerIteration, 1u);
+  EXPECT_EQ(r.bottleneckResource, "vaddsd (line 17)");
 }
 
 TEST(GateReaders, GccRecordMalformed) {
