@@ -4,6 +4,7 @@
 #include "LoopRemarks.h"
 
 #include "CpuModel.h"
+#include "LoopJson.h"
 
 #include "loopperf/Analysis.h"
 #include "loopperf/Remark.h"
@@ -29,7 +30,7 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &k, const ModelChoice &choice,
   if (request.textReport)
     out.textReport = renderText(k, r, m);
   if (request.json)
-    out.json = renderJson(k, r, m);
+    out.json = std::make_shared<const LoopJson>(LoopJson{loopJson(k, r, m)});
   return out;
 }
 

@@ -6,12 +6,14 @@
 
 #include "loopperf/Kernel.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace loopperf::gccplugin {
 
 struct ModelChoice;
+struct LoopJson;
 
 struct LoopRemarks {
   /// The engine's summary line (loopperf/Remark.h), e.g. "loop runs 1.50
@@ -25,7 +27,8 @@ struct LoopRemarks {
   /// instruction (uops, latency, ports).
   std::vector<std::string> notes;
   std::string textReport; ///< renderText, for the pass's dump file
-  std::string json;       ///< renderJson object of the loop
+  /// The loop's loopJson object (when requested), for TuJson.
+  std::shared_ptr<const LoopJson> json;
 };
 
 struct RemarkRequest {

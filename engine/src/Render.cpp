@@ -1,11 +1,11 @@
 // Render.cpp - text, JSON and DOT renderings of a LoopReport.
 #include "loopperf/Render.h"
 
+#include "loopperf/Json.h"
 #include "loopperf/JsonText.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -269,9 +269,7 @@ std::string renderText(const LoopKernel &k, const LoopReport &r,
   return out;
 }
 
-std::string renderJson(const LoopKernel &k, const LoopReport &r,
-                       const MachineModel &m) {
-  using Json = nlohmann::ordered_json;
+Json loopJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
   Json j;
   j["name"] = r.kernel;
   j["model"] = r.model;
@@ -354,8 +352,29 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r,
   j["notes"] = r.notes;
   j["confidence"] = confidenceName(r.confidence.level);
   j["fingerprint"] = r.fingerprint;
-  return jsonText(
-      j); // instruction text may hold symbol names that are not UTF-8
+  return j;
+}
+
+std::string renderJson(const LoopKernel &k, const LoopReport &r,
+                       const MachineModel &m) {
+  // Instruction text may hold symbol names that are not UTF-8: jsonText.
+  return jsonText(loopJson(k, r, m));
+}
+
+void setSourceLocation(Json &loop, const std::string &function,
+                       const std::string &file, unsigned line) {
+  loop["function"] = function;
+  loop["file"] = file;
+  loop["line"] = line;
+}
+
+std::string fileJsonText(const std::string &file, const Json &model,
+                         Json loops) {
+  Json doc;
+  doc["file"] = file;
+  doc["model"] = model;
+  doc["loops"] = std::move(loops);
+  return jsonText(doc) + "\n";
 }
 
 namespace {

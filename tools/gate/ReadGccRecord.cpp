@@ -11,6 +11,12 @@
 // that). Each summary must then parse completely. The "note" records of the
 // same pass at the same location carry the detail, one of them
 // "fingerprint <hex>".
+//
+// GCC's records carry only text, so this reader parses the engine's one
+// summary wording (loopperf/Remark.h). Where the GCC plugin also wrote its
+// structured per-TU JSON (-fplugin-arg-loopperf-json), the gate reads that
+// instead: Inputs.cpp keeps, per source file, loopperf JSON before a clang
+// YAML before a GCC record.
 #include "Readers.h"
 
 #include <nlohmann/json.hpp>

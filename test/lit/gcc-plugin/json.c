@@ -1,5 +1,5 @@
-// -fplugin-arg-loopperf-json=FILE writes the CLI's --json schema plus
-// "function" and "line" per loop; -fsave-optimization-record carries the
+// -fplugin-arg-loopperf-json=FILE writes the one per-file document
+// (docs/json.md) with "function", "file" and "line" per loop; -fsave-optimization-record carries the
 // remarks in GCC's own record.
 // REQUIRES: gcc-plugin
 // RUN: rm -rf %t && mkdir -p %t && cd %t
@@ -32,6 +32,7 @@ double sum(const double *a, long n) {
 // "addq imm,r64", "cmpq r64,r64", "jne label" -> 09bbf5ac67a4d8bf.
 // CHECK: "fingerprint": "09bbf5ac67a4d8bf",
 // CHECK-NEXT: "function": "sum",
+// CHECK-NEXT: "file": "{{.*}}json.c",
 // CHECK-NEXT: "line": 16
 
 // One record per line after the sed; GCC's record of the remark:
