@@ -183,6 +183,19 @@ TEST(Analysis, GaussSeidelRecurrence) {
                            [](const DepEdge &e) { return e.memory; }));
   EXPECT_EQ(bottleneckResource(k, r, m),
             "vaddsd → vaddsd → vaddsd → vmulsd (lines 1, 2, 3, 4)");
+  // The stages in run order (Stages.def), the bottleneck's structured
+  // limiter: the chain's instructions and their lines.
+  std::vector<std::string> ids;
+  for (const StageResult &s : r.stages)
+    ids.push_back(s.stage->id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"front-end", "ports", "divider",
+                                           "loop-carried", "critical-path"}));
+  ASSERT_GE(r.bottleneckStage, 0);
+  const Limiter &l = r.stages[r.bottleneckStage].limiter;
+  EXPECT_EQ(l.resource, Limiter::Resource::Chain);
+  EXPECT_EQ(l.insts, (std::vector<unsigned>{0, 1, 2, 3}));
+  EXPECT_EQ(l.lines, (std::vector<unsigned>{1, 2, 3, 4}));
+  EXPECT_FALSE(r.stage("critical-path")->stage->throughput);
 }
 
 TEST(Analysis, AdcChainThroughCarryFlag) {
@@ -337,13 +350,28 @@ TEST(Analysis, FrontEndBoundWithMacroFusion) {
                           "r10d", "r11d", "r12d"})
     kb.add(std::string("movl $1, %") + reg);
   kb.add("decq %rcx").add("jne .L6");
-  LoopReport r = analyzeLoop(kb.build(), m);
+  const LoopKernel k = kb.build();
+  LoopReport r = analyzeLoop(k, m);
   EXPECT_DOUBLE_EQ(r.frontEndUops, 11.0);
   EXPECT_TRUE(r.perInstruction[10].fusedWithNext);
   EXPECT_DOUBLE_EQ(r.bound("front-end"), 2.75);
   EXPECT_NEAR(r.bound("ports"), 10.0 / 6.0, 1e-12);
   EXPECT_EQ(r.bottleneck, BottleneckKind::FrontEnd);
   EXPECT_DOUBLE_EQ(r.uops, 12.0); // unfused: every instruction is one uop
+  // Fusion is visible: the ports stage says it counted no demand of decq
+  // (index 10), and decq has no port cycles of its own.
+  const StageResult *ports = r.stage("ports");
+  ASSERT_NE(ports, nullptr);
+  EXPECT_EQ(ports->excluded, (std::vector<unsigned>{10}));
+  for (double c : r.perInstruction[10].portCycles)
+    EXPECT_EQ(c, 0.0);
+  // The front end's limiter: dispatch width 4, 11 fused uops.
+  const StageResult &fe = r.stages[r.bottleneckStage];
+  EXPECT_STREQ(fe.stage->id, "front-end");
+  EXPECT_EQ(fe.limiter.resource, Limiter::Resource::Dispatch);
+  EXPECT_DOUBLE_EQ(fe.limiter.width, 4.0);
+  EXPECT_DOUBLE_EQ(fe.limiter.amount, 11.0);
+  EXPECT_EQ(bottleneckResource(k, r, m), "dispatch width 4 (11 fused uops)");
 }
 
 TEST(Analysis, ZeroIdiomBreaksChain) {
@@ -428,6 +456,8 @@ TEST(Analysis, UnknownInstructionIsReportedAndNotFree) {
     charged += c;
   EXPECT_DOUBLE_EQ(charged, 1.0);
   EXPECT_STREQ(confidenceName(r.confidence.level), "medium");
+  EXPECT_EQ(r.confidence.reasons, (std::vector<ConfidenceReason>{
+                                      ConfidenceReason::UnknownInstructions}));
   EXPECT_FALSE(r.notes.empty());
 }
 
