@@ -263,12 +263,10 @@ int main(int argc, char **argv) {
   std::vector<AnalyzedLoop> Loops =
       analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions);
 
-  if (Json) {
-    if (!writeJson(outs(), FileName, *Model, Loops, Error))
-      return fail(Error);
-  } else {
+  if (Json)
+    writeJson(outs(), FileName, *Model, Loops);
+  else
     writeText(outs(), FileName, *Model, Loops);
-  }
   if (!DotFile.empty() && !writeDot(DotFile, *Model, Loops, Error))
     return fail(Error);
   return 0;
