@@ -17,6 +17,7 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &k, const ModelChoice &choice,
   const MachineModel &m = *choice.model;
   const LoopReport r = analyzeLoop(k, m);
   RemarkOptions opts;
+  opts.modelNote = choice.note;
   opts.modelBasis = choice.basis;
   opts.detail = request.detail;
   opts.takenBranches = request.takenBranches;

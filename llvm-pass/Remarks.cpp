@@ -43,6 +43,7 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   RemarkOptions Opts;
   Opts.loopName = loopWords(Body);
   Opts.modelNote = Model.note;
+  Opts.modelBasis = Model.basis;
   Opts.detail = Detail;
   const RemarkText Text = formatRemarks(Body.kernel, R, *Model.model, Opts);
 

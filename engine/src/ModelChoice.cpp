@@ -72,8 +72,8 @@ ModelChoice ModelChooser::choose(const ModelRequest &r) {
       c.basis = r.cpuOption + "=" + r.cpu;
       if (r.cpu == "native")
         c.basis += " (" + (c.cpu.empty() ? "unknown host" : c.cpu) + ")";
-    } else if (!isGeneric(r, r.tuneCpu) && Builtin &&
-               Builtin(r.tuneCpu) != nullptr) {
+    } else if (!isGeneric(r, r.tuneCpu) && r.tuneCpu != r.targetCpu &&
+               Builtin && Builtin(r.tuneCpu) != nullptr) {
       c.cpu = r.tuneCpu;
       c.basis = why = "-mtune=" + r.tuneCpu;
     } else if (!isGeneric(r, r.targetCpu)) {

@@ -97,12 +97,19 @@ TEST_F(ModelChoiceTest, GenericX86TargetGetsTheDefaultModel) {
 }
 
 TEST_F(ModelChoiceTest, UncuratedModelSaysSo) {
+  // GCC sets -mtune from -march: the same CPU twice is the target CPU, so
+  // nothing but the missing overlay is worth a note.
   ModelRequest r;
   r.targetCpu = "haswell";
   r.tuneCpu = "haswell";
   ModelChoice c = choose(r);
   ASSERT_TRUE(c.model);
   EXPECT_FALSE(c.curated);
+  EXPECT_EQ(c.basis, "-march=haswell");
+  EXPECT_EQ(c.note, "LLVM-generated, no curated overlay: haswell test model");
+  // A different -mtune is the reason, and said first.
+  r.targetCpu = "x86-64-v3";
+  c = choose(r);
   EXPECT_EQ(c.note, "-mtune=haswell; LLVM-generated, no curated overlay: "
                     "haswell test model");
 }

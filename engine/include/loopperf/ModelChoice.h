@@ -9,7 +9,8 @@
 //      there is one (HostCpu.h), else the compiler's own name for the host,
 //      else the CPUID table of hostCpuModelName();
 //   3. else the tuning CPU (-mtune, clang's "tune-cpu") when it names a core
-//      that has a model: the compilers schedule for it, and so do we;
+//      that has a model and differs from the target CPU (GCC sets -mtune
+//      from -march): the compilers schedule for it, and so do we;
 //   4. else the target CPU (-march/-mcpu, clang's "target-cpu") when it names
 //      a core;
 //   5. else, for a generic x86-64 target (isGenericX86Cpu), DefaultX86Model.

@@ -31,19 +31,19 @@ double sum_skx(const double *a, long n) {
 
 // x86-64 / generic: the project default, znver5. SSE2 only: addsd (Zen 4/5
 // ADDSDrr latency 3 in models/znver4.json + overlays/znver5.json).
-// GENERIC: options.c:19:22: optimized: loop runs 3.00 cycles/iteration {{.*}} on znver5; bottleneck: loop-carried addsd (line 20)
+// GENERIC: options.c:19:22: optimized: loop runs 3.00 cycles/iteration {{.*}} on znver5 (default model for -march=x86-64 -mtune=generic); bottleneck: loop-carried addsd (line 20)
 // GENERIC: note: model znver5 (default model for -march=x86-64 -mtune=generic)
 // The target attribute switches the model for that function only.
 // GENERIC: options.c:27:22: optimized: loop runs 4.00 cycles/iteration {{.*}} on skylake-avx512; bottleneck: loop-carried vaddsd (line 28)
-// GENERIC: note: model skylake-avx512 (-mtune=skylake-avx512)
+// GENERIC: note: model skylake-avx512 (-march=skylake-avx512)
 
 // Haswell: LLVM 19's own Haswell model (models/haswell.json), whose
 // ADDSDrr latency is 3 (HSW's FP adder; Skylake's is 4).
-// HSW: optimized: loop runs 3.00 cycles/iteration {{.*}} on haswell;
-// HSW: note: model haswell (-mtune=haswell)
+// HSW: optimized: loop runs 3.00 cycles/iteration {{.*}} on haswell (LLVM-generated, no curated overlay: {{.*}}); bottleneck: loop-carried vaddsd
+// HSW: note: model haswell (-march=haswell)
 
 // -mtune=generic: -march decides; cascadelake is an alias of skylake-avx512.
-// CLX: optimized: loop runs 4.00 cycles/iteration {{.*}} on skylake-avx512;
+// CLX: optimized: loop runs 4.00 cycles/iteration {{.*}} on skylake-avx512 (the skylake-avx512 model, for cascadelake);
 // CLX: note: model skylake-avx512 (-march=cascadelake)
 
 // The argument overrides -march; detail=0 drops the notes.
