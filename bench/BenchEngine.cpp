@@ -11,6 +11,7 @@
 // and store-to-load candidates, closed by add/cmp/jne. The figure is the
 // median wall time of one analyzeLoop call.
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/X86.h"
 

@@ -67,7 +67,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::vector<AnalyzedLoop> Loops =
       analyzeRegions(Builder, Regions, *Model, /*PerElement=*/true);
   writeText(llvm::nulls(), "fuzz.s", *Model, Loops);
-  if (!writeJson(llvm::nulls(), "fuzz.s", *Model, Loops, Error))
-    std::abort(); // the CLI's own renderings must be valid JSON
+  writeJson(llvm::nulls(), "fuzz.s", *Model, Loops); // built as JSON values
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "Regions.h"
 
 #include "loopperf/Analysis.h"
+#include "loopperf/ModelCheck.h"
 #include "loopperf/ModelIO.h"
 
 #include "llvm/Support/MemoryBuffer.h"

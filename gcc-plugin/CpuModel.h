@@ -1,36 +1,22 @@
-// CpuModel.h - which machine model a function's loops are predicted for.
+// CpuModel.h - the GCC plugin's side of model choosing: GCC's -march and
+// -mtune as a loopperf::ModelRequest for the one chooser every front end
+// uses (loopperf/ModelChoice.h).
 //
 // GCC-free and C++17-clean: included by the GCC-facing pass.
 #pragma once
 
-#include <string>
+#include "loopperf/ModelChoice.h"
 
-namespace loopperf {
-class MachineModel;
-}
+#include <string>
 
 namespace loopperf::gccplugin {
 
-struct ModelChoice {
-  const MachineModel *model = nullptr; ///< null: `error` says why
-  std::string name; ///< the model's name, e.g. "skylake-avx512"
-  /// Why this model, for notes: "-mtune=cascadelake", "default model for
-  /// -march=x86-64 -mtune=generic", ...
-  std::string basis;
-  std::string error;
-};
-
 /// The model for a function compiled with GCC's -march `arch` and -mtune
 /// `tune` (either may be null), unless the user named one (`requested`:
-/// a model or alias name, or "native" for the build host).
-///
-/// -mtune wins when it names a CPU (it says which core the code is tuned to
-/// run on; GCC sets it from -march when only -march is given), then -march.
-/// Generic targets (isGenericX86Cpu) get DefaultX86Model.
+/// a model or alias name, or "native" for the build host). GCC sets -mtune
+/// from -march when only -march is given. The code is x86-64: this plugin
+/// reads GCC's x86 back end.
 ModelChoice chooseModel(const std::string &requested, const char *arch,
                         const char *tune);
-
-/// The build host as a model name, from CPUID family/model ("" if unknown).
-std::string hostCpuName();
 
 } // namespace loopperf::gccplugin

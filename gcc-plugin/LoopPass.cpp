@@ -115,7 +115,8 @@ private:
       if (dump_file)
         fprintf(dump_file, "\n%s\n", r.textReport.c_str());
       if (!state_.options.jsonPath.empty())
-        state_.json.addLoop(name, rl.kernel.loc.line, r.json);
+        state_.json.addLoop(name, rl.kernel.loc.file, rl.kernel.loc.line,
+                            r.json);
     }
   }
 

@@ -6,24 +6,32 @@
 
 #include "loopperf/Kernel.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
+namespace loopperf {
+struct ModelChoice;
+} // namespace loopperf
+
 namespace loopperf::gccplugin {
 
-struct ModelChoice;
+struct LoopJson;
 
 struct LoopRemarks {
-  /// "loop runs 1.50 cycles/iteration (0.38 cycles/element, 4
-  /// elements/iteration) on znver3; bottleneck: ports FP0+FP1 (vfmadd231pd)"
+  /// The engine's summary line (loopperf/Remark.h), e.g. "loop runs 1.50
+  /// cycles/iteration (0.38 cycles/element, 4 elements/iteration) on
+  /// znver3; bottleneck: ports FP0+FP1 (vfmadd231pd); bounds: ..."
   std::string summary;
-  /// Detail lines: level 1 the model and why, the bounds, the longest
-  /// loop-carried chain, what the model does not know; level 2 adds one line
-  /// per instruction (uops, latency, ports). The last level-1 line is
-  /// "fingerprint <16 hex digits>" (loopperf/Fingerprint.h).
+  /// The engine's detail lines: level 1 the model and why, every bound, the
+  /// busiest ports, the longest loop-carried chain, what the model does not
+  /// know, notes, confidence; the last level-1 line is "fingerprint <16 hex
+  /// digits>" (loopperf/Fingerprint.h). Level 2 adds one line per
+  /// instruction (uops, latency, ports).
   std::vector<std::string> notes;
   std::string textReport; ///< renderText, for the pass's dump file
-  std::string json;       ///< renderJson object of the loop
+  /// The loop's loopJson object (when requested), for TuJson.
+  std::shared_ptr<const LoopJson> json;
 };
 
 struct RemarkRequest {

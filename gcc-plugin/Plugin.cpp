@@ -45,7 +45,7 @@ void finish(void *, void *data) {
   auto *state = static_cast<PluginState *>(data);
   if (state->options.jsonPath.empty() || seen_error())
     return;
-  const loopperf::gccplugin::ModelChoice tu = loopperf::gccplugin::chooseModel(
+  const loopperf::ModelChoice tu = loopperf::gccplugin::chooseModel(
       state->options.cpu, ix86_arch_string, processor_names[ix86_tune]);
   std::string error;
   try {

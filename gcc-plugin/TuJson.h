@@ -1,20 +1,25 @@
 // TuJson.h - loopperf's own JSON record of one translation unit.
 //
-// GCC-free and C++17-clean. The schema is the CLI's --json one:
-// {"file": ..., "model": ..., "loops": [renderJson object + "function",
-// "line"]}.
+// GCC-free and C++17-clean: the loops are opaque LoopJson values (the
+// engine's loopJson objects, built in LoopRemarks.cpp), so no JSON library
+// header reaches the GCC-facing sources. The document is the one every
+// loopperf producer writes (loopperf/Json.h, docs/json.md): {"file": ...,
+// "model": ..., "loops": [loopJson object + "function", "file", "line"]}.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace loopperf::gccplugin {
 
+struct LoopJson; ///< one loop's JSON object (LoopJson.h)
+
 class TuJson {
 public:
-  /// `loopJson` is one renderJson object.
-  void addLoop(const std::string &function, unsigned line,
-               const std::string &loopJson);
+  /// Adds the loop with where it is ("file" "" and "line" 0 when unknown).
+  void addLoop(const std::string &function, const std::string &file,
+               unsigned line, std::shared_ptr<const LoopJson> loop);
   /// Writes the record; false with `error` set on failure.
   bool write(const std::string &path, const std::string &file,
              const std::string &model, std::string &error) const;
@@ -22,8 +27,9 @@ public:
 private:
   struct Loop {
     std::string function;
+    std::string file;
     unsigned line;
-    std::string json;
+    std::shared_ptr<const LoopJson> json;
   };
   std::vector<Loop> loops_;
 };

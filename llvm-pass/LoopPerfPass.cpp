@@ -7,8 +7,8 @@
 #include "Remarks.h"
 
 #include "loopperf/Analysis.h"
-#include "loopperf/JsonText.h"
-#include "loopperf/Render.h"
+#include "loopperf/BuiltinModels.h"
+#include "loopperf/Json.h"
 
 #include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -26,8 +26,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -65,18 +63,6 @@ private:
   std::string Msg;
 };
 
-/// renderJson's object plus where the loop is: "function", "file" (as the
-/// remark records name it, DIFile's filename) and "line" (0 without debug
-/// information), the keys the GCC plugin's per-TU JSON has too.
-std::string jsonWithLocation(const std::string &LoopJson,
-                             const std::string &Function, const DebugLoc &Loc) {
-  nlohmann::ordered_json J = nlohmann::ordered_json::parse(LoopJson);
-  J["function"] = Function;
-  J["file"] = Loc ? Loc->getFilename().str() : std::string();
-  J["line"] = Loc ? Loc.getLine() : 0u;
-  return jsonText(J);
-}
-
 /// Innermost loops in layout order of their headers (deterministic).
 void collectInnermost(MachineLoop *L, std::vector<MachineLoop *> &Out) {
   if (L->isInnermost()) {
@@ -109,7 +95,7 @@ void LoopPerfPass::getAnalysisUsage(AnalysisUsage &AU) const {
 
 bool LoopPerfPass::doInitialization(Module &M) {
   bool Changed = Displaced && Displaced->doInitialization(M);
-  JsonLoops.clear();
+  JsonLoops = Json::array();
   // No exception leaves the plugin (it would abort the compiler): a failure
   // here turns loopperf off for the module, with a warning.
   try {
@@ -117,7 +103,8 @@ bool LoopPerfPass::doInitialization(Module &M) {
     Opts = readOptions(Problems);
     for (const std::string &P : Problems)
       M.getContext().diagnose(SettingsWarning(P));
-    Models = std::make_unique<ModelChooser>(Opts);
+    Models = std::make_unique<ModelChooser>(
+        [](std::string_view Name) { return findBuiltinModel(Name); });
   } catch (const std::exception &E) {
     M.getContext().diagnose(
         SettingsWarning(std::string("disabled: ") + E.what()));
@@ -135,13 +122,16 @@ bool LoopPerfPass::doFinalization(Module &M) {
       M.getContext().diagnose(SettingsWarning("cannot write '" + Opts.JsonFile +
                                               "': " + EC.message()));
     } else {
-      // The identifier is a path: quotes and backslashes must be escaped.
-      OS << "{\"module\": "
-         << jsonText(nlohmann::json(M.getModuleIdentifier()), -1)
-         << ", \"loops\": [";
-      for (size_t I = 0; I < JsonLoops.size(); ++I)
-        OS << (I ? ",\n" : "\n") << JsonLoops[I];
-      OS << "\n]}\n";
+      // The file's "model" is the one every loop was analysed with; null
+      // when target attributes chose several, or there is no loop.
+      Json Model;
+      for (const Json &Loop : JsonLoops)
+        if (&Loop == &JsonLoops.front())
+          Model = Loop["model"];
+        else if (Loop["model"] != Model)
+          Model = nullptr;
+      OS << fileJsonText(M.getModuleIdentifier(), Model, std::move(JsonLoops));
+      JsonLoops = Json::array();
     }
   }
   return Changed;
@@ -207,15 +197,12 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
     return MissedAll("UnsupportedTarget",
                      "loopperf does not support the target " +
                          TT.getArchName().str());
-  ModelChoice Choice = Models->choose(MF);
+  ModelChoice Choice = Models->choose(modelRequest(MF, Opts));
   if (!Choice.model)
-    return MissedAll("NoModel", Choice.error);
-  const bool ModelIsX86 = Choice.model->isa == "x86-64";
-  if (ModelIsX86 != TT.isX86())
-    return MissedAll("ModelMismatch", "model '" + Choice.model->name +
-                                          "' is for " + Choice.model->isa +
-                                          ", the target is " +
-                                          TT.getArchName().str());
+    return MissedAll(Choice.failure == ModelChoice::Failure::IsaMismatch
+                         ? "ModelMismatch"
+                         : "NoModel",
+                     Choice.error);
 
   // The MC objects to print and describe instructions. The printers keep
   // state while printing, so they belong to this function's analysis.
@@ -247,14 +234,18 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
       LoopReport Report = analyzeLoop(Body.kernel, *Choice.model);
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.
-      std::string Json;
+      Json Loop;
+      if (!Opts.JsonFile.empty()) {
+        // Where the loop is: "file" as the remark records name it (DIFile's
+        // filename), "line" 0 without debug information.
+        Loop = loopJson(Body.kernel, Report, *Choice.model);
+        setSourceLocation(Loop, MF.getName().str(),
+                          Body.loc ? Body.loc->getFilename().str() : "",
+                          Body.loc ? Body.loc.getLine() : 0u);
+      }
+      emitRemarks(ORE, Body, Report, Choice, Opts.Detail);
       if (!Opts.JsonFile.empty())
-        Json = jsonWithLocation(renderJson(Body.kernel, Report, *Choice.model),
-                                MF.getName().str(), Body.loc);
-      emitSummary(ORE, Body, Report, Choice);
-      emitDetail(ORE, Body, Report, *Choice.model, Opts.Detail);
-      if (!Json.empty())
-        JsonLoops.push_back(std::move(Json));
+        JsonLoops.push_back(std::move(Loop));
     } catch (const std::exception &E) {
       LoopBody Failed;
       Failed.header = L->getHeader();

@@ -10,6 +10,8 @@
 #include "ModelChoice.h"
 #include "Options.h"
 
+#include "loopperf/Json.h"
+
 #include "llvm/CodeGen/MachineFunctionPass.h"
 
 #include <memory>
@@ -44,7 +46,8 @@ private:
   std::unique_ptr<llvm::MachineFunctionPass> Displaced;
   PassOptions Opts;
   std::unique_ptr<ModelChooser> Models;
-  std::vector<std::string> JsonLoops; ///< one JSON object per analysed loop
+  /// One loopJson object per analysed loop, with its source location.
+  Json JsonLoops = Json::array();
 };
 
 } // namespace loopperf::llvmpass

@@ -1,18 +1,21 @@
 // Remarks.h - loopperf's optimisation remarks (pass name "loopperf").
 //
-//   -Rpass=loopperf            one summary per analysed loop (remark
-//   "LoopPerf") -Rpass-analysis=loopperf   the detail: every bound, the busiest
-//   ports,
-//                              the loop-carried chains with source lines
-//                              ("LoopPerfDetail"), with detail=2 one remark per
+//   -Rpass=loopperf            one summary per analysed loop ("LoopPerf")
+//   -Rpass-analysis=loopperf   the detail ("LoopPerfDetail"): every stage's
+//                              bound, the busiest ports, the longest
+//                              loop-carried chain with source lines, what
+//                              the model does not know, notes, confidence,
+//                              fingerprint; with detail=2 one remark per
 //                              instruction ("LoopPerfInstruction")
 //   -Rpass-missed=loopperf     why a loop was not analysed
 //
-// Every number is a named argument, so -fsave-optimization-record's YAML
-// carries CyclesPerIteration, CyclesPerElement, ElementsPerIteration,
-// Bottleneck, BottleneckResource, Model, Instructions, UnknownInstructions
-// and one key per bound (FrontEndBound, PortsBound, DividerBound,
-// LoopCarriedBound); the detail remark ends with the loop's Fingerprint
+// The words are the engine's (loopperf/Remark.h, shared with the GCC
+// plugin); every named value there is a remark argument, so
+// -fsave-optimization-record's YAML carries CyclesPerIteration,
+// CyclesPerElement (when known), ElementsPerIteration, Model, Bottleneck,
+// BottleneckResource, one <Stage>Bound per throughput stage (FrontEndBound,
+// PortsBound, DividerBound, LoopCarriedBound), Instructions and
+// UnknownInstructions; the detail remark ends with the loop's Fingerprint
 // (loopperf/Fingerprint.h) for loopperf-gate. Numbers are printed with two
 // decimals, so the output is byte-identical across runs.
 #pragma once
@@ -32,12 +35,11 @@ namespace loopperf::llvmpass {
 
 inline constexpr const char *PassName = "loopperf";
 
-void emitSummary(llvm::MachineOptimizationRemarkEmitter &ORE,
+/// The summary, and with Detail >= 1 the detail remark (Detail >= 2: and
+/// one remark per instruction).
+void emitRemarks(llvm::MachineOptimizationRemarkEmitter &ORE,
                  const LoopBody &Body, const LoopReport &R,
-                 const ModelChoice &Model);
-void emitDetail(llvm::MachineOptimizationRemarkEmitter &ORE,
-                const LoopBody &Body, const LoopReport &R,
-                const MachineModel &M, unsigned Detail);
+                 const ModelChoice &Model, unsigned Detail);
 void emitMissed(llvm::MachineOptimizationRemarkEmitter &ORE,
                 const LoopBody &Body);
 

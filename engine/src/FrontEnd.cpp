@@ -18,6 +18,7 @@
 // A parameter whose value is 0 is unknown and its term is skipped; so is
 // the line term when the kernel's layout is unknown.
 #include "FrontEnd.h"
+#include "Stage.h"
 
 #include "loopperf/Isa.h"
 
@@ -186,47 +187,79 @@ FrontEndResult analyzeFrontEnd(const LoopKernel &k,
   }
 
   const PipelineParams &p = m.pipeline;
-  auto consider = [&](double cycles, std::string what) {
+  auto consider = [&](double cycles, Limiter::Resource what, double width,
+                      double amount) {
     if (cycles > fe.bound) {
       fe.bound = cycles;
-      fe.limiter = std::move(what);
+      fe.limiter = Limiter{};
+      fe.limiter.resource = what;
+      fe.limiter.width = width;
+      fe.limiter.amount = amount;
     }
   };
   if (p.dispatchWidth.value > 0)
-    consider(fe.fusedUops / p.dispatchWidth.value,
-             fmt::format("dispatch width {} ({} fused uops)",
-                         p.dispatchWidth.value, fe.fusedUops));
+    consider(fe.fusedUops / p.dispatchWidth.value, Limiter::Resource::Dispatch,
+             p.dispatchWidth.value, fe.fusedUops);
   bool inLoopBuffer =
       p.loopBufferSize.value > 0 && fe.fusedUops <= p.loopBufferSize.value;
   if (!inLoopBuffer && p.uopCacheWidth.value > 0)
-    consider(fe.fusedUops / p.uopCacheWidth.value,
-             fmt::format("uop cache {} uops/cycle ({} fused uops)",
-                         p.uopCacheWidth.value, fe.fusedUops));
+    consider(fe.fusedUops / p.uopCacheWidth.value, Limiter::Resource::UopCache,
+             p.uopCacheWidth.value, fe.fusedUops);
   bool knownTooBigForLoopBuffer = p.loopBufferSize.value > 0 && !inLoopBuffer;
   if (knownTooBigForLoopBuffer && p.uopCacheWidth.value <= 0 &&
       p.decodeWidth.value > 0)
-    consider(fe.macroOps / p.decodeWidth.value,
-             fmt::format("decode width {} ({} instructions)",
-                         p.decodeWidth.value, fe.macroOps));
+    consider(fe.macroOps / p.decodeWidth.value, Limiter::Resource::Decode,
+             p.decodeWidth.value, fe.macroOps);
   if (p.takenBranchesPerCycle.value > 0)
     consider(1.0 / p.takenBranchesPerCycle.value,
-             fmt::format("taken branches ({}/cycle)",
-                         p.takenBranchesPerCycle.value));
+             Limiter::Resource::TakenBranches, p.takenBranchesPerCycle.value,
+             1);
   fe.layout = analyzeLayout(k.layout, m);
   const SpecialRules::LineCrossing &lc = m.rules.lineCrossing;
   if (fe.layout.known && lc.bytes > 0 && lc.minCycles > 0 &&
       fe.layout.linesSpanned > 1) {
     fe.layout.lineCrossingCycles = lc.minCycles;
-    std::string where = fe.layout.placements.size() > 1
-                            ? fmt::format(" at {} of {} placements",
-                                          fe.layout.crossingPlacements,
-                                          fe.layout.placements.size())
-                            : std::string();
-    consider(lc.minCycles,
-             fmt::format("loop spans {} {}-byte lines{}",
-                         fe.layout.linesSpanned, lc.bytes, where));
+    if (lc.minCycles > fe.bound) {
+      consider(lc.minCycles, Limiter::Resource::LineCrossing, 0,
+               fe.layout.linesSpanned);
+      fe.limiter.lineBytes = lc.bytes;
+      fe.limiter.crossingPlacements = fe.layout.crossingPlacements;
+      fe.limiter.placements =
+          static_cast<unsigned>(fe.layout.placements.size());
+    }
   }
   return fe;
 }
+
+namespace {
+
+StageResult runFrontEnd(StageContext &c, LoopReport &r) {
+  FrontEndResult fe = analyzeFrontEnd(c.kernel, c.res, c.model);
+  r.frontEndUops = fe.fusedUops;
+  r.layout = fe.layout;
+  for (unsigned i = 0; i < c.res.size(); ++i)
+    r.perInstruction[i].fusedWithNext = fe.fusedWithNext[i];
+  // Fusion is this stage's product for the stages after it (StageContext).
+  c.fusedWithNext = fe.fusedWithNext;
+  for (std::string &n : layoutNotes(r.layout, c.model))
+    r.notes.push_back(std::move(n));
+  StageResult out;
+  out.kind = BottleneckKind::FrontEnd;
+  out.bound = fe.bound;
+  out.limiter = std::move(fe.limiter);
+  return out;
+}
+
+std::string frontEndDetail(const StageResult &, const LoopReport &r,
+                           const MachineModel &) {
+  return fmt::format("({} fused uops, {} unfused)", r.frontEndUops, r.uops);
+}
+
+} // namespace
+
+const Stage FrontEndStage = {{"front-end", "front end", "front_end", "FrontEnd",
+                              /*throughput=*/true,
+                              /*tieRank=*/3, frontEndDetail},
+                             runFrontEnd};
 
 } // namespace loopperf::detail

@@ -19,7 +19,7 @@ struct FrontEndResult {
   std::vector<bool>
       fusedWithNext; ///< instruction i macro-fuses with branch i+1
   std::vector<unsigned> fusedUopsOf; ///< per instruction (0 for a fused branch)
-  std::string limiter; ///< what sets the bound, e.g. "dispatch width 4"
+  Limiter limiter; ///< what sets the bound, e.g. dispatch width 4
   LayoutReport
       layout; ///< the kernel's layout in lines (known if the kernel's is)
 };

@@ -1,5 +1,5 @@
 // ModelCheck.cpp - internal-consistency checks of a machine model.
-#include "loopperf/ModelIO.h"
+#include "loopperf/ModelCheck.h"
 #include "loopperf/X86.h"
 
 #include <algorithm>

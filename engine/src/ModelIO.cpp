@@ -1,6 +1,7 @@
 // ModelIO.cpp - JSON model and override files -> owned MachineModel.
 // The schema is documented in models/README.md.
 #include "loopperf/ModelIO.h"
+#include "loopperf/ModelCheck.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,11 +1,11 @@
 // Render.cpp - text, JSON and DOT renderings of a LoopReport.
 #include "loopperf/Render.h"
 
+#include "loopperf/Json.h"
 #include "loopperf/JsonText.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -119,7 +119,66 @@ std::string layoutText(const LayoutReport &l) {
                      placementList(l));
 }
 
+/// "vaddpd, vmulpd": the distinct mnemonics of `insts`, in order.
+std::string distinctMnemonics(const LoopKernel &k,
+                              const std::vector<unsigned> &insts) {
+  std::vector<std::string_view> names;
+  for (unsigned i : insts)
+    if (std::find(names.begin(), names.end(), k.insts[i].mnemonic) ==
+        names.end())
+      names.push_back(k.insts[i].mnemonic);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 } // namespace
+
+std::string limiterText(const LoopKernel &k, const Limiter &l,
+                        const MachineModel &m) {
+  using R = Limiter::Resource;
+  switch (l.resource) {
+  case R::None:
+    return {};
+  case R::PortSet:
+    return fmt::format("{} ({})", m.portSetName(l.ports),
+                       distinctMnemonics(k, l.insts));
+  case R::Unit:
+    return fmt::format("{} ({})", l.ports ? m.portSetName(l.ports) : "unit",
+                       distinctMnemonics(k, l.insts));
+  case R::Chain: {
+    std::vector<std::string_view> names;
+    for (unsigned i : l.insts)
+      names.push_back(k.insts[i].mnemonic);
+    std::string s = fmt::format("{}", fmt::join(names, " → "));
+    if (!l.lines.empty())
+      s += fmt::format(" (line{} {})", l.lines.size() > 1 ? "s" : "",
+                       fmt::join(l.lines, ", "));
+    return s;
+  }
+  case R::Dispatch:
+    return fmt::format("dispatch width {} ({} fused uops)", l.width, l.amount);
+  case R::UopCache:
+    return fmt::format("uop cache {} uops/cycle ({} fused uops)", l.width,
+                       l.amount);
+  case R::Decode:
+    return fmt::format("decode width {} ({} instructions)", l.width, l.amount);
+  case R::TakenBranches:
+    return fmt::format("taken branches ({}/cycle)", l.width);
+  case R::LineCrossing:
+    return fmt::format("loop spans {} {}-byte lines{}", l.amount, l.lineBytes,
+                       l.placements > 1
+                           ? fmt::format(" at {} of {} placements",
+                                         l.crossingPlacements, l.placements)
+                           : std::string());
+  }
+  return {};
+}
+
+std::string bottleneckResource(const LoopKernel &k, const LoopReport &r,
+                               const MachineModel &m) {
+  if (r.bottleneckStage < 0)
+    return {};
+  return limiterText(k, r.stages[r.bottleneckStage].limiter, m);
+}
 
 std::string tiedWith(const LoopReport &r) {
   std::vector<std::string> ties;
@@ -141,22 +200,20 @@ std::string renderText(const LoopKernel &k, const LoopReport &r,
           ? fmt::format(", {} cycles/element", cycles(r.cyclesPerElement))
           : "";
   const std::string ties = tiedWith(r);
+  const std::string resource = bottleneckResource(k, r, m);
   line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}",
        cycles(r.cyclesPerIteration), perElement, bottleneckName(r.bottleneck),
-       r.bottleneckResource.empty() ? "" : " — " + r.bottleneckResource,
+       resource.empty() ? "" : " — " + resource,
        ties.empty() ? "" : " (tied with " + ties + ")");
-  line("Confidence: {}", r.confidence);
+  line("Confidence: {}", confidenceName(r.confidence.level));
   line("");
   line("Bounds (cycles/iteration):");
-  line("  front end      {:>8}  ({} fused uops, {} unfused)",
-       cycles(r.bounds.frontEnd), r.frontEndUops, r.uops);
-  line("  ports          {:>8}  ({})", cycles(r.bounds.ports),
-       m.portSetName(r.bottleneckPorts));
-  line("  divider        {:>8}", cycles(r.bounds.divider));
-  line("  loop-carried   {:>8}", cycles(r.bounds.loopCarried));
-  line("  critical path  {:>8}  (one iteration's latency, not a throughput "
-       "bound)",
-       cycles(r.bounds.criticalPath));
+  for (const StageResult &s : r.stages) {
+    std::string detail =
+        s.stage->textDetail ? s.stage->textDetail(s, r, m) : std::string();
+    line("  {:<15}{:>8}{}", s.stage->label, cycles(s.bound),
+         detail.empty() ? "" : "  " + detail);
+  }
   if (r.layout.known)
     line("Code layout: {}", layoutText(r.layout));
   line("");
@@ -212,9 +269,7 @@ std::string renderText(const LoopKernel &k, const LoopReport &r,
   return out;
 }
 
-std::string renderJson(const LoopKernel &k, const LoopReport &r,
-                       const MachineModel &m) {
-  using Json = nlohmann::ordered_json;
+Json loopJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
   Json j;
   j["name"] = r.kernel;
   j["model"] = r.model;
@@ -223,15 +278,14 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r,
       r.elementsPerIteration ? Json(clean(r.cyclesPerElement)) : Json();
   j["elements_per_iteration"] = r.elementsPerIteration;
   j["bottleneck"] = bottleneckName(r.bottleneck);
-  j["bottleneck_resource"] = r.bottleneckResource;
+  j["bottleneck_resource"] = bottleneckResource(k, r, m);
   j["ties"] = Json::array();
   for (BottleneckKind t : r.ties)
     j["ties"].push_back(bottleneckName(t));
-  j["bounds"] = {{"front_end", clean(r.bounds.frontEnd)},
-                 {"ports", clean(r.bounds.ports)},
-                 {"divider", clean(r.bounds.divider)},
-                 {"loop_carried", clean(r.bounds.loopCarried)},
-                 {"critical_path", clean(r.bounds.criticalPath)}};
+  Json bounds = Json::object();
+  for (const StageResult &s : r.stages)
+    bounds[s.stage->jsonKey] = clean(s.bound);
+  j["bounds"] = bounds;
   j["bottleneck_ports"] = m.portSetName(r.bottleneckPorts);
   j["uops"] = clean(r.uops);
   j["front_end_uops"] = clean(r.frontEndUops);
@@ -296,10 +350,31 @@ std::string renderJson(const LoopKernel &k, const LoopReport &r,
                         {"instructions", lines(k, r.criticalPath.insts)}};
   j["unknown_instructions"] = r.unknownInstructions;
   j["notes"] = r.notes;
-  j["confidence"] = r.confidence;
+  j["confidence"] = confidenceName(r.confidence.level);
   j["fingerprint"] = r.fingerprint;
-  return jsonText(
-      j); // instruction text may hold symbol names that are not UTF-8
+  return j;
+}
+
+std::string renderJson(const LoopKernel &k, const LoopReport &r,
+                       const MachineModel &m) {
+  // Instruction text may hold symbol names that are not UTF-8: jsonText.
+  return jsonText(loopJson(k, r, m));
+}
+
+void setSourceLocation(Json &loop, const std::string &function,
+                       const std::string &file, unsigned line) {
+  loop["function"] = function;
+  loop["file"] = file;
+  loop["line"] = line;
+}
+
+std::string fileJsonText(const std::string &file, const Json &model,
+                         Json loops) {
+  Json doc;
+  doc["file"] = file;
+  doc["model"] = model;
+  doc["loops"] = std::move(loops);
+  return jsonText(doc) + "\n";
 }
 
 namespace {

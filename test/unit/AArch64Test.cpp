@@ -82,7 +82,7 @@ TEST(AArch64Analysis, PostIndexWritebackIsAOneCycleRecurrence) {
 
   LoopReport r = analyzeLoop(k, m);
   EXPECT_TRUE(r.unknownInstructions.empty());
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 4.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 4.0);
   EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
   ASSERT_EQ(r.recurrences.size(), 3u);
   EXPECT_EQ(r.recurrences[0].insts, std::vector<unsigned>{1});
@@ -98,7 +98,7 @@ TEST(AArch64Analysis, PostIndexWritebackIsAOneCycleRecurrence) {
   });
   ASSERT_NE(e, r.edges.end());
   EXPECT_EQ(e->unit, "v0");
-  EXPECT_DOUBLE_EQ(r.bounds.criticalPath, 10.0);
+  EXPECT_DOUBLE_EQ(r.bound("critical-path"), 10.0);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // expected number is derived in the comment above its check.
 #include "loopperf/Analysis.h"
 #include "TestModel.h"
+#include "loopperf/Render.h"
 
 #include <gtest/gtest.h>
 
@@ -69,10 +70,10 @@ TEST(Analysis, OsacaSumReduction) {
     kb.add("vaddpd " + std::to_string(32 * i) + "(%rsi,%rcx), %ymm0, %ymm0");
   kb.add("addq $256, %rcx").add("cmpq %rdx, %rcx").add("jne .L1");
   LoopReport r = analyzeLoop(kb.elements(32).build(), m);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 32.0);
-  EXPECT_DOUBLE_EQ(r.bounds.ports, 4.0);
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 2.5);
-  EXPECT_DOUBLE_EQ(r.bounds.criticalPath, 37.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 32.0);
+  EXPECT_DOUBLE_EQ(r.bound("ports"), 4.0);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 2.5);
+  EXPECT_DOUBLE_EQ(r.bound("critical-path"), 37.0);
   EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 32.0);
   EXPECT_DOUBLE_EQ(r.cyclesPerElement, 1.0); // 32 cycles / 32 elements
@@ -80,7 +81,7 @@ TEST(Analysis, OsacaSumReduction) {
   EXPECT_EQ(r.recurrences[0].insts,
             (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(r.recurrences[0].distance, 1u);
-  EXPECT_EQ(r.confidence, "high");
+  EXPECT_STREQ(confidenceName(r.confidence.level), "high");
 
   // Same loop on a model whose folded-load form says 11 (an LLVM-style
   // 7-cycle ymm load) and whose register form "vaddpd ymm,ymm,ymm" says 4:
@@ -91,8 +92,8 @@ TEST(Analysis, OsacaSumReduction) {
   b.model().storage->forms[12].latency = 11; // "vaddpd mem,ymm,ymm"
   ASSERT_EQ(b.model().storage->forms[12].asmKey, "vaddpd mem,ymm,ymm");
   LoopReport r2 = analyzeLoop(kb.build(), b.build());
-  EXPECT_DOUBLE_EQ(r2.bounds.loopCarried, 32.0);
-  EXPECT_DOUBLE_EQ(r2.bounds.criticalPath, 7.0 + 32.0); // first load 11 - 4
+  EXPECT_DOUBLE_EQ(r2.bound("loop-carried"), 32.0);
+  EXPECT_DOUBLE_EQ(r2.bound("critical-path"), 7.0 + 32.0); // first load 11 - 4
 }
 
 TEST(Analysis, FourAccumulators) {
@@ -106,8 +107,8 @@ TEST(Analysis, FourAccumulators) {
            std::to_string(i) + ", %zmm" + std::to_string(i));
   kb.add("addq $256, %rcx").add("cmpq %rdx, %rcx").add("jne .L1");
   LoopReport r = analyzeLoop(kb.build(), m);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 4.0);
-  EXPECT_DOUBLE_EQ(r.bounds.ports, 2.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 4.0);
+  EXPECT_DOUBLE_EQ(r.bound("ports"), 2.0);
   ASSERT_EQ(r.recurrences.size(), 5u);
   for (int i = 0; i < 4; ++i)
     EXPECT_DOUBLE_EQ(r.recurrences[i].cyclesPerIteration, 4.0);
@@ -145,7 +146,7 @@ TEST(Analysis, StreamTriadTwoAgus) {
                      .add("jb .L2")
                      .build();
   LoopReport r = analyzeLoop(k, m);
-  EXPECT_NEAR(r.bounds.ports, 1.5, 1e-12);
+  EXPECT_NEAR(r.bound("ports"), 1.5, 1e-12);
   EXPECT_EQ(r.bottleneckPorts, b.mask("AGU0+AGU1"));
   EXPECT_NEAR(r.portLoad[4], 1.5, 1e-12);
   EXPECT_NEAR(r.portLoad[5], 1.5, 1e-12);
@@ -153,7 +154,7 @@ TEST(Analysis, StreamTriadTwoAgus) {
   EXPECT_NEAR(r.perInstruction[2].portCycles[5], 1.0, 1e-12);
   // Only AGUs saturate, and they are memory ports: a memory bottleneck.
   EXPECT_EQ(r.bottleneck, BottleneckKind::Memory);
-  EXPECT_EQ(r.bottleneckResource, "AGU0+AGU1 (vmovupd, vfmadd213pd)");
+  EXPECT_EQ(bottleneckResource(k, r, m), "AGU0+AGU1 (vmovupd, vfmadd213pd)");
 }
 
 TEST(Analysis, GaussSeidelRecurrence) {
@@ -174,14 +175,27 @@ TEST(Analysis, GaussSeidelRecurrence) {
                      .add("jne .L3")
                      .build();
   LoopReport r = analyzeLoop(k, m);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 16.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 16.0);
   ASSERT_FALSE(r.recurrences.empty());
   EXPECT_EQ(r.recurrences[0].insts, (std::vector<unsigned>{0, 1, 2, 3}));
   EXPECT_FALSE(r.recurrences[0].throughMemory);
   EXPECT_TRUE(std::none_of(r.edges.begin(), r.edges.end(),
                            [](const DepEdge &e) { return e.memory; }));
-  EXPECT_EQ(r.bottleneckResource,
+  EXPECT_EQ(bottleneckResource(k, r, m),
             "vaddsd → vaddsd → vaddsd → vmulsd (lines 1, 2, 3, 4)");
+  // The stages in run order (Stages.def), the bottleneck's structured
+  // limiter: the chain's instructions and their lines.
+  std::vector<std::string> ids;
+  for (const StageResult &s : r.stages)
+    ids.push_back(s.stage->id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"front-end", "ports", "divider",
+                                           "loop-carried", "critical-path"}));
+  ASSERT_GE(r.bottleneckStage, 0);
+  const Limiter &l = r.stages[r.bottleneckStage].limiter;
+  EXPECT_EQ(l.resource, Limiter::Resource::Chain);
+  EXPECT_EQ(l.insts, (std::vector<unsigned>{0, 1, 2, 3}));
+  EXPECT_EQ(l.lines, (std::vector<unsigned>{1, 2, 3, 4}));
+  EXPECT_FALSE(r.stage("critical-path")->stage->throughput);
 }
 
 TEST(Analysis, AdcChainThroughCarryFlag) {
@@ -196,15 +210,15 @@ TEST(Analysis, AdcChainThroughCarryFlag) {
     add.add(std::string("addq $1, %") + reg);
   }
   LoopReport r = analyzeLoop(adc.build(), m);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 8.0);
-  EXPECT_DOUBLE_EQ(r.bounds.ports, 4.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 8.0);
+  EXPECT_DOUBLE_EQ(r.bound("ports"), 4.0);
   EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
   EXPECT_EQ(r.recurrences[0].insts.size(), 8u);
   // With add instead of adc nothing reads CF: each register chain is 1
   // cycle, and 8 uops on the 4 ALUs give 2: ports bound, tied with the
   // front end (8 uops / dispatch 4 = 2).
   LoopReport r2 = analyzeLoop(add.build(), m);
-  EXPECT_DOUBLE_EQ(r2.bounds.loopCarried, 1.0);
+  EXPECT_DOUBLE_EQ(r2.bound("loop-carried"), 1.0);
   EXPECT_DOUBLE_EQ(r2.cyclesPerIteration, 2.0);
   EXPECT_EQ(r2.bottleneck, BottleneckKind::Ports);
   EXPECT_EQ(r2.ties, (std::vector<BottleneckKind>{BottleneckKind::FrontEnd}));
@@ -227,13 +241,13 @@ TEST(Analysis, SwapRecurrenceSpansTwoIterations) {
   ASSERT_EQ(r.recurrences.size(), 1u);
   EXPECT_EQ(r.recurrences[0].distance, 2u);
   EXPECT_DOUBLE_EQ(r.recurrences[0].latency, 4.0);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 2.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 2.0);
   EXPECT_EQ(r.recurrences[0].insts, (std::vector<unsigned>{0, 1, 3, 2}));
   // With move elimination the three moves cost 0: 1 / 2 = 0.5.
   ModelBuilder b = smallCore();
   b.model().rules.moveElimination = true;
   LoopReport r2 = analyzeLoop(k, b.build());
-  EXPECT_DOUBLE_EQ(r2.bounds.loopCarried, 0.5);
+  EXPECT_DOUBLE_EQ(r2.bound("loop-carried"), 0.5);
   EXPECT_TRUE(r2.perInstruction[1].eliminated);
 }
 
@@ -249,7 +263,7 @@ TEST(Analysis, StoreToLoadForwarding) {
                      .build();
   LoopReport r = analyzeLoop(k, m);
   ASSERT_FALSE(r.recurrences.empty());
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 7.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 7.0);
   EXPECT_TRUE(r.recurrences[0].throughMemory);
   EXPECT_EQ(r.recurrences[0].distance, 1u);
   // Without memory dependencies only the registers remain: no recurrence.
@@ -266,7 +280,7 @@ TEST(Analysis, StoreToLoadForwarding) {
                       .add("addq $8, %rdi")
                       .build();
   LoopReport r3 = analyzeLoop(k2, m);
-  EXPECT_DOUBLE_EQ(r3.bounds.loopCarried, 3.5);
+  EXPECT_DOUBLE_EQ(r3.bound("loop-carried"), 3.5);
   EXPECT_EQ(r3.recurrences[0].distance, 2u);
   // Reading ahead (+8) never sees a stored value: no memory chain; only
   // the rdi increment (1 per iteration) remains.
@@ -276,7 +290,7 @@ TEST(Analysis, StoreToLoadForwarding) {
                       .add("movq %rax, (%rdi)")
                       .add("addq $8, %rdi")
                       .build();
-  EXPECT_DOUBLE_EQ(analyzeLoop(k3, m).bounds.loopCarried, 1.0);
+  EXPECT_DOUBLE_EQ(analyzeLoop(k3, m).bound("loop-carried"), 1.0);
 }
 
 TEST(Analysis, DividerBound) {
@@ -291,10 +305,10 @@ TEST(Analysis, DividerBound) {
                      .add("jne .L5")
                      .build();
   LoopReport r = analyzeLoop(k, m);
-  EXPECT_DOUBLE_EQ(r.bounds.divider, 16.0);
+  EXPECT_DOUBLE_EQ(r.bound("divider"), 16.0);
   EXPECT_EQ(r.bottleneck, BottleneckKind::Divider);
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 16.0);
-  EXPECT_EQ(r.bottleneckResource, "DIV (vdivpd)");
+  EXPECT_EQ(bottleneckResource(k, r, m), "DIV (vdivpd)");
 }
 
 TEST(Analysis, DividerWithoutDividerPortNamesItsDensestPipe) {
@@ -314,9 +328,9 @@ TEST(Analysis, DividerWithoutDividerPortNamesItsDensestPipe) {
                      .add("addq $64, %rsi")
                      .build();
   LoopReport r = analyzeLoop(k, m);
-  EXPECT_DOUBLE_EQ(r.bounds.divider, 10.0);
+  EXPECT_DOUBLE_EQ(r.bound("divider"), 10.0);
   EXPECT_EQ(r.bottleneck, BottleneckKind::Divider);
-  EXPECT_EQ(r.bottleneckResource, "FP1 (vdivpd)");
+  EXPECT_EQ(bottleneckResource(k, r, m), "FP1 (vdivpd)");
 }
 
 TEST(Analysis, FrontEndBoundWithMacroFusion) {
@@ -336,13 +350,28 @@ TEST(Analysis, FrontEndBoundWithMacroFusion) {
                           "r10d", "r11d", "r12d"})
     kb.add(std::string("movl $1, %") + reg);
   kb.add("decq %rcx").add("jne .L6");
-  LoopReport r = analyzeLoop(kb.build(), m);
+  const LoopKernel k = kb.build();
+  LoopReport r = analyzeLoop(k, m);
   EXPECT_DOUBLE_EQ(r.frontEndUops, 11.0);
   EXPECT_TRUE(r.perInstruction[10].fusedWithNext);
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 2.75);
-  EXPECT_NEAR(r.bounds.ports, 10.0 / 6.0, 1e-12);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 2.75);
+  EXPECT_NEAR(r.bound("ports"), 10.0 / 6.0, 1e-12);
   EXPECT_EQ(r.bottleneck, BottleneckKind::FrontEnd);
   EXPECT_DOUBLE_EQ(r.uops, 12.0); // unfused: every instruction is one uop
+  // Fusion is visible: the ports stage says it counted no demand of decq
+  // (index 10), and decq has no port cycles of its own.
+  const StageResult *ports = r.stage("ports");
+  ASSERT_NE(ports, nullptr);
+  EXPECT_EQ(ports->excluded, (std::vector<unsigned>{10}));
+  for (double c : r.perInstruction[10].portCycles)
+    EXPECT_EQ(c, 0.0);
+  // The front end's limiter: dispatch width 4, 11 fused uops.
+  const StageResult &fe = r.stages[r.bottleneckStage];
+  EXPECT_STREQ(fe.stage->id, "front-end");
+  EXPECT_EQ(fe.limiter.resource, Limiter::Resource::Dispatch);
+  EXPECT_DOUBLE_EQ(fe.limiter.width, 4.0);
+  EXPECT_DOUBLE_EQ(fe.limiter.amount, 11.0);
+  EXPECT_EQ(bottleneckResource(k, r, m), "dispatch width 4 (11 fused uops)");
 }
 
 TEST(Analysis, ZeroIdiomBreaksChain) {
@@ -366,7 +395,7 @@ TEST(Analysis, ZeroIdiomBreaksChain) {
                       .add("vxorps %ymm2, %ymm0, %ymm0")
                       .add("vaddps %ymm1, %ymm0, %ymm0")
                       .build();
-  EXPECT_DOUBLE_EQ(analyzeLoop(k2, m).bounds.loopCarried, 5.0);
+  EXPECT_DOUBLE_EQ(analyzeLoop(k2, m).bound("loop-carried"), 5.0);
 }
 
 TEST(Analysis, GatherMergeCarriesItsWholeLatency) {
@@ -389,7 +418,7 @@ TEST(Analysis, GatherMergeCarriesItsWholeLatency) {
   k.insts[0].mem[0].isLoad = true;
   ASSERT_EQ(k.insts[0].mem[0].index, "zmm3");
   LoopReport r = analyzeLoop(k, m);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 14.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 14.0);
   // Ports: 16 load cycles on LD0+LD1 = 8 per iteration, below the chain.
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 14.0);
 }
@@ -401,7 +430,7 @@ TEST(Analysis, PartialRegisterMerge) {
   MachineModel m = smallCore().build();
   LoopKernel k =
       KernelBuilder().add("movb $1, %al").add("imulq %rax, %rax").build();
-  EXPECT_DOUBLE_EQ(analyzeLoop(k, m).bounds.loopCarried, 4.0);
+  EXPECT_DOUBLE_EQ(analyzeLoop(k, m).bound("loop-carried"), 4.0);
   LoopKernel k2 =
       KernelBuilder().add("movl $1, %eax").add("imulq %rax, %rax").build();
   EXPECT_TRUE(analyzeLoop(k2, m).recurrences.empty());
@@ -426,7 +455,9 @@ TEST(Analysis, UnknownInstructionIsReportedAndNotFree) {
   for (double c : r.perInstruction[0].portCycles)
     charged += c;
   EXPECT_DOUBLE_EQ(charged, 1.0);
-  EXPECT_EQ(r.confidence, "medium");
+  EXPECT_STREQ(confidenceName(r.confidence.level), "medium");
+  EXPECT_EQ(r.confidence.reasons, (std::vector<ConfidenceReason>{
+                                      ConfidenceReason::UnknownInstructions}));
   EXPECT_FALSE(r.notes.empty());
 }
 
@@ -457,7 +488,7 @@ TEST(Analysis, FastLeaRuleByAddressShape) {
     b.form("leaq mem,r64", 2, 2, {{"ALU0+ALU1", 1}});
     MachineModel m = b.build();
     LoopKernel k = KernelBuilder().add(text).build();
-    return analyzeLoop(k, m).bounds.loopCarried;
+    return analyzeLoop(k, m).bound("loop-carried");
   };
   EXPECT_DOUBLE_EQ(run(false, "leaq 8(%rax), %rax"), 2.0);
   EXPECT_DOUBLE_EQ(run(true, "leaq 8(%rax), %rax"), 1.0);

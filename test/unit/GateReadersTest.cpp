@@ -7,6 +7,8 @@
 #include "Readers.h"
 #include "Writers.h"
 
+#include "loopperf/Json.h"
+
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -104,6 +106,27 @@ TEST(GateReaders, ClangYamlKeepsLoopperfSummariesWithTheirFingerprint) {
   EXPECT_EQ(r[1].line, 0u);
 }
 
+// Since the remarks have one wording (loopperf/Remark.h) an unknown
+// element count is ElementsPerIteration "unknown" with no CyclesPerElement.
+TEST(GateReaders, ClangYamlUnknownElementsWithoutCyclesPerElement) {
+  std::vector<LoopRecord> r = readClangYaml(R"(--- !Passed
+Pass:            loopperf
+Name:            LoopPerf
+Function:        tail
+Args:
+  - CyclesPerIteration: '8.00'
+  - ElementsPerIteration: unknown
+  - Model:           znver5
+  - Bottleneck:      loop-carried
+...
+)",
+                                            "u.opt.yaml");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 8.0);
+  EXPECT_FALSE(r[0].cyclesPerElement.has_value());
+  EXPECT_EQ(r[0].elementsPerIteration, 0u);
+}
+
 TEST(GateReaders, ClangYamlMalformedOrTruncatedNamesTheFile) {
   std::string yaml = ClangYaml;
   // Cut inside the first record's argument list.
@@ -164,6 +187,32 @@ TEST(GateReaders, GccSummaryVariants) {
   EXPECT_FALSE(parseGccSummary("loop vectorized using 32 byte vectors", r));
 }
 
+// The one summary both compilers print (loopperf/Remark.h): the bounds,
+// counts and confidence follow the resource and are not part of it.
+TEST(GateReaders, GccSummaryWithBounds) {
+  LoopRecord r;
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs 1.00 cycles/iteration (0.25 cycles/element, 4 "
+      "elements/iteration) on icelake-server; bottleneck: loop-carried addq "
+      "(tied with memory, front-end); bounds: front-end 1.00, ports 1.00, "
+      "divider 0.00, loop-carried 1.00; 9 instructions, 1 unknown; "
+      "confidence medium",
+      r));
+  EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 1.0);
+  EXPECT_EQ(r.elementsPerIteration, 4u);
+  EXPECT_EQ(r.model, "icelake-server");
+  EXPECT_EQ(r.bottleneck, "loop-carried");
+  EXPECT_EQ(r.bottleneckResource, "addq (tied with memory, front-end)");
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 "
+      "element/iteration) on znver3; bottleneck: loop-carried vaddsd (line "
+      "17); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried "
+      "3.00; 4 instructions, 0 unknown",
+      r));
+  EXPECT_EQ(r.elementsPerIteration, 1u);
+  EXPECT_EQ(r.bottleneckResource, "vaddsd (line 17)");
+}
+
 TEST(GateReaders, GccRecordMalformed) {
   EXPECT_EQ(
       errorOf([] { readGccRecord("[{\"format\": \"1\"}, [], [", "t.json"); }),
@@ -181,8 +230,8 @@ TEST(GateReaders, GccRecordMalformed) {
 }
 
 TEST(GateReaders, LoopperfJsonBothPlugins) {
-  // GCC plugin: TU "file", loops without one; LLVM plugin: "module" and a
-  // "file" per loop.
+  // A TU "file" and loops without one (GCC plugin before the one writer);
+  // the clang plugin's older "module" and a "file" per loop.
   auto gcc = readLoopperfJson(R"({"file": "a.c", "model": "znver3", "loops": [
       {"cycles_per_iteration": 3.0, "cycles_per_element": 3.0, "elements_per_iteration": 1,
        "bottleneck": "loop-carried", "fingerprint": "09bbf5ac67a4d8bf", "function": "sum",
@@ -210,6 +259,44 @@ TEST(GateReaders, LoopperfJsonBothPlugins) {
             "n.json: \"cycles_per_iteration\" is not a cycle count");
   EXPECT_EQ(errorOf([] { readLoopperfJson(R"({"loops": [)", "c.json"); }),
             "c.json: malformed JSON (truncated?)");
+}
+
+// The engine's one writer (loopperf/Json.h) is what the gate reads: a
+// plugin's loop with its source location, and a CLI loop with its region.
+TEST(GateReaders, LoopperfJsonReadsTheEngineWriter) {
+  loopperf::LoopKernel k;
+  loopperf::LoopReport r;
+  r.model = "m1";
+  r.cyclesPerIteration = 2;
+  r.elementsPerIteration = 4;
+  r.cyclesPerElement = 0.5;
+  r.bottleneck = loopperf::BottleneckKind::Ports;
+  r.fingerprint = "0123456789abcdef";
+  loopperf::MachineModel m;
+  loopperf::Json plugin = loopperf::loopJson(k, r, m);
+  loopperf::setSourceLocation(plugin, "f", "src/a.c", 7);
+  loopperf::Json cli = loopperf::loopJson(k, r, m);
+  cli["region"] = {{"kind", "loop"},
+                   {"name", ".L3"},
+                   {"function", "g"},
+                   {"first_line", 12},
+                   {"last_line", 15}};
+  auto recs = readLoopperfJson(
+      loopperf::fileJsonText("a.c", "m1", loopperf::Json::array({plugin, cli})),
+      "e.json");
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0].file, "src/a.c");
+  EXPECT_EQ(recs[0].function, "f");
+  EXPECT_EQ(recs[0].line, 7u);
+  EXPECT_DOUBLE_EQ(recs[0].cyclesPerIteration, 2.0);
+  EXPECT_EQ(recs[0].elementsPerIteration, 4u);
+  EXPECT_DOUBLE_EQ(recs[0].cyclesPerElement.value(), 0.5);
+  EXPECT_EQ(recs[0].model, "m1");
+  EXPECT_EQ(recs[0].bottleneck, "ports");
+  EXPECT_EQ(recs[0].fingerprint, "0123456789abcdef");
+  EXPECT_EQ(recs[1].file, "a.c");
+  EXPECT_EQ(recs[1].function, "g");
+  EXPECT_EQ(recs[1].line, 12u);
 }
 
 TEST(GateReaders, GzipWholeAndTruncated) {

@@ -9,6 +9,7 @@
 // last byte lies in the next 64-byte line.
 #include "TestModel.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/ModelIO.h"
 #include "loopperf/Render.h"
 
@@ -107,7 +108,7 @@ TEST(LineCrossing, CounterLoopInsideALine) {
   EXPECT_EQ(r.layout.linesSpanned, 1u);
   EXPECT_EQ(r.layout.crossingPlacements, 0u);
   EXPECT_DOUBLE_EQ(r.layout.lineCrossingCycles, 0.0);
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 0.5);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 0.5);
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 1.0);
   EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
   EXPECT_TRUE(r.notes.empty());
@@ -126,10 +127,10 @@ TEST(LineCrossing, CounterLoopAcrossTwoLines) {
   EXPECT_EQ(r.layout.linesSpanned, 2u);
   EXPECT_EQ(r.layout.crossingPlacements, 1u);
   EXPECT_DOUBLE_EQ(r.layout.lineCrossingCycles, 2.0);
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 2.0);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 2.0);
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 2.0);
   EXPECT_EQ(r.bottleneck, BottleneckKind::FrontEnd);
-  EXPECT_EQ(r.bottleneckResource, "loop spans 2 64-byte lines");
+  EXPECT_EQ(bottleneckResource(k, r, m), "loop spans 2 64-byte lines");
   ASSERT_EQ(r.notes.size(), 1u);
   EXPECT_EQ(
       r.notes[0],
@@ -157,7 +158,7 @@ TEST(LineCrossing, PopcountCandidatesOfA16ByteAlignedSection) {
   EXPECT_EQ(r.layout.crossingPlacements, 1u);
   EXPECT_EQ(r.layout.linesSpanned, 1u);
   EXPECT_DOUBLE_EQ(r.layout.lineCrossingCycles, 0.0);
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 1.0);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 1.0);
   EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 1.0);
   ASSERT_EQ(r.notes.size(), 1u);
   EXPECT_EQ(
@@ -188,8 +189,8 @@ TEST(LineCrossing, MajorityOfPlacementsDecides) {
   LoopReport r50 = analyzeLoop(k50, m);
   EXPECT_EQ(r50.layout.linesAt, (std::vector<unsigned>{1, 2, 2, 2}));
   EXPECT_EQ(r50.layout.linesSpanned, 2u);
-  EXPECT_DOUBLE_EQ(r50.bounds.frontEnd, 2.0);
-  EXPECT_EQ(r50.bottleneckResource,
+  EXPECT_DOUBLE_EQ(r50.bound("front-end"), 2.0);
+  EXPECT_EQ(bottleneckResource(k50, r50, m),
             "loop spans 2 64-byte lines at 3 of 4 placements");
   // 40 bytes end at 39, 55, 71, 87: a tie (2 placements each) counts as the
   // smaller line count: one line, no line term (front end 2 / 4 = 0.5).
@@ -198,7 +199,7 @@ TEST(LineCrossing, MajorityOfPlacementsDecides) {
   LoopReport r40 = analyzeLoop(k40, m);
   EXPECT_EQ(r40.layout.linesAt, (std::vector<unsigned>{1, 1, 2, 2}));
   EXPECT_EQ(r40.layout.linesSpanned, 1u);
-  EXPECT_DOUBLE_EQ(r40.bounds.frontEnd, 0.5);
+  EXPECT_DOUBLE_EQ(r40.bound("front-end"), 0.5);
   // 100 bytes end at 99, 115, 131, 147: 2, 2, 3, 3 lines; every placement
   // crosses, the tie between 2 and 3 gives 2 > 1: front end 2.0.
   LoopKernel k100 = counterLoopOfBytes(100);
@@ -207,7 +208,7 @@ TEST(LineCrossing, MajorityOfPlacementsDecides) {
   EXPECT_EQ(r100.layout.linesAt, (std::vector<unsigned>{2, 2, 3, 3}));
   EXPECT_EQ(r100.layout.crossingPlacements, 4u);
   EXPECT_EQ(r100.layout.linesSpanned, 2u);
-  EXPECT_DOUBLE_EQ(r100.bounds.frontEnd, 2.0);
+  EXPECT_DOUBLE_EQ(r100.bound("front-end"), 2.0);
   ASSERT_EQ(r100.notes.size(), 1u);
   EXPECT_EQ(r100.notes[0],
             "the loop's 100 bytes span 2 to 3 64-byte lines wherever it is "
@@ -222,7 +223,7 @@ TEST(LineCrossing, AlignmentOfALineOrMoreIsExact) {
   place(k, 0x78, 128);
   LoopReport r = analyzeLoop(k, m);
   EXPECT_EQ(r.layout.placements, (std::vector<unsigned>{56}));
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 2.0);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 2.0);
   // Alignment 1 (unaligned section): all 64 offsets; the 9 bytes cross at
   // offsets 56..63, 8 of 64: one line by majority.
   place(k, 0x38, 1);
@@ -230,7 +231,7 @@ TEST(LineCrossing, AlignmentOfALineOrMoreIsExact) {
   EXPECT_EQ(r.layout.placements.size(), 64u);
   EXPECT_EQ(r.layout.crossingPlacements, 8u);
   EXPECT_EQ(r.layout.linesSpanned, 1u);
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 0.5);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 0.5);
 }
 
 TEST(LineCrossing, NothingChangesWithoutLayoutOrRule) {
@@ -241,7 +242,7 @@ TEST(LineCrossing, NothingChangesWithoutLayoutOrRule) {
   none.layout = {};
   LoopReport r = analyzeLoop(none, m);
   EXPECT_FALSE(r.layout.known);
-  EXPECT_DOUBLE_EQ(r.bounds.frontEnd, 0.5);
+  EXPECT_DOUBLE_EQ(r.bound("front-end"), 0.5);
   EXPECT_TRUE(r.notes.empty());
   EXPECT_EQ(renderText(none, r, m).find("Code layout"), std::string::npos);
   EXPECT_EQ(renderJson(none, r, m).find("\"layout\""), std::string::npos);
@@ -256,7 +257,7 @@ TEST(LineCrossing, NothingChangesWithoutLayoutOrRule) {
   EXPECT_EQ(n.layout.lineBytes, 64u);
   EXPECT_EQ(n.layout.linesSpanned, 2u);
   EXPECT_DOUBLE_EQ(n.layout.lineCrossingCycles, 0.0);
-  EXPECT_DOUBLE_EQ(n.bounds.frontEnd, 0.5);
+  EXPECT_DOUBLE_EQ(n.bound("front-end"), 0.5);
   EXPECT_TRUE(n.notes.empty());
 }
 

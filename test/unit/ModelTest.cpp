@@ -3,8 +3,10 @@
 // Expected numbers are read from the committed model data: models/<name>.json
 // (LLVM 19, written by loopperf-gen-models) and models/overlays/<cpu>.json
 // (curated facts). Each test says which line it comes from.
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/HostCpu.h"
 #include "loopperf/MachineModel.h"
+#include "loopperf/ModelCheck.h"
 #include "loopperf/ModelIO.h"
 #include "loopperf/X86.h"
 

@@ -8,6 +8,7 @@
 // includes no LLVM or GCC header.)
 #include "TestModel.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/ElementCount.h"
 #include "loopperf/MachineModel.h"
 

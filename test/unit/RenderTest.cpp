@@ -2,6 +2,7 @@
 #include "loopperf/Render.h"
 #include "TestModel.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/Remark.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -86,4 +87,59 @@ TEST(Render, TextNamesBottleneckAndLines) {
   EXPECT_NE(text.find("Predicted 4.00 cycles/iteration"), std::string::npos);
   EXPECT_NE(text.find("loop-carried"), std::string::npos);
   EXPECT_NE(text.find("vaddps (line 1)"), std::string::npos);
+}
+
+// The one remark wording (loopperf/Remark.h) both plugins print: the summary
+// names every throughput stage's bound; clang receives the named parts as
+// remark arguments, GCC the text. Sample: vaddps chain 4 (loop-carried),
+// decq + jne on ALU 2.00 (ports), 3 fused uops / dispatch 4 = 0.75, 8
+// elements: 0.50 cycles/element.
+TEST(Render, RemarksSummaryAndDetail) {
+  Rendered s = sample();
+  RemarkOptions o;
+  o.detail = 2;
+  RemarkText t = formatRemarks(s.kernel, s.report, s.model, o);
+  EXPECT_EQ(t.summary.text(),
+            "loop runs 4.00 cycles/iteration (0.50 cycles/element, 8 "
+            "elements/iteration) on testcore; bottleneck: loop-carried vaddps "
+            "(line 1); bounds: front-end 0.75, ports 2.00, divider 0.00, "
+            "loop-carried 4.00; 3 instructions, 0 unknown");
+  std::vector<std::string> keys;
+  for (const RemarkPart &p : t.summary.parts)
+    if (!p.key.empty())
+      keys.push_back(p.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "CyclesPerIteration", "CyclesPerElement",
+                      "ElementsPerIteration", "Model", "Bottleneck",
+                      "BottleneckResource", "FrontEndBound", "PortsBound",
+                      "DividerBound", "LoopCarriedBound", "Instructions",
+                      "UnknownInstructions"}));
+  ASSERT_EQ(t.details.size(), 5u);
+  EXPECT_EQ(t.details[0].text(),
+            "bounds (cycles/iteration): front end 0.75 (3 fused uops, 3 "
+            "unfused), ports 2.00 (ALU), divider 0.00, loop-carried 4.00, "
+            "critical path 4.00 (one iteration's latency, not a throughput "
+            "bound)");
+  EXPECT_EQ(t.details[1].text(), "busiest ports: ALU 2.00, FP0 0.50, FP1 0.50");
+  EXPECT_EQ(t.details[2].text(),
+            "longest loop-carried chain: 4.00 cycles/iteration = latency 4 / "
+            "1 iteration(s): vaddps %ymm1, %ymm0, %ymm0");
+  EXPECT_EQ(t.details[3].text(), "confidence high");
+  EXPECT_EQ(t.details[4].text(), "fingerprint " + s.report.fingerprint);
+  ASSERT_EQ(t.instructions.size(), 3u);
+  EXPECT_EQ(t.instructions[0].text(),
+            "0: vaddps %ymm1, %ymm0, %ymm0: 1 uops, latency 4, ports FP0 "
+            "0.50, FP1 0.50");
+  // One element per iteration and an unknown count read as GCC wrote them.
+  s.report.elementsPerIteration = 1;
+  s.report.cyclesPerElement = 4;
+  EXPECT_NE(formatRemarks(s.kernel, s.report, s.model, o)
+                .summary.text()
+                .find("(4.00 cycles/element, 1 element/iteration)"),
+            std::string::npos);
+  s.report.elementsPerIteration = 0;
+  EXPECT_NE(formatRemarks(s.kernel, s.report, s.model, o)
+                .summary.text()
+                .find("(elements/iteration unknown)"),
+            std::string::npos);
 }

@@ -18,6 +18,7 @@
 // so the body's cycles are the forwarding latency itself.
 #include "TestModel.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelIO.h"
 
@@ -53,7 +54,7 @@ const MachineModel &zen5() {
 }
 
 double loopCarried(const LoopKernel &k, const MachineModel &m) {
-  return analyzeLoop(k, m).bounds.loopCarried;
+  return analyzeLoop(k, m).bound("loop-carried");
 }
 
 } // namespace
@@ -118,7 +119,7 @@ TEST(StoreForward, FailingForwards) {
   LoopKernel ssToZmm =
       body({"vmovss %xmm0, (%rdi)", "vmovups (%rdi), %zmm0"}, {4, 64});
   LoopReport r = analyzeLoop(ssToZmm, m);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 15.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 15.0);
   ASSERT_FALSE(r.recurrences.empty());
   EXPECT_TRUE(r.recurrences[0].throughMemory);
   // stlf_r32_to_r64_fail.chain 14.00: 4-byte GPR store, 8-byte reload.
@@ -133,7 +134,7 @@ TEST(StoreForward, FailingForwards) {
                              "movq %rax, (%rdi)", "addq $8, %rdi"},
                             {8, 8});
   LoopReport p = analyzeLoop(partial, m);
-  EXPECT_DOUBLE_EQ(p.bounds.loopCarried, 15.0);
+  EXPECT_DOUBLE_EQ(p.bound("loop-carried"), 15.0);
   ASSERT_FALSE(p.recurrences.empty());
   EXPECT_EQ(p.recurrences[0].distance, 1u);
   // Reading 8 bytes at +8 behind a pointer advancing by 8 never touches an
@@ -169,7 +170,7 @@ TEST(StoreForward, MemoryRenaming) {
   // movq_store.tp 2.01 per 4 stores).
   LoopReport r =
       analyzeLoop(body({"movq %rax, (%rdi)", "movq (%rdi), %rax"}, {8, 8}), m);
-  EXPECT_DOUBLE_EQ(r.bounds.loopCarried, 0.0);
+  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 0.0);
   // stlf_addmem_r64.chain 1.00 (addq $1,(%rdi)) as three instructions:
   // renamed reload 0 + addq 1 (measured-zen5-2026-11) = 1.
   EXPECT_DOUBLE_EQ(loopCarried(body({"movq (%rdi), %rax", "addq $1, %rax",

@@ -40,8 +40,12 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &origin) {
   try {
     L.cyclesPerIteration =
         parseNumber(required(R, "CyclesPerIteration", origin));
-    std::string Cpe = required(R, "CyclesPerElement", origin);
+    // An unknown element count: ElementsPerIteration "unknown" (and, in
+    // records before the remarks had one wording, CyclesPerElement
+    // "unknown" too; now there is none).
     std::string Epi = required(R, "ElementsPerIteration", origin);
+    std::string Cpe =
+        Epi == "unknown" ? "unknown" : required(R, "CyclesPerElement", origin);
     if (Cpe != "unknown" && Epi != "unknown") {
       L.elementsPerIteration = parseElementCount(Epi);
       L.cyclesPerElement =

@@ -11,6 +11,12 @@
 // that). Each summary must then parse completely. The "note" records of the
 // same pass at the same location carry the detail, one of them
 // "fingerprint <hex>".
+//
+// GCC's records carry only text, so this reader parses the engine's one
+// summary wording (loopperf/Remark.h). Where the GCC plugin also wrote its
+// structured per-TU JSON (-fplugin-arg-loopperf-json), the gate reads that
+// instead: Inputs.cpp keeps, per source file, loopperf JSON before a clang
+// YAML before a GCC record.
 #include "Readers.h"
 
 #include <nlohmann/json.hpp>
@@ -142,10 +148,13 @@ std::unordered_set<std::string> loopperfPassIds(const Json &passes) {
 } // namespace
 
 bool parseGccSummary(const std::string &text, LoopRecord &r) {
-  // LoopRemarks.cpp's summaryOf:
+  // The engine's summary (loopperf/Remark.h, docs/remarks.md):
   //   loop runs C cycles/iteration (E cycles/element, N element[s]/iteration
   //   | elements/iteration unknown) on MODEL; bottleneck: CLASS[ RESOURCE]
+  //   [ (tied with ...)]; bounds: ...; N instructions, U unknown
   //   [; confidence WORD]
+  // Records written before the bounds joined the summary end after the
+  // resource, with an optional "; confidence WORD".
   Scanner s(text);
   std::string cpi, cpe, epi, model, bottleneck;
   if (!s.literal("loop runs ") || !s.decimal(cpi) ||
@@ -167,8 +176,10 @@ bool parseGccSummary(const std::string &text, LoopRecord &r) {
   std::string_view resource = s.rest();
   if (resource.find('\n') != std::string_view::npos)
     return false;
-  if (const size_t c = resource.rfind("; confidence ");
-      c != std::string_view::npos && isLowerWord(resource.substr(c + 13)))
+  if (const size_t b = resource.find("; bounds: "); b != std::string_view::npos)
+    resource = resource.substr(0, b);
+  else if (const size_t c = resource.rfind("; confidence ");
+           c != std::string_view::npos && isLowerWord(resource.substr(c + 13)))
     resource = resource.substr(0, c);
   r.cyclesPerIteration = parseNumber(cpi);
   if (!unknown) {

@@ -1,4 +1,6 @@
-// ReadLoopperfJson.cpp - loopperf's own per-TU JSON (both plugins).
+// ReadLoopperfJson.cpp - loopperf's own per-file JSON (docs/json.md): both
+// plugins' per-TU files and the CLI's --json, one shape written by the
+// engine's fileJsonText.
 #include "Readers.h"
 
 #include <nlohmann/json.hpp>
@@ -32,10 +34,11 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &bytes,
     throw InputError(origin, "malformed JSON (truncated?)");
   if (!doc.is_object() || !doc.contains("loops") || !doc["loops"].is_array())
     throw InputError(origin, "not a loopperf JSON record (no \"loops\" array)");
-  // The GCC plugin names the TU "file", the LLVM plugin "module"; the LLVM
-  // plugin's loops carry their own "file".
+  // The document names the TU "file"; the clang plugin's files written
+  // before the one JSON writer named it "module". A loop's own "file" (the
+  // plugins') wins over it.
   std::string tuFile;
-  for (const char *key : {"file", "module"})
+  for (const char *key : {"module", "file"})
     if (doc.contains(key) && doc[key].is_string())
       tuFile = doc[key].get<std::string>();
   std::vector<LoopRecord> out;
@@ -50,8 +53,22 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &bytes,
                      !l["file"].get<std::string>().empty()
                  ? l["file"].get<std::string>()
                  : tuFile;
-    const Json &fn = member(l, "function", origin);
-    const Json &line = member(l, "line", origin);
+    // The plugins say where the loop is with "function" and "line"; the
+    // CLI's loops have a "region" (function, first_line: a line of the
+    // assembly file).
+    const Json *where = &l;
+    Json fromRegion;
+    if (!l.contains("function") && l.contains("region") &&
+        l["region"].is_object()) {
+      const Json &region = l["region"];
+      fromRegion["function"] =
+          region.contains("function") ? region["function"] : Json("");
+      fromRegion["line"] =
+          region.contains("first_line") ? region["first_line"] : Json(0u);
+      where = &fromRegion;
+    }
+    const Json &fn = member(*where, "function", origin);
+    const Json &line = member(*where, "line", origin);
     if (!fn.is_string() || !line.is_number_unsigned())
       throw InputError(origin,
                        "a loop's \"function\" or \"line\" has the wrong type");

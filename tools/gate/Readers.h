@@ -24,10 +24,11 @@ std::vector<LoopRecord> readClangYaml(const std::string &bytes,
 std::vector<LoopRecord> readGccRecord(const std::string &bytes,
                                       const std::string &origin);
 
-/// loopperf's own per-translation-unit JSON: the LLVM plugin's
-/// {"module", "loops": [...]} and the GCC plugin's {"file", "model",
-/// "loops": [...]}, loops as `loopperf --json` plus "function", "line"
-/// (and "file" from the LLVM plugin).
+/// loopperf's own JSON document (docs/json.md), written by the engine's
+/// fileJsonText for both plugins and the CLI: {"file", "model", "loops":
+/// [...]}, plugin loops with "function", "file", "line", CLI loops with a
+/// "region" (function, first_line). Also the clang plugin's older {"module",
+/// ...}.
 std::vector<LoopRecord> readLoopperfJson(const std::string &bytes,
                                          const std::string &origin);
 

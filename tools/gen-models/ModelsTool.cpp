@@ -3,7 +3,9 @@
 //   loopperf-models list                 built-in names and the model each
 //   selects loopperf-models check <cpu|file>     consistency findings (exit 1
 //   on errors) loopperf-models show <cpu|file> <opcode|"asm key">   one form
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
+#include "loopperf/ModelCheck.h"
 #include "loopperf/ModelIO.h"
 
 #include <fmt/format.h>

@@ -1,13 +1,11 @@
 // ReportWriter.cpp - text, JSON and DOT output of the CLI.
 #include "ReportWriter.h"
 
-#include "loopperf/JsonText.h"
+#include "loopperf/Json.h"
 #include "loopperf/Render.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-
-#include <nlohmann/json.hpp>
 
 using namespace llvm;
 
@@ -26,7 +24,7 @@ std::string describeRegion(const AnalyzedLoop &L) {
 }
 
 /// Where the loop is in the input: every loop's "region" object.
-nlohmann::ordered_json regionJson(const AnalyzedLoop &L) {
+Json regionJson(const AnalyzedLoop &L) {
   return {{"kind", regionKindName(L.region.kind)},
           {"name", L.region.name},
           {"function", L.region.function},
@@ -54,37 +52,23 @@ void writeText(raw_ostream &OS, const std::string &File, const MachineModel &M,
   }
 }
 
-bool writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
-               const std::vector<AnalyzedLoop> &Loops, std::string &Error) {
-  using json = nlohmann::ordered_json;
-  json Doc;
-  Doc["file"] = File;
-  Doc["model"] = M.name;
-  json Array = json::array();
+void writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
+               const std::vector<AnalyzedLoop> &Loops) {
+  Json Array = Json::array();
   for (const AnalyzedLoop &L : Loops) {
+    Json Loop;
     if (!L.region.notAnalysable.empty()) {
-      json Loop;
       Loop["analysable"] = false;
       Loop["reason"] = L.region.notAnalysable;
       if (L.kernel.elementsPerIteration)
         Loop["elements_per_iteration"] = L.kernel.elementsPerIteration;
-      Loop["region"] = regionJson(L);
-      Array.push_back(std::move(Loop));
-      continue;
-    }
-    json Loop = json::parse(renderJson(L.kernel, L.report, M), nullptr,
-                            /*allow_exceptions=*/false);
-    if (Loop.is_discarded() || !Loop.is_object()) {
-      Error =
-          "renderJson produced invalid JSON for loop '" + L.region.name + "'";
-      return false;
+    } else {
+      Loop = loopJson(L.kernel, L.report, M);
     }
     Loop["region"] = regionJson(L);
     Array.push_back(std::move(Loop));
   }
-  Doc["loops"] = std::move(Array);
-  OS << jsonText(Doc) << "\n";
-  return true;
+  OS << fileJsonText(File, M.name, std::move(Array));
 }
 
 std::string dotPathFor(const std::string &Path, size_t Index, size_t Count) {

@@ -26,14 +26,14 @@ struct AnalyzedLoop {
 void writeText(llvm::raw_ostream &OS, const std::string &File,
                const MachineModel &M, const std::vector<AnalyzedLoop> &Loops);
 
-/// {"file": ..., "model": ..., "loops": [renderJson objects]}; each loop
-/// object gains a "region" member (kind, function, first_line, last_line).
-/// A region with `notAnalysable` is {"analysable": false, "reason",
-/// "elements_per_iteration" (if counted), "region"}: no cycles.
-/// Returns false and sets `Error` if a rendering is not valid JSON.
-bool writeJson(llvm::raw_ostream &OS, const std::string &File,
-               const MachineModel &M, const std::vector<AnalyzedLoop> &Loops,
-               std::string &Error);
+/// The per-file document every loopperf producer writes (fileJsonText,
+/// docs/json.md): {"file": ..., "model": ..., "loops": [loopJson objects]};
+/// each loop object gains a "region" member (kind, name, function,
+/// first_line, last_line). A region with `notAnalysable` is {"analysable":
+/// false, "reason", "elements_per_iteration" (if counted), "region"}: no
+/// cycles.
+void writeJson(llvm::raw_ostream &OS, const std::string &File,
+               const MachineModel &M, const std::vector<AnalyzedLoop> &Loops);
 
 /// The DOT file for loop `Index` (0-based) of `Count`: `Path` itself for a
 /// single loop, else the loop's 1-based number inserted before the

@@ -11,8 +11,9 @@
 #include "ReportWriter.h"
 
 #include "loopperf/Analysis.h"
-#include "loopperf/HostCpu.h"
+#include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
+#include "loopperf/ModelChoice.h"
 #include "loopperf/ModelIO.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -190,35 +191,25 @@ int main(int argc, char **argv) {
       return fail(Error);
   }
 
-  // The machine model: a file, or a built-in model named by --mcpu.
-  // `native`: the model measured on this kind of machine if there is one,
-  // else LLVM's name for the host CPU.
-  std::string CpuName = Cpu;
-  if (Cpu == "native") {
-    std::string Measured = measuredHostModel(hostCpuIdentity());
-    CpuName = Measured.empty() ? sys::getHostCPUName().str() : Measured;
-  }
-  std::unique_ptr<MachineModel> OwnedModel;
-  const MachineModel *Model = nullptr;
-  if (!ModelFile.empty()) {
-    ModelLoadResult Loaded =
-        loadModelFile(ModelFile, [](std::string_view Name) {
-          return findBuiltinModel(Name);
-        });
-    if (!Loaded)
-      return fail(Loaded.error);
-    OwnedModel = std::move(Loaded.model);
-    Model = OwnedModel.get();
-  } else {
-    Model = findBuiltinModel(CpuName);
-    if (!Model)
-      return fail("unknown CPU '" + CpuName + "'" +
-                  (Cpu == "native" ? " (the host CPU)" : "") +
-                  "; built-in models: " + knownModels());
-  }
-  if (Model->isa != "x86-64")
-    return fail("model '" + Model->name + "' is for " + Model->isa +
-                "; loopperf reads x86-64 assembly only");
+  // The machine model: a file, or a built-in model named by --mcpu
+  // (default znver5; `native`: the model measured on this kind of machine
+  // if there is one, else LLVM's name for the host CPU), chosen as the
+  // plugins choose (loopperf/ModelChoice.h). The CLI reads x86-64 assembly.
+  ModelRequest Request;
+  Request.modelFile = ModelFile;
+  Request.cpu = Cpu;
+  Request.cpuOption = "--mcpu";
+  Request.targetIsa = "x86-64";
+  if (Cpu == "native")
+    Request.compilerHostCpu = sys::getHostCPUName().str();
+  ModelChooser Chooser(
+      [](std::string_view Name) { return findBuiltinModel(Name); });
+  const ModelChoice Choice = Chooser.choose(Request);
+  if (!Choice.model)
+    return fail(Choice.error + (Choice.failure == ModelChoice::Failure::NoModel
+                                    ? "; built-in models: " + knownModels()
+                                    : std::string()));
+  const MachineModel *Model = Choice.model;
 
   // Parse with the model's CPU, so that instructions it lacks are rejected
   // as the assembler would.
@@ -271,12 +262,10 @@ int main(int argc, char **argv) {
   std::vector<AnalyzedLoop> Loops =
       analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions);
 
-  if (Json) {
-    if (!writeJson(outs(), FileName, *Model, Loops, Error))
-      return fail(Error);
-  } else {
+  if (Json)
+    writeJson(outs(), FileName, *Model, Loops);
+  else
     writeText(outs(), FileName, *Model, Loops);
-  }
   if (!DotFile.empty() && !writeDot(DotFile, *Model, Loops, Error))
     return fail(Error);
   return 0;

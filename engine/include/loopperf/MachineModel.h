@@ -208,12 +208,6 @@ public:
   void adoptPackedForms(const char *strings, std::span<const PackedForm> rows);
 };
 
-/// Built-in models compiled into the binary. Names are LLVM CPU names
-/// ("znver5", "skylake-avx512", "neoverse-v2", ...). Thread-safe; the
-/// returned model lives for the whole program.
-const MachineModel *findBuiltinModel(std::string_view cpu);
-std::vector<std::string> builtinModelNames();
-
 /// The model used when code is built for no particular x86-64 core (the
 /// CLI's default too): the development hosts are Zen 5.
 inline constexpr const char *DefaultX86Model = "znver5";

@@ -42,25 +42,4 @@ ModelLoadResult loadModelFile(const std::string &path,
 /// An owned deep copy of any model (built-in view or owned).
 std::unique_ptr<MachineModel> cloneModel(const MachineModel &m);
 
-struct ModelFinding {
-  enum class Severity { Note, Warning, Error };
-  Severity severity = Severity::Warning;
-  std::string kind; ///< "throughput-below-port-bound", "zero-latency",
-                    ///< "conflicting-duplicate", "unused-port", "bad-port-mask"
-  std::string opcode; ///< the form concerned, if any
-  std::string asmKey;
-  std::string message; ///< one line, human readable
-};
-
-/// Internal-consistency findings for a model: a form's reciprocal throughput
-/// below the bound its own port demands imply (beyond 1% / 0.01 cycles),
-/// zero latency on forms that write a register, the same opcode or key with
-/// conflicting numbers (keys: Note), ports no form uses, port masks, the
-/// divider port or load/store ports naming ports that do not exist.
-std::vector<ModelFinding> checkModel(const MachineModel &m);
-
-/// The minimum reciprocal throughput a set of resource demands allows: the
-/// maximum over port sets S of (cycles of demands confined to S) / |S|.
-double portBound(std::span<const ResourceUse> uses);
-
 } // namespace loopperf

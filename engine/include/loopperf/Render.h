@@ -14,6 +14,16 @@ namespace loopperf {
 /// "(tied with <this>)".
 std::string tiedWith(const LoopReport &r);
 
+/// A limiter in words, e.g. "FP0+FP1 (vfmadd231pd)", "vaddsd → vaddsd (line
+/// 17)", "dispatch width 4 (7 fused uops)"; empty for Resource::None.
+std::string limiterText(const LoopKernel &k, const Limiter &l,
+                        const MachineModel &m);
+
+/// The resource or chain behind the bottleneck: limiterText of the
+/// bottleneck stage's limiter; empty when nothing is bounded.
+std::string bottleneckResource(const LoopKernel &k, const LoopReport &r,
+                               const MachineModel &m);
+
 /// Human report: summary, bounds, per-instruction port pressure table,
 /// critical path and loop-carried chains with line numbers.
 std::string renderText(const LoopKernel &k, const LoopReport &r,

@@ -4,6 +4,7 @@
 #include "loopperf/MachineModel.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace loopperf {
@@ -38,15 +39,6 @@ struct DepEdge {
   bool memory = false;   ///< store-to-load forwarding
   bool address = false;  ///< feeds the consumer's address (its load)
   std::string unit;      ///< register unit / flag name, or "mem"
-};
-
-struct Bounds {
-  double frontEnd = 0;
-  double ports = 0;
-  double divider = 0;
-  double loopCarried = 0;
-  double criticalPath =
-      0; ///< latency of one isolated iteration (not a throughput bound)
 };
 
 struct InstrReport {
@@ -86,6 +78,87 @@ struct LayoutReport {
   double lineCrossingCycles = 0;
 };
 
+/// What limits a bound: the resource and the instructions behind it. The
+/// renderers phrase it (bottleneckResource() in Render.h); the report holds
+/// only facts.
+struct Limiter {
+  enum class Resource {
+    None,          ///< nothing limits (the bound is 0)
+    PortSet,       ///< the port set `ports` (execution or load/store ports)
+    Unit,          ///< a non-pipelined unit: `ports` (0: none in the model)
+    Chain,         ///< a loop-carried dependency chain through `insts`
+    Dispatch,      ///< dispatch width `width`, `amount` fused uops
+    UopCache,      ///< uop cache delivering `width` uops/cycle, `amount` fused
+    Decode,        ///< decode width `width`, `amount` instructions
+    TakenBranches, ///< `width` taken branches per cycle
+    LineCrossing,  ///< the body spans `amount` lines of `lineBytes` bytes
+  };
+  Resource resource = Resource::None;
+  PortMask ports = 0;
+  double width = 0;                ///< per-cycle capacity of the resource
+  double amount = 0;               ///< what the loop asks of it per iteration
+  unsigned lineBytes = 0;          ///< LineCrossing: the line size
+  unsigned crossingPlacements = 0; ///< LineCrossing: placements that cross
+  unsigned placements = 0;     ///< LineCrossing: possible placements (1: known)
+  std::vector<unsigned> insts; ///< instruction indices, in program order
+                               ///< (along the chain for Chain)
+  /// Source lines of `insts` where known (assembly line, else debug line),
+  /// distinct, in order of first appearance.
+  std::vector<unsigned> lines;
+};
+
+struct StageResult;
+struct LoopReport;
+
+/// What the renderers and remarks need to know about an analysis stage
+/// (engine/src/Stage.h registers the stages; docs/DESIGN.md "Stages").
+struct StageInfo {
+  const char *id;        ///< "front-end": remarks, ties, LoopReport::bound
+  const char *label;     ///< "front end": renderText's bounds table
+  const char *jsonKey;   ///< "front_end": renderJson's "bounds" object
+  const char *remarkKey; ///< "FrontEnd": remark argument "FrontEndBound"
+  /// A throughput bound: a candidate for the bottleneck. False for what is
+  /// only shown beside the bounds (the critical path of one iteration).
+  bool throughput;
+  /// On a tie the stage with the smaller rank is the bottleneck (the most
+  /// specific explanation first); the others are listed as ties.
+  unsigned tieRank;
+  /// Optional: what renderText shows after the bound, e.g. "(7 fused uops,
+  /// 8 unfused)"; null for nothing.
+  std::string (*textDetail)(const StageResult &, const LoopReport &,
+                            const MachineModel &);
+};
+
+/// One stage's result: its bound in cycles per iteration and what limits it.
+struct StageResult {
+  const StageInfo *stage = nullptr;
+  /// The bottleneck class this bound stands for (the ports stage says
+  /// Memory when its saturated set holds only load/store ports).
+  BottleneckKind kind = BottleneckKind::Unknown;
+  double bound = 0; ///< cycles per iteration
+  Limiter limiter;
+  /// Instructions whose own demands the stage does not count, e.g. the
+  /// ports stage's macro-fused flag producers (they issue as the branch).
+  std::vector<unsigned> excluded;
+};
+
+enum class ConfidenceLevel { High, Medium, Low };
+const char *confidenceName(ConfidenceLevel l); ///< "high", "medium", "low"
+
+/// Why the prediction is less than certain (each also has a note).
+enum class ConfidenceReason {
+  Calls,               ///< the loop calls: the callee is not analysed
+  ManyUnknown,         ///< more than a quarter of the body is not modelled
+  UnknownInstructions, ///< some instructions are not in the model
+  InlineAsm,           ///< inline assembly
+};
+const char *confidenceReasonName(ConfidenceReason r); ///< "calls", ...
+
+struct Confidence {
+  ConfidenceLevel level = ConfidenceLevel::High;
+  std::vector<ConfidenceReason> reasons; ///< empty when High
+};
+
 struct LoopReport {
   std::string kernel;
   std::string model;
@@ -96,13 +169,14 @@ struct LoopReport {
   BottleneckKind bottleneck = BottleneckKind::Unknown;
   std::vector<BottleneckKind>
       ties; ///< other kinds whose bound equals the prediction
-  /// The resource or chain behind the bottleneck, e.g. "FP0+FP1 (vfmadd231pd)".
-  std::string bottleneckResource;
-  Bounds bounds;
+  /// Every stage's bound, in the order the stages ran (Stage.h).
+  std::vector<StageResult> stages;
+  /// Index in `stages` of the bottleneck (-1 when nothing is bounded); its
+  /// limiter is the resource behind it (bottleneckResource() in Render.h).
+  int bottleneckStage = -1;
 
   std::vector<double> portLoad; ///< per port, from the optimal assignment
   PortMask bottleneckPorts = 0; ///< the saturated port set
-  PortMask dividerPorts = 0;    ///< the divide instructions' saturated set
   double uops = 0;              ///< dispatched (unfused) uops per iteration
   double frontEndUops = 0;      ///< after micro/macro-fusion
   std::vector<InstrReport> perInstruction;
@@ -114,10 +188,16 @@ struct LoopReport {
 
   std::vector<std::string> unknownInstructions;
   std::vector<std::string> notes; ///< what could not be modelled and why
-  std::string confidence;         ///< "high", "medium" or "low", with notes
+  Confidence confidence;
   /// loopFingerprint(kernel) (Fingerprint.h): the loop's identity for
   /// matching it across builds.
   std::string fingerprint;
+
+  /// The bound of the stage named `id` ("front-end", "ports", "divider",
+  /// "loop-carried", "critical-path"); 0 when no such stage ran.
+  double bound(std::string_view id) const;
+  /// The stage result named `id`, null when none.
+  const StageResult *stage(std::string_view id) const;
 };
 
 } // namespace loopperf

@@ -1,5 +1,5 @@
-// -fplugin-arg-loopperf-json=FILE writes the CLI's --json schema plus
-// "function" and "line" per loop; -fsave-optimization-record carries the
+// -fplugin-arg-loopperf-json=FILE writes the one per-file document
+// (docs/json.md) with "function", "file" and "line" per loop; -fsave-optimization-record carries the
 // remarks in GCC's own record.
 // REQUIRES: gcc-plugin
 // RUN: rm -rf %t && mkdir -p %t && cd %t
@@ -32,10 +32,11 @@ double sum(const double *a, long n) {
 // "addq imm,r64", "cmpq r64,r64", "jne label" -> 09bbf5ac67a4d8bf.
 // CHECK: "fingerprint": "09bbf5ac67a4d8bf",
 // CHECK-NEXT: "function": "sum",
+// CHECK-NEXT: "file": "{{.*}}json.c",
 // CHECK-NEXT: "line": 16
 
 // One record per line after the sed; GCC's record of the remark:
-// RECORD: {"kind": "success", {{.*}}"location": {"line": 16, "file": "{{.*}}json.c", "column": 22}, {{.*}}"message": ["loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 17)\n"]
+// RECORD: {"kind": "success", {{.*}}"location": {"line": 16, "file": "{{.*}}json.c", "column": 22}, {{.*}}"message": ["loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 17); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried 3.00; 4 instructions, 0 unknown\n"]
 // The last level-1 note is the fingerprint, which loopperf-gate reads:
 // RECORD: {"kind": "note", {{.*}}"location": {"line": 16, {{.*}}"message": ["fingerprint 09bbf5ac67a4d8bf\n"], {{.*}}"function": "sum"
 // DEFAULT: default.c.loopperf.json

@@ -17,10 +17,10 @@ double sum(const double *a, long n) {
 // that of the register form: znver3 VADDSDZrr latency 3, skylake-avx512 4.
 // %rdi steps 8 bytes over DF elements: 1 element/iteration.
 // ZN3: {{.*}}reduction.c:10:22: optimized: loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 11)
-// ZN3: {{.*}}reduction.c:10:22: note: model znver3 (-mtune=znver3)
+// ZN3: {{.*}}reduction.c:10:22: note: model znver3 (-march=znver3)
 // Front end 3 fused uops (cmp+jne fuse) / 6 = 0.50; critical path = load 7
 // (10 - 3) + add 3 = 10.
-// ZN3: {{.*}}reduction.c:10:22: note: bounds (cycles/iteration): front end 0.50 (3 fused uops), ports {{.*}}, divider 0.00, loop-carried 3.00; critical path of one iteration 10.00
+// ZN3: {{.*}}reduction.c:10:22: note: bounds (cycles/iteration): front end 0.50 (3 fused uops, 4 unfused), ports 1.00 ({{.*}}), divider 0.00, loop-carried 3.00, critical path 10.00 (one iteration's latency, not a throughput bound)
 // ZN3: {{.*}}reduction.c:10:22: note: longest loop-carried chain: 3.00 cycles/iteration = latency 3 / 1 iteration(s): vaddsd (%rdi), %xmm0, %xmm0 (line 11)
 // SKX: {{.*}}reduction.c:10:22: optimized: loop runs 4.00 cycles/iteration (4.00 cycles/element, 1 element/iteration) on skylake-avx512; bottleneck: loop-carried vaddsd (line 11)
 

@@ -17,8 +17,8 @@
 ;     uops: 5 / 6 = 0.83, above V0-3 (2/4) and L (2/3)
 ;   front end: 3+3+1+1+1+1 = 10 uops / dispatchWidth 16 = 0.62(5)
 ;   critical path: ldr 6 -> fmul 3 -> fadd 2 = 11.
-; CHECK: remark: <unknown>:0:0: loop .LBB0_1 in dot runs 2.00 cycles/iteration (elements/iteration unknown, cycles/element unknown) on neoverse-v2; bottleneck: loop-carried fadd; bounds: front-end 0.62, ports 0.83, divider 0.00, loop-carried 2.00; 6 instructions, 0 unknown
-; CHECK: remark: <unknown>:0:0: loop .LBB0_1 in dot: front-end 0.62 (10.00 fused uops), ports 0.83, divider 0.00, loop-carried 2.00, critical path 11.00 cycles; {{.*}}; loop-carried chain 2.00 cycles/iteration over 1 iteration(s): fadd; confidence high
+; CHECK: remark: <unknown>:0:0: loop .LBB0_1 in dot runs 2.00 cycles/iteration (elements/iteration unknown) on neoverse-v2; bottleneck: loop-carried fadd; bounds: front-end 0.62, ports 0.83, divider 0.00, loop-carried 2.00; 6 instructions, 0 unknown
+; CHECK: remark: <unknown>:0:0: loop .LBB0_1 in dot: model neoverse-v2 (-mcpu=neoverse-v2); bounds (cycles/iteration): front end 0.62 (10 fused uops, 10 unfused), ports 0.83 ({{.*}}), divider 0.00, loop-carried 2.00, critical path 11.00 (one iteration's latency, not a throughput bound); {{.*}}; longest loop-carried chain: 2.00 cycles/iteration = latency 2 / 1 iteration(s): fadd d0, d0, d1; confidence high
 ; MISMATCH: remark: <unknown>:0:0: loop .LBB0_1 in dot not analysed: model 'znver5' is for x86-64, the target is aarch64
 
 target triple = "aarch64-unknown-linux-gnu"

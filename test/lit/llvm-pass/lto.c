@@ -20,4 +20,4 @@ void triad(double *restrict a, const double *restrict b, const double *restrict 
 // folded load, vmovupd store) = 12 uops on Zn3FP45_0/1 = 6.00 cycles for
 // 16 doubles; the scalar remainder 3 uops on the same pipes = 1.50.
 // CHECK: loop .LBB0_{{[0-9]+}} in triad runs 6.00 cycles/iteration (0.38 cycles/element, 16 elements/iteration) on znver3; bottleneck: ports Zn3FP45_0+Zn3FP45_1
-// CHECK: loop .LBB0_{{[0-9]+}} in triad runs 1.50 cycles/iteration (1.50 cycles/element, 1 elements/iteration) on znver3
+// CHECK: loop .LBB0_{{[0-9]+}} in triad runs 1.50 cycles/iteration (1.50 cycles/element, 1 element/iteration) on znver3

@@ -47,7 +47,7 @@ long sum(const long *a, long n) {
     s += a[i];
   return s;
 }
-// GENERIC: missed.c:[[@LINE-4]]:3: remark: loop runs 1.00 cycles/iteration {{.*}} on znver5 (default model for the generic target x86-64); bottleneck: loop-carried
+// GENERIC: missed.c:[[@LINE-4]]:3: remark: loop runs 1.00 cycles/iteration {{.*}} on znver5 (default model for -march=x86-64 -mtune=generic); bottleneck: loop-carried
 
 // OFF-NOT: remark
 // VERIFY-NOT: error

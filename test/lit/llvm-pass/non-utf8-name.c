@@ -13,6 +13,6 @@ void axpy(float *a, const float *b, long n) {
     a[i] += 2.0f * b[i];
 }
 // REMARK: remark: loop runs
-// JSON: "module": "{{.*}}non-utf8-name.c"
+// JSON: "file": "{{.*}}non-utf8-name.c"
 // JSON: "function": "axpy",
 // JSON-NEXT: "file": "latin�.c",

@@ -27,7 +27,8 @@ long sum(const long *a, long n) {
 // -mllvm -loopperf-mcpu=skylake-avx512 the function's znver5 is overridden.
 // MLLVM: options.c:21:3: remark: loop runs {{[0-9.]+}} cycles/iteration ({{.*}}) on skylake-avx512;
 
-// JSON: "module":
+// JSON: "file":
+// JSON-NEXT: "model": "znver5",
 // JSON: "loops": [
 // JSON: "cycles_per_iteration":
 // JSON: "bottleneck":

@@ -29,7 +29,7 @@ void triad(double *restrict a, const double *restrict b, const double *restrict 
 // 5 fused uops / dispatch 6 = 0.83; addq chain 1.00. 1.50 / 4 = 0.375.
 // ZN3: triad-cpus.c:23:3: remark: loop runs 1.50 cycles/iteration (0.38 cycles/element, 4 elements/iteration) on znver3; bottleneck: ports Zn3FP45_0+Zn3FP45_1 (vmovupd, vfmadd213pd); bounds: front-end 0.83, ports 1.50, divider 0.00, loop-carried 1.00; 6 instructions, 0 unknown
 // Remainder: vmovsd, vfmadd213sd and vmovsd on the same two pipes: 1.50.
-// ZN3: triad-cpus.c:23:3: remark: loop runs 1.50 cycles/iteration (1.50 cycles/element, 1 elements/iteration) on znver3; bottleneck: ports Zn3FP45_0+Zn3FP45_1 (vmovsd, vfmadd213sd)
+// ZN3: triad-cpus.c:23:3: remark: loop runs 1.50 cycles/iteration (1.50 cycles/element, 1 element/iteration) on znver3; bottleneck: ports Zn3FP45_0+Zn3FP45_1 (vmovsd, vfmadd213sd)
 
 // skylake-avx512: dispatch width 4 (overlays/skylake-avx512.json); fused
 // uops: load 1 + indexed load+FMA unlaminated 2 + indexed store unlaminated

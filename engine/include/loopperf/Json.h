@@ -1,0 +1,40 @@
+// Json.h - loopperf's JSON, built once as values (docs/json.md).
+//
+// Every producer (the CLI's --json, the clang plugin's and the GCC plugin's
+// per-translation-unit files) writes the same per-file document with
+// fileJsonText, each loop the object loopJson builds; a producer adds its
+// keys to the value (the plugins' setSourceLocation, the CLI's "region"),
+// never by re-parsing text.
+#pragma once
+
+#include "loopperf/Kernel.h"
+#include "loopperf/MachineModel.h"
+#include "loopperf/Report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace loopperf {
+
+using Json = nlohmann::ordered_json;
+
+/// One loop's object: name, model, cycles, bottleneck, bounds (one key per
+/// stage), ports, layout, instructions, recurrences, critical path, notes,
+/// confidence, fingerprint. Deterministic key order.
+Json loopJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+
+/// Where a compiler plugin found the loop: "function", "file" (the source
+/// file of the loop's location, "" when unknown) and "line" (0 when
+/// unknown), appended to `loop`.
+void setSourceLocation(Json &loop, const std::string &function,
+                       const std::string &file, unsigned line);
+
+/// The per-file document, as text with a final newline:
+///   {"file": <translation unit or input file>, "model": <model name, null
+///    when the file's loops were not all analysed with one model>,
+///    "loops": [...]}
+std::string fileJsonText(const std::string &file, const Json &model,
+                         Json loops);
+
+} // namespace loopperf

@@ -1,0 +1,68 @@
+// Remark.h - loopperf's remarks, worded once for both compilers.
+//
+// formatRemarks turns a LoopReport into a summary line and detail lines made
+// of parts: literal text, or a named value. The clang plugin hands every
+// named value to its remark as an argument (so -fsave-optimization-record's
+// YAML carries CyclesPerIteration, Bottleneck, ... as keys); the GCC plugin
+// prints the text (RemarkLine::text) through dump_printf. Neither adds
+// words of its own, so the two compilers say the same thing.
+#pragma once
+
+#include "loopperf/Kernel.h"
+#include "loopperf/MachineModel.h"
+#include "loopperf/Report.h"
+
+#include <string>
+#include <vector>
+
+namespace loopperf {
+
+/// Literal text when `key` is empty, else a value named `key`.
+struct RemarkPart {
+  std::string key;
+  std::string value;
+};
+
+struct RemarkLine {
+  std::vector<RemarkPart> parts;
+  /// Every part's value, in order: the line as GCC prints it.
+  std::string text() const;
+};
+
+struct RemarkOptions {
+  /// How the loop is named: "loop", or "loop .LBB0_1 in f" where the remark
+  /// has no source location to say which.
+  std::string loopName = "loop";
+  /// Why this model, in the summary after its name ("(-mtune=skylake)");
+  /// empty: nothing.
+  std::string modelNote;
+  /// Why this model, as the first detail line "model M (basis)"; empty:
+  /// no such line.
+  std::string modelBasis;
+  /// 0: the summary only; 1: and the detail lines; 2: and one line per
+  /// instruction.
+  unsigned detail = 1;
+  /// Taken branches per iteration when the body spans several blocks; > 1
+  /// adds a detail line (the front-end bound counts one).
+  unsigned takenBranches = 1;
+};
+
+struct RemarkText {
+  /// "loop runs 1.50 cycles/iteration (0.38 cycles/element, 4
+  /// elements/iteration) on znver3; bottleneck: ports FP0+FP1 (vfmadd231pd);
+  /// bounds: front-end 0.83, ports 1.50, divider 0.00, loop-carried 1.00;
+  /// 12 instructions, 0 unknown" (docs/remarks.md has every form).
+  RemarkLine summary;
+  /// detail >= 1: the model (when modelBasis is given), every stage's bound,
+  /// the busiest ports, the longest loop-carried chain, what the model does
+  /// not know, the report's notes, the confidence and, last, "fingerprint
+  /// <16 hex digits>" (loopperf/Fingerprint.h; loopperf-gate reads it).
+  std::vector<RemarkLine> details;
+  /// detail >= 2: one line per instruction (uops, latency, ports).
+  std::vector<RemarkLine> instructions;
+};
+
+RemarkText formatRemarks(const LoopKernel &k, const LoopReport &r,
+                         const MachineModel &m, const RemarkOptions &opts);
+
+} // namespace loopperf

@@ -1,0 +1,81 @@
+// Stage.h - the analyses analyzeLoop runs, one stage per file.
+//
+// A stage reads the kernel, the model, the resolved instructions and what
+// earlier stages left in the StageContext, fills its part of the LoopReport
+// (port loads, chains, layout) and returns its bound with the limiter behind
+// it. analyzeLoop runs every stage of Stages.def in order; choosing the
+// bottleneck, the ties and every rendering loop over the results.
+//
+// Adding a stage: write engine/src/<Name>Stage.cpp defining
+//   const Stage <Name>Stage = {{"id", "label", "json_key", "RemarkKey",
+//                               throughput, tieRank, textDetail}, run};
+// and add one line LOOPPERF_STAGE(<Name>Stage) to Stages.def.
+#pragma once
+
+#include "AnalyzeResolve.h"
+#include "DepGraph.h"
+#include "Recurrence.h"
+
+#include "loopperf/Analysis.h"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace loopperf::detail {
+
+/// What every stage may read. Products of earlier stages are named members,
+/// so a dependency between stages is visible here rather than hidden in a
+/// changed input.
+class StageContext {
+public:
+  StageContext(const LoopKernel &kernel, const MachineModel &model,
+               const AnalysisOptions &options,
+               const std::vector<ResolvedInst> &res)
+      : kernel(kernel), model(model), options(options), res(res),
+        fusedWithNext(res.size(), false) {}
+
+  const LoopKernel &kernel;
+  const MachineModel &model;
+  const AnalysisOptions &options;
+  const std::vector<ResolvedInst> &res;
+
+  /// Front-end fusion, produced by the front-end stage: instruction i is
+  /// macro-fused with the conditional branch i+1, so the pair issues as the
+  /// branch's uop. The ports and divider stages count no demand of such an
+  /// instruction (and list it in StageResult::excluded).
+  std::vector<bool> fusedWithNext;
+
+  /// The dependency graph (DepGraph.h), built on first use.
+  const DepGraph &depGraph();
+
+private:
+  std::optional<DepGraph> graph;
+};
+
+struct Stage {
+  StageInfo info;
+  StageResult (*run)(StageContext &, LoopReport &);
+};
+
+#define LOOPPERF_STAGE(S) extern const Stage S;
+#include "Stages.def"
+#undef LOOPPERF_STAGE
+
+/// The registered stages, in run order (Stages.def).
+std::span<const Stage *const> registeredStages();
+
+/// The graph's edges as (from, to, latency, distance) for Recurrence.h.
+std::vector<RatioEdge> ratioEdges(const DepGraph &g);
+
+/// Instruction indices along a node sequence of the dependency graph (a
+/// load node and its operation count once).
+std::vector<unsigned> instructionsAlong(const DepGraph &g,
+                                        const std::vector<unsigned> &nodes);
+
+/// Distinct lines of `insts` (assembly line, else debug line; 0 skipped), in
+/// order of first appearance: Limiter::lines.
+std::vector<unsigned> sourceLinesOf(const LoopKernel &k,
+                                    const std::vector<unsigned> &insts);
+
+} // namespace loopperf::detail
