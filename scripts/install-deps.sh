@@ -2,7 +2,7 @@
 # Installs everything loopperf needs from Debian 12's own packages.
 set -euo pipefail
 PKGS=(clang-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev lld-19 gcc-12-plugin-dev g++ valgrind
-      libfmt-dev nlohmann-json3-dev libgtest-dev cmake ninja-build python3
+      libfmt-dev nlohmann-json3-dev libgtest-dev cmake ninja-build python3 help2man pkg-config
       zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev libncurses-dev)
 missing=()
 for p in "${PKGS[@]}"; do
