@@ -13,7 +13,9 @@ loop, the records must be identical apart from the loop's name (it holds
 the block label when there is no source location) and block numbers in
 branch targets; the debug line of single instructions (clang-22 gives a
 line to some instructions that clang-19 leaves without one) is counted
-apart ("instruction lines differ"), as it is debug information, not code. Prints one line per
+apart ("instruction lines differ"), as it is debug information, not code.
+Where every loop of a file has the same code in both, the -Rpass and
+-Rpass-analysis remark text (block numbers renamed) must be identical. Prints one line per
 configuration and a summary; exits 1 on any object difference or any
 differing record of an identical loop.
 
@@ -43,8 +45,9 @@ def loop_code(rec):
 def compile_one(clang, plugin, src, opts, out):
     env = dict(os.environ, LOOPPERF_OPTIONS="json=" + out + ".json")
     base = [clang, *opts, "-c", src]
-    subprocess.run([clang, *opts, "-S", src, "-o", out + ".s", "-fpass-plugin=" + plugin,
-                    "-Rpass=loopperf"], env=env, check=True, capture_output=True)
+    remarks = subprocess.run([clang, *opts, "-S", src, "-o", out + ".s", "-fpass-plugin=" + plugin,
+                              "-Rpass=loopperf", "-Rpass-analysis=loopperf"],
+                             env=env, check=True, capture_output=True, text=True).stderr
     subprocess.run(base + ["-o", out + ".plain.o"], check=True, capture_output=True)
     subprocess.run(base + ["-o", out + ".plugin.o", "-fpass-plugin=" + plugin,
                            "-Rpass=loopperf", "-Rpass-analysis=loopperf"],
@@ -63,7 +66,7 @@ def compile_one(clang, plugin, src, opts, out):
                 locations.append(inst.pop("source", None))
             rec["_locations"] = locations
             loops.setdefault((rec["function"], code), []).append(rec)
-    return same_object, loops
+    return same_object, loops, LABEL.sub(".LBB", remarks)
 
 
 def main():
@@ -77,14 +80,15 @@ def main():
                      glob.glob(os.path.join(ROOT, "bench/kernels/src/*.c")) +
                      glob.glob(os.path.join(ROOT, "bench/suite/*.c")))
     totals = dict(objects=0, objects_differ=0, same_code=0, same_records=0,
-                  differ_records=0, locations_differ=0, only19=0, only22=0)
+                  differ_records=0, locations_differ=0, only19=0, only22=0,
+                  files_all_same_code=0, remarks_differ=0)
     with tempfile.TemporaryDirectory() as tmp:
         for src in sources:
             for opts in CONFIGS:
-                result = {}
+                result, remarks = {}, {}
                 for v, (clang, plugin) in compilers.items():
                     out = os.path.join(tmp, v)
-                    same, loops = compile_one(clang, plugin, src, list(opts), out)
+                    same, loops, remarks[v] = compile_one(clang, plugin, src, list(opts), out)
                     totals["objects"] += 1
                     totals["objects_differ"] += not same
                     if not same:
@@ -106,6 +110,12 @@ def main():
                 totals["same_records"] += n_same - n_diff_rec
                 totals["only19"] += only19
                 totals["only22"] += only22
+                if not only19 and not only22:
+                    # Every loop the same: the remark text must be too.
+                    totals["files_all_same_code"] += 1
+                    if remarks["19"] != remarks["22"]:
+                        totals["remarks_differ"] += 1
+                        print("  REMARKS DIFFER")
                 print(f"{os.path.relpath(src, ROOT):28} {' '.join(opts):22} same code {n_same:3} "
                       f"(records differ {n_diff_rec}, instruction lines differ {n_diff_loc}), code only in 19 {only19:3}, only in 22 {only22:3}")
                 for k in same_code:
@@ -113,7 +123,7 @@ def main():
                         print("  RECORDS DIFFER for", k[0], json.dumps(result["19"][k]),
                               json.dumps(result["22"][k]))
     print("summary:", json.dumps(totals))
-    return 1 if totals["objects_differ"] or totals["differ_records"] else 0
+    return 1 if totals["objects_differ"] or totals["differ_records"] or totals["remarks_differ"] else 0
 
 
 if __name__ == "__main__":
