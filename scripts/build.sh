@@ -2,9 +2,10 @@
 # Configures and builds loopperf:
 #   ${BUILD_DIR:-build}                 against LLVM 19, everything;
 #   ${BUILD_DIR_LLVM22:-build-llvm22}   against LLVM 22, only what depends on
-#       LLVM (the MC translator, the CLI, the clang/llc plugin, the model
-#       generator, with the engine and models they link) and the lit suites
-#       that drive them (LOOPPERF_LLVM_PARTS_ONLY; CMakeLists.txt says why).
+#       LLVM (the MC translator, the CLI, the clang/llc plugin, the gate, the
+#       model generator, with the engine and models they link) and the lit
+#       suites that drive them (LOOPPERF_LLVM_PARTS_ONLY; CMakeLists.txt says
+#       why).
 # `scripts/build.sh 19` or `scripts/build.sh 22` builds one of the two.
 set -euo pipefail
 cd "$(dirname "$0")/.."

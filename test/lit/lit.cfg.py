@@ -15,14 +15,14 @@ config.test_exec_root = os.path.join(config.loopperf_obj_root, "test", "lit")
 # depend on that LLVM's code generation (REQUIRES: llvm19); tests whose
 # checks differ only in a few lines use %llvmver below. The build of the
 # LLVM-dependent parts only (LOOPPERF_LLVM_PARTS_ONLY, build-llvm22) runs the
-# suites of the CLI and the clang/llc plugin; the others use no LLVM and run
-# in the full build.
+# suites of the CLI, the clang/llc plugin and the gate; the others use no
+# LLVM and run in the full build.
 config.available_features.add("llvm" + config.llvm_version_major)
 # %llvmver (LLVM19, LLVM22) names FileCheck prefixes for lines that hold for
 # one LLVM's code only: --check-prefixes=CHECK,CHECK-%llvmver.
 config.substitutions.append(("%llvmver", "LLVM" + config.llvm_version_major))
 if config.loopperf_llvm_parts_only.upper() in ("ON", "1", "TRUE", "YES"):
-    config.excludes += ["gate", "gcc-plugin", "measure"]
+    config.excludes += ["gcc-plugin", "measure"]
 
 config.environment["PATH"] = os.pathsep.join(
     [config.loopperf_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
