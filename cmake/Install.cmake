@@ -70,6 +70,9 @@ set(loopperf_man_names
 if(LOOPPERF_HELP2MAN)
   set(pages "")
   foreach(tool name IN ZIP_LISTS loopperf_man_tools loopperf_man_names)
+    if(NOT TARGET ${tool}) # the LLVM-only build has no loopperf-measure
+      continue()
+    endif()
     set(page ${CMAKE_BINARY_DIR}/man/${tool}.1)
     add_custom_command(OUTPUT ${page}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
@@ -87,6 +90,9 @@ else()
 endif()
 
 foreach(tool ${loopperf_man_tools})
+  if(NOT TARGET ${tool})
+    continue()
+  endif()
   install(FILES cmake/loopperf-completion.bash
           DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
           RENAME ${tool})
