@@ -12,27 +12,54 @@
 #   also -fplugin-arg-loopperf-json (<dumpbase>.loopperf.json).
 # MCPU: the model to predict for instead of the one -march/-mtune select
 #   (clang: -fplugin= as well, so that -mllvm -loopperf-mcpu is known).
-# The plugins are found from LOOPPERF_ROOT (a loopperf build directory: its
-# lib/loopperf.so and lib/gcc/loopperf.so) unless LOOPPERF_CLANG_PLUGIN /
-# LOOPPERF_GCC_PLUGIN are set. Other compilers get nothing (a message says so).
+# The plugins are LOOPPERF_CLANG_PLUGIN / LOOPPERF_GCC_PLUGIN when set; else
+# those of LOOPPERF_ROOT (a loopperf build directory: its lib/loopperf.so and
+# lib/gcc/loopperf.so); else, after find_package(LoopPerf), the installed
+# plugin for the compiler's major version. A plugin loads only into the
+# compiler major version it was built for: a mismatch found here stops the
+# configure with a message naming both (an explicit *_PLUGIN path is taken
+# as given). Other compilers get nothing (a message says so).
 # Records land in the target's object directory; hand the build directory
 # to `loopperf-gate compare`/`report`, which searches it.
 set(LOOPPERF_ROOT "" CACHE PATH "loopperf build directory (holds lib/loopperf.so)")
 set(LOOPPERF_CLANG_PLUGIN "" CACHE FILEPATH "loopperf clang plugin (loopperf.so)")
 set(LOOPPERF_GCC_PLUGIN "" CACHE FILEPATH "loopperf GCC plugin (gcc/loopperf.so)")
 
+# _loopperf_plugin(<out> CLANG|GCC LLVM|GCC <compiler name> <major>): the
+# plugin for this compiler major version, or a FATAL_ERROR saying why not.
+macro(_loopperf_plugin out kind rootkind what major)
+  set(${out} "${LOOPPERF_${kind}_PLUGIN}")
+  set(_lp_dir lib/loopperf.so)
+  if("${kind}" STREQUAL "GCC")
+    set(_lp_dir lib/gcc/loopperf.so)
+  endif()
+  if(NOT ${out} AND LOOPPERF_ROOT)
+    set(${out} "${LOOPPERF_ROOT}/${_lp_dir}")
+    if(NOT "${LOOPPERF_ROOT_${rootkind}_MAJOR}" STREQUAL "" AND
+       NOT "${LOOPPERF_ROOT_${rootkind}_MAJOR}" STREQUAL "${major}")
+      message(FATAL_ERROR "loopperf_enable(${target}): ${what} ${CMAKE_${lang}_COMPILER_VERSION} cannot load the plugin in LOOPPERF_ROOT=${LOOPPERF_ROOT}, built for ${what} ${LOOPPERF_ROOT_${rootkind}_MAJOR}: use ${what} ${LOOPPERF_ROOT_${rootkind}_MAJOR} or a loopperf build for ${what} ${major}")
+    endif()
+  endif()
+  if(NOT ${out} AND DEFINED LOOPPERF_${kind}_PLUGIN_VERSIONS)
+    if(DEFINED LOOPPERF_${kind}_PLUGIN_${major})
+      set(${out} "${LOOPPERF_${kind}_PLUGIN_${major}}")
+    else()
+      string(REPLACE ";" ", " _lp_have "${LOOPPERF_${kind}_PLUGIN_VERSIONS}")
+      message(FATAL_ERROR "loopperf_enable(${target}): ${what} ${CMAKE_${lang}_COMPILER_VERSION} has no loopperf plugin in this installation (plugins for ${what} ${_lp_have}); a plugin loads only into the ${what} major version it was built for")
+    endif()
+  endif()
+endmacro()
+
 function(loopperf_enable target)
   cmake_parse_arguments(LP "JSON" "MCPU" "" ${ARGN})
   if(LP_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "loopperf_enable: unknown arguments ${LP_UNPARSED_ARGUMENTS}")
   endif()
-  set(clang_plugin "${LOOPPERF_CLANG_PLUGIN}")
-  if(NOT clang_plugin AND LOOPPERF_ROOT)
-    set(clang_plugin "${LOOPPERF_ROOT}/lib/loopperf.so")
-  endif()
-  set(gcc_plugin "${LOOPPERF_GCC_PLUGIN}")
-  if(NOT gcc_plugin AND LOOPPERF_ROOT)
-    set(gcc_plugin "${LOOPPERF_ROOT}/lib/gcc/loopperf.so")
+  # What LOOPPERF_ROOT's plugins were built for (written by its CMake).
+  unset(LOOPPERF_ROOT_LLVM_MAJOR)
+  unset(LOOPPERF_ROOT_GCC_MAJOR)
+  if(LOOPPERF_ROOT AND EXISTS "${LOOPPERF_ROOT}/lib/loopperf-plugins.cmake")
+    include("${LOOPPERF_ROOT}/lib/loopperf-plugins.cmake")
   endif()
 
   foreach(lang C CXX)
@@ -41,9 +68,11 @@ function(loopperf_enable target)
     endif()
     set(id "${CMAKE_${lang}_COMPILER_ID}")
     set(flags "")
+    string(REGEX MATCH "^[0-9]+" major "${CMAKE_${lang}_COMPILER_VERSION}")
     if(id MATCHES "Clang")
+      _loopperf_plugin(clang_plugin CLANG LLVM "clang" ${major})
       if(NOT EXISTS "${clang_plugin}")
-        message(FATAL_ERROR "loopperf_enable(${target}): no clang plugin at '${clang_plugin}' (set LOOPPERF_ROOT or LOOPPERF_CLANG_PLUGIN)")
+        message(FATAL_ERROR "loopperf_enable(${target}): no clang plugin at '${clang_plugin}' (set LOOPPERF_ROOT or LOOPPERF_CLANG_PLUGIN, or find_package(LoopPerf))")
       endif()
       list(APPEND flags "-fpass-plugin=${clang_plugin}" -fsave-optimization-record
            -foptimization-record-passes=loopperf)
@@ -51,8 +80,9 @@ function(loopperf_enable target)
         list(APPEND flags "-fplugin=${clang_plugin}" "SHELL:-mllvm -loopperf-mcpu=${LP_MCPU}")
       endif()
     elseif(id STREQUAL "GNU")
+      _loopperf_plugin(gcc_plugin GCC GCC "GCC" ${major})
       if(NOT EXISTS "${gcc_plugin}")
-        message(FATAL_ERROR "loopperf_enable(${target}): no GCC plugin at '${gcc_plugin}' (set LOOPPERF_ROOT or LOOPPERF_GCC_PLUGIN)")
+        message(FATAL_ERROR "loopperf_enable(${target}): no GCC plugin at '${gcc_plugin}' (set LOOPPERF_ROOT or LOOPPERF_GCC_PLUGIN, or find_package(LoopPerf))")
       endif()
       list(APPEND flags "-fplugin=${gcc_plugin}" -fsave-optimization-record)
       if(LP_MCPU)

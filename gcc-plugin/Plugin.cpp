@@ -9,6 +9,7 @@
 // at every optimisation level, so -O1 (no sched2) works the same way.
 #include "CpuModel.h"
 #include "LoopPass.h"
+#include "loopperf/Version.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -27,7 +28,7 @@ using loopperf::gccplugin::PluginState;
 const char *const Anchor = "alignments";
 
 plugin_info Info = {
-    "0.1.0",
+    loopperf::Version,
     "loopperf: predicted cycles per iteration of each innermost loop.\n"
     "  -fopt-info-loop-optimized    one remark per loop\n"
     "  -fopt-info-loop-all          plus notes and loops not analysed\n"

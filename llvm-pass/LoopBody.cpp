@@ -94,7 +94,19 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
   }
 
   for (const MachineBasicBlock *MBB : Blocks) {
+    // The latch may end in "jne header; jmp exit" (LLVM 22 places loops so):
+    // what follows the branch back to the header runs once, on leaving the
+    // loop, not per iteration, and is not part of the body (as the CLI's
+    // loop, which ends at the backward branch).
+    bool BackEdgeSeen = false;
     for (const MachineInstr &MI : MBB->instrs()) {
+      if (BackEdgeSeen)
+        break;
+      if (MBB == Blocks.back() && MI.isBranch())
+        BackEdgeSeen =
+            llvm::any_of(MI.operands(), [&](const MachineOperand &O) {
+              return O.isMBB() && O.getMBB() == Header;
+            });
       if (MI.isBundle() || MI.isMetaInstruction())
         continue;
       if (!Body.loc && MI.getDebugLoc())

@@ -1,21 +1,32 @@
 // Registration.cpp - how the pass gets into clang's and llc's codegen
-// pipeline.
+// pipeline: after every late machine pass (post-RA scheduling, block
+// placement, the target's addPreEmitPass fixups, funclet layout, stack map
+// liveness, LiveDebugValues), where MachineSanitizerBinaryMetadata
+// (machine-sanmd) sits, before the target's addPreEmitPass2 passes that
+// emit machine code directly (x86: thunks, CFI, LVI hardening, pseudo
+// probes, bundle unpacking) and the AsmPrinter. docs/llvm-pass.md.
+//
+// LLVM 21 and later (RegisterTargetPassConfigCallback, in its own header
+// llvm/Target/RegisterTargetPassConfigCallback.h): the callback runs when
+// each TargetPassConfig is created and inserts LoopPerfPass after
+// machine-sanmd with TargetPassConfig::insertPass.
 //
 // LLVM 19 has no way for a plugin to add a machine pass to the codegen
-// pipeline. What works (docs/llvm-pass.md): when the library is loaded,
-// the PassInfo of MachineSanitizerBinaryMetadata - the last machine pass
-// before the AsmPrinter, after post-RA scheduling, block placement and the
-// targets' pre-emit fixups - gets a new constructor that builds a
-// LoopPerfPass holding the original pass, which still runs on functions
-// with its trigger (!pcsections). With LLVM 21 and later,
-// RegisterTargetPassConfigCallback inserts the pass after that one instead.
+// pipeline. What works: when the library is loaded, the PassInfo of
+// machine-sanmd gets a new constructor that builds a LoopPerfPass holding
+// the original pass, which still runs on functions with its trigger
+// (!pcsections). The pass thus takes machine-sanmd's slot, the same
+// position.
 //
-// The pass is also registered under its own name, so that
+// This file and mc/LLVMCompat.h are the only ones that test the LLVM
+// version. The pass is also registered under its own name, so that
 //   llc -load=loopperf.so -run-pass=loopperf file.mir
 // runs it alone, as LLVM tests its machine passes. llvmGetPassPluginInfo
 // makes the same library loadable with clang -fpass-plugin= and lld
 // --load-pass-plugin=; all the work happens at load time.
 #include "LoopPerfPass.h"
+
+#include "loopperf/Version.h"
 
 #include "llvm/CodeGen/Passes.h"
 #include "llvm/Config/llvm-config.h"
@@ -23,10 +34,13 @@
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Passes/PassPlugin.h"
 
 #if LLVM_VERSION_MAJOR >= 21
 #include "llvm/CodeGen/TargetPassConfig.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/Target/RegisterTargetPassConfigCallback.h"
+#else
+#include "llvm/Passes/PassPlugin.h"
 #endif
 
 using namespace llvm;
@@ -41,10 +55,15 @@ RegisterPass<LoopPerfPass> RegisterByName("loopperf",
 
 #if LLVM_VERSION_MAJOR >= 21
 
+/// Runs for every TargetPassConfig (clang, llc, lld's LTO backends) before
+/// it builds the pipeline; insertPass makes TargetPassConfig::addPass add
+/// a LoopPerfPass (default constructor, through RegisterByName's PassInfo)
+/// right after machine-sanmd.
 RegisterTargetPassConfigCallback InsertAfterSanMD([](TargetMachine &,
                                                      PassManagerBase &,
                                                      TargetPassConfig *PC) {
-  PC->insertPass(&MachineSanitizerBinaryMetadataID, &LoopPerfPass::ID);
+  if (PC)
+    PC->insertPass(&MachineSanitizerBinaryMetadataID, &LoopPerfPass::ID);
 });
 
 #else
@@ -80,5 +99,6 @@ struct TakeSanMDSlot {
 extern "C" LLVM_ATTRIBUTE_WEAK
     __attribute__((visibility("default"))) ::llvm::PassPluginLibraryInfo
     llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "loopperf", "0.1", [](PassBuilder &) {}};
+  return {LLVM_PLUGIN_API_VERSION, "loopperf", loopperf::Version,
+          [](PassBuilder &) {}};
 }

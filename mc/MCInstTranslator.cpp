@@ -11,6 +11,7 @@
 // writes (x86::flagEffects): `inc` leaves CF alone and `jne` reads only ZF,
 // which decides whether an add-with-carry chain is loop-carried.
 #include "MCInstTranslator.h"
+#include "LLVMCompat.h"
 
 #include "loopperf/AArch64.h"
 #include "loopperf/X86.h"
@@ -412,7 +413,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
         M.disp = C;
       } else {
         raw_string_ostream OS(M.symbol);
-        Disp.getExpr()->print(OS, /*MAI=*/nullptr);
+        compat::printExpr(OS, *Disp.getExpr());
       }
     }
     if (Intel)
@@ -606,8 +607,10 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
       unsigned Sum = 0;
       for (StringRef One : Regs)
         Sum += StringSwitch<unsigned>(One.take_front(1))
-                   .Cases("X", "D", 8)
-                   .Cases("W", "S", 4)
+                   .Case("X", 8)
+                   .Case("D", 8)
+                   .Case("W", 4)
+                   .Case("S", 4)
                    .Case("Q", 16)
                    .Case("H", 2)
                    .Case("B", 1)

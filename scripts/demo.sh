@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job on the bundled example: install, build, then
+# The main job on the bundled example: install, build (LLVM 19 only), then
 #  1. a real compile of examples/triad.c by clang-19 with the loopperf plugin,
 #     printing a remark per innermost loop (-Rpass=loopperf), and
 #  2. the loopperf CLI's full report on the same loop as assembly
@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh
+scripts/build.sh 19
 BUILD_DIR=${BUILD_DIR:-build}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The test command: install dependencies, build, run every test (GoogleTest
-# unit tests and the lit/FileCheck suites) through ctest.
+# The test command: install dependencies, build both build directories
+# (scripts/build.sh: build = LLVM 19, everything; build-llvm22 = LLVM 22,
+# what depends on LLVM), run every test of both through ctest (GoogleTest
+# unit tests and the lit/FileCheck suites; the same lit suite runs with
+# clang-19 in the one and clang-22 in the other).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
-BUILD_DIR=${BUILD_DIR:-build}
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j "${JOBS:-$(nproc)}"
+ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${JOBS:-$(nproc)}"
+ctest --test-dir "${BUILD_DIR_LLVM22:-build-llvm22}" --output-on-failure -j "${JOBS:-$(nproc)}"

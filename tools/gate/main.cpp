@@ -9,6 +9,7 @@
 #include "Policy.h"
 #include "Rank.h"
 #include "Writers.h"
+#include "loopperf/Version.h"
 
 #include <fmt/format.h>
 
@@ -210,6 +211,10 @@ int main(int argc, char **argv) {
       return report(argc, argv);
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       std::fputs(Usage, stdout);
+      return 0;
+    }
+    if (cmd == "--version") {
+      std::puts(LOOPPERF_VERSION_LINE("loopperf-gate"));
       return 0;
     }
     throw UsageError(cmd.empty() ? "no command"

@@ -8,6 +8,7 @@
 // CPUs sharing one MCSchedModel become aliases of one file. Every number is
 // LLVM's (provenance id "llvm19"); curated facts live in models/overlays/.
 #include "InstSynth.h"
+#include "LLVMCompat.h"
 #include "SchedExtract.h"
 
 #include "loopperf/Isa.h"
@@ -37,6 +38,7 @@
 
 using namespace llvm;
 using namespace loopperf::gen;
+namespace compat = loopperf::compat;
 
 namespace {
 
@@ -134,18 +136,21 @@ class ModelGenerator {
 public:
   ModelGenerator(const TargetSpec &Spec, const Target &T)
       : Spec(Spec), T(T), TheTriple(Spec.triple) {
-    MRI.reset(T.createMCRegInfo(Spec.triple));
+    MRI.reset(T.createMCRegInfo(compat::tripleArg(TheTriple)));
     MII.reset(T.createMCInstrInfo());
     MCTargetOptions Opts;
-    MAI.reset(T.createMCAsmInfo(*MRI, Spec.triple, Opts));
-    Synth = std::make_unique<InstSynth>(Spec.isX86, *MRI, *MII);
+    MAI.reset(T.createMCAsmInfo(*MRI, compat::tripleArg(TheTriple), Opts));
+    std::unique_ptr<MCSubtargetInfo> Generic(
+        T.createMCSubtargetInfo(compat::tripleArg(TheTriple), "", ""));
+    Synth = std::make_unique<InstSynth>(Spec.isX86, *MRI, *MII,
+                                        compat::regClassHwMode(*Generic));
     for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
       OpcodeByName[MII->getName(Op).str()] = Op;
   }
 
   std::vector<Group> groups() const {
     std::unique_ptr<MCSubtargetInfo> STI(
-        T.createMCSubtargetInfo(Spec.triple, "", ""));
+        T.createMCSubtargetInfo(compat::tripleArg(TheTriple), "", ""));
     std::map<const MCSchedModel *, Group> byModel;
     for (const SubtargetSubTypeKV &KV : STI->getAllProcessorDescriptions()) {
       if (!KV.SchedModel || !KV.SchedModel->hasInstrSchedModel())
@@ -168,7 +173,7 @@ public:
   /// Writes <outDir>/<name>.json; returns false on error.
   bool write(const Group &G, const std::string &outDir) {
     std::unique_ptr<MCSubtargetInfo> STI(
-        T.createMCSubtargetInfo(Spec.triple, G.name, ""));
+        T.createMCSubtargetInfo(compat::tripleArg(TheTriple), G.name, ""));
     std::unique_ptr<MCInstPrinter> Printer(T.createMCInstPrinter(
         TheTriple, /*SyntaxVariant=*/0, *MAI, *MII, *MRI));
     if (!STI || !Printer) {
@@ -402,7 +407,8 @@ int main(int argc, char **argv) {
     if (target != "all" && target != Spec.name)
       continue;
     std::string err;
-    const Target *T = TargetRegistry::lookupTarget(Spec.triple, err);
+    const Target *T = TargetRegistry::lookupTarget(
+        compat::tripleArg(Triple(Spec.triple)), err);
     if (!T) {
       errs() << "error: " << err << "\n";
       return 1;

@@ -1,5 +1,6 @@
 // InstSynth.cpp - see InstSynth.h.
 #include "InstSynth.h"
+#include "LLVMCompat.h"
 
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/Support/CrashRecoveryContext.h"
@@ -17,8 +18,8 @@ constexpr int NumX86CondCodes = 16;
 } // namespace
 
 InstSynth::InstSynth(bool isX86, const MCRegisterInfo &MRI,
-                     const MCInstrInfo &MII)
-    : IsX86(isX86), MRI(MRI), MII(MII) {
+                     const MCInstrInfo &MII, unsigned RegClassHwMode)
+    : IsX86(isX86), MRI(MRI), MII(MII), RegClassHwMode(RegClassHwMode) {
   if (IsX86) {
     MemBase = findReg("RSI");
     PtrClass = findRegClass("GR64");
@@ -78,9 +79,8 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
   if (MemBase)
     used.push_back(MemBase);
   auto regClassOf = [&](const MCOperandInfo &OI) -> int {
-    if (OI.isLookupPtrRegClass())
-      return OI.RegClass == 1 ? PtrNoSPClass : PtrClass;
-    return OI.RegClass;
+    return compat::operandRegClass(MII, OI, RegClassHwMode, PtrClass,
+                                   PtrNoSPClass);
   };
   unsigned N = D.getNumOperands();
   for (unsigned I = 0; I < N; ++I) {
@@ -102,7 +102,7 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
         const MCOperandInfo &Sub = D.operands()[I + K];
         unsigned Pos = Standard ? K % 5 : 0;
         int RC = regClassOf(Sub);
-        bool IsReg = Sub.RegClass >= 0 || Sub.isLookupPtrRegClass();
+        bool IsReg = Sub.RegClass >= 0 || compat::isRegClassLookup(Sub);
         if (!IsReg) {
           MI.addOperand(MCOperand::createImm(Pos == 1 ? 1 : 0));
           continue;

@@ -17,8 +17,10 @@ namespace loopperf::gen {
 
 class InstSynth {
 public:
+  /// \p RegClassHwMode: compat::regClassHwMode of the target's generic
+  /// subtarget (selects pointer register classes on LLVM 22).
   InstSynth(bool isX86, const llvm::MCRegisterInfo &MRI,
-            const llvm::MCInstrInfo &MII);
+            const llvm::MCInstrInfo &MII, unsigned RegClassHwMode);
 
   /// Instances of `opcode` to emit a form for: one normally; for x86 opcodes
   /// with a condition-code operand (Jcc, SETcc, CMOVcc) one per condition,
@@ -40,6 +42,7 @@ private:
   bool IsX86;
   const llvm::MCRegisterInfo &MRI;
   const llvm::MCInstrInfo &MII;
+  unsigned RegClassHwMode;
   unsigned MemBase = 0;           ///< RSI (x86) / X1 (AArch64)
   int PtrClass = -1;              ///< x86 ptr_rc lookups resolve to GR64
   int PtrNoSPClass = -1;          ///< ... and GR64_NOSP

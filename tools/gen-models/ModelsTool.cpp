@@ -7,6 +7,7 @@
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelCheck.h"
 #include "loopperf/ModelIO.h"
+#include "loopperf/Version.h"
 
 #include <fmt/format.h>
 
@@ -93,7 +94,20 @@ int main(int argc, char **argv) {
     const MachineModel *m = resolve(argv[2], owned);
     return m ? show(*m, argv[3]) : 2;
   }
-  fmt::print(stderr, "usage: loopperf-models list | check <cpu|file> | show "
-                     "<cpu|file> <opcode|key>\n");
+  constexpr const char *Usage =
+      "usage: loopperf-models list | check <cpu|file> | show <cpu|file> "
+      "<opcode|key>\n"
+      "  list   the built-in machine models, one per line\n"
+      "  check  a model's internal consistency (exit 1 on errors)\n"
+      "  show   one instruction form of a model\n";
+  if (cmd == "--help" || cmd == "-h") {
+    fmt::print("{}", Usage);
+    return 0;
+  }
+  if (cmd == "--version") {
+    fmt::print("{}\n", LOOPPERF_VERSION_LINE("loopperf-models"));
+    return 0;
+  }
+  fmt::print(stderr, "{}", Usage);
   return 2;
 }

@@ -13,6 +13,7 @@
 // source location), labels by source location.
 #include "AsmReader.h"
 
+#include "LLVMCompat.h"
 #include "MCInstTranslator.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -27,7 +28,6 @@
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCObjectFileInfo.h"
 #include "llvm/MC/MCObjectWriter.h"
-#include "llvm/MC/MCParser/MCAsmLexer.h"
 #include "llvm/MC/MCParser/MCAsmParser.h"
 #include "llvm/MC/MCParser/MCTargetAsmParser.h"
 #include "llvm/MC/MCRegisterInfo.h"
@@ -228,7 +228,8 @@ public:
     MCELFStreamer::initSections(NoExecStack, STI);
     Recording = Was;
   }
-  void emitValueToAlignment(Align Alignment, int64_t Value, unsigned ValueSize,
+  void emitValueToAlignment(Align Alignment, int64_t Value,
+                            compat::AlignFillLen ValueSize,
                             unsigned MaxBytesToEmit) override {
     if (Recording)
       if (const MCSection *Sec = getCurrentSectionOnly()) {
@@ -270,14 +271,15 @@ std::unique_ptr<AsmReader> AsmReader::create(StringRef TripleStr, StringRef Cpu,
   std::unique_ptr<AsmReader> R(new AsmReader());
   R->TripleName = Triple::normalize(TripleStr);
   Triple TT(R->TripleName);
-  R->TheTarget = TargetRegistry::lookupTarget(R->TripleName, Error);
+  R->TheTarget = TargetRegistry::lookupTarget(compat::tripleArg(TT), Error);
   if (!R->TheTarget)
     return nullptr;
   const Target &T = *R->TheTarget;
   R->Options = std::make_unique<MCTargetOptions>();
-  R->MRI.reset(T.createMCRegInfo(R->TripleName));
+  R->MRI.reset(T.createMCRegInfo(compat::tripleArg(TT)));
   if (R->MRI)
-    R->MAI.reset(T.createMCAsmInfo(*R->MRI, R->TripleName, *R->Options));
+    R->MAI.reset(
+        T.createMCAsmInfo(*R->MRI, compat::tripleArg(TT), *R->Options));
   R->MII.reset(T.createMCInstrInfo());
   if (!R->MRI || !R->MAI || !R->MII) {
     Error = "no MC support for target '" + R->TripleName + "'";
@@ -286,13 +288,13 @@ std::unique_ptr<AsmReader> AsmReader::create(StringRef TripleStr, StringRef Cpu,
   // Ask an empty-CPU subtarget first, so an unknown CPU gives our error
   // rather than LLVM's "not a recognized processor" warning.
   std::unique_ptr<MCSubtargetInfo> Probe(
-      T.createMCSubtargetInfo(R->TripleName, "", ""));
+      T.createMCSubtargetInfo(compat::tripleArg(TT), "", ""));
   if (!Probe || !Probe->isCPUStringValid(Cpu)) {
     Error =
         "LLVM does not know the CPU '" + Cpu.str() + "' for " + R->TripleName;
     return nullptr;
   }
-  R->STI.reset(T.createMCSubtargetInfo(R->TripleName, Cpu, ""));
+  R->STI.reset(T.createMCSubtargetInfo(compat::tripleArg(TT), Cpu, ""));
   R->ATTPrinter.reset(T.createMCInstPrinter(TT, /*SyntaxVariant=*/0, *R->MAI,
                                             *R->MII, *R->MRI));
   R->IntelPrinter.reset(T.createMCInstPrinter(TT, /*SyntaxVariant=*/1, *R->MAI,

@@ -15,8 +15,10 @@
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelChoice.h"
 #include "loopperf/ModelIO.h"
+#include "loopperf/Version.h"
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -39,6 +41,11 @@ constexpr const char *TargetTriple = "x86_64-unknown-linux-gnu";
 
 cl::OptionCategory LoopperfCat("loopperf options");
 
+cl::opt<std::string> OutputFile("o",
+                                cl::desc("Write the report to this file "
+                                         "instead of standard output"),
+                                cl::value_desc("file"), cl::init("-"),
+                                cl::cat(LoopperfCat));
 cl::opt<std::string> InputFile(cl::Positional,
                                cl::desc("<input .s file, or - for stdin>"),
                                cl::init("-"), cl::cat(LoopperfCat));
@@ -178,6 +185,10 @@ int main(int argc, char **argv) {
   LLVMInitializeX86AsmParser();
   exposeAsmSyntaxOption();
   cl::HideUnrelatedOptions(LoopperfCat);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << LOOPPERF_VERSION_LINE("loopperf") << "\n"
+       << "built with LLVM " << LLVM_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "loopperf: predicted cycles per iteration of innermost loops\n");
@@ -262,10 +273,18 @@ int main(int argc, char **argv) {
   std::vector<AnalyzedLoop> Loops =
       analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions);
 
+  // -o FILE: the report there instead of standard output ("-" is stdout).
+  std::error_code EC;
+  raw_fd_ostream Out(OutputFile, EC, sys::fs::OF_None);
+  if (EC)
+    return fail("cannot write '" + OutputFile + "': " + EC.message());
   if (Json)
-    writeJson(outs(), FileName, *Model, Loops);
+    writeJson(Out, FileName, *Model, Loops);
   else
-    writeText(outs(), FileName, *Model, Loops);
+    writeText(Out, FileName, *Model, Loops);
+  Out.close();
+  if (Out.has_error())
+    return fail("cannot write '" + OutputFile + "': " + Out.error().message());
   if (!DotFile.empty() && !writeDot(DotFile, *Model, Loops, Error))
     return fail(Error);
   return 0;

@@ -14,6 +14,8 @@
 #include "Runner.h"
 #include "SharedObject.h"
 
+#include "loopperf/Version.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -41,19 +43,20 @@ struct Options {
   std::string isaName; // --isa= (emit-harness only); empty: the host's
 };
 
-int usage() {
-  std::cerr
-      << "usage: loopperf-measure [--rounds=N] [--clean-rounds=K] "
-         "[--clean-threshold=C]\n"
-         "                        [--max-seconds=T] [--n1=N] [--n2=N] "
-         "[--unroll=N]\n"
-         "                        [--probe-ceiling=A[,M]] [--cpu=N] "
-         "[--block-us=T]\n"
-         "                        [--no-counter] [--json] [--trace]\n"
-         "                        asm FILE.s... | kernel LIB.so SYMBOL... |\n"
-         "                        [--isa=avx2|avx512f|avx512bw] emit-harness "
-         "FILE.s... |\n"
-         "                        calibrate | host-isa\n";
+/// Prints the usage to `os` (standard error unless asked for) and returns
+/// the exit status of a usage error.
+int usage(std::ostream &os = std::cerr) {
+  os << "usage: loopperf-measure [--rounds=N] [--clean-rounds=K] "
+        "[--clean-threshold=C]\n"
+        "                        [--max-seconds=T] [--n1=N] [--n2=N] "
+        "[--unroll=N]\n"
+        "                        [--probe-ceiling=A[,M]] [--cpu=N] "
+        "[--block-us=T]\n"
+        "                        [--no-counter] [--json] [--trace]\n"
+        "                        asm FILE.s... | kernel LIB.so SYMBOL... |\n"
+        "                        [--isa=avx2|avx512f|avx512bw] emit-harness "
+        "FILE.s... |\n"
+        "                        calibrate | host-isa\n";
   return 2;
 }
 
@@ -353,7 +356,9 @@ int main(int argc, char **argv) {
     else if (a == "--json")
       o.json = true;
     else if (a == "-h" || a == "--help")
-      return usage();
+      return usage(std::cout), 0;
+    else if (a == "--version")
+      return std::cout << LOOPPERF_VERSION_LINE("loopperf-measure") << "\n", 0;
     else if (a.size() > 1 && a[0] == '-')
       return std::cerr << "loopperf-measure: unknown option " << a << "\n",
              usage();
