@@ -8,7 +8,8 @@
 #   scripts/sanitize.sh            # install deps, configure, build, ctest
 #   JOBS=2 BUILD_DIR=build-asan scripts/sanitize.sh
 # The fuzzers (fuzz/, scripts/fuzz.sh) carry their own sanitizers: not built here.
-# Not part of .ci/run: see docs/DESIGN.md "Sanitizer build".
+# Part of CI: scripts/test.sh runs it when CI=true (docs/DESIGN.md "Sanitizer
+# build").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "${SKIP_DEPS:-0}" = 1 ] || scripts/install-deps.sh

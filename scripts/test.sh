@@ -10,3 +10,9 @@ scripts/install-deps.sh
 scripts/build.sh
 ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${JOBS:-$(nproc)}"
 ctest --test-dir "${BUILD_DIR_LLVM22:-build-llvm22}" --output-on-failure -j "${JOBS:-$(nproc)}"
+# CI (CI=true) also builds the tree with ASan + UBSan and runs every unit and
+# lit test there (scripts/sanitize.sh, build-asan; about 11 minutes on 2
+# cores). Elsewhere: SANITIZE_TESTS=1 scripts/test.sh, or scripts/sanitize.sh.
+if [ "${SANITIZE_TESTS:-${CI:-}}" = true ] || [ "${SANITIZE_TESTS:-}" = 1 ]; then
+  SKIP_DEPS=1 scripts/sanitize.sh
+fi
