@@ -54,6 +54,9 @@ TEST(GateSarif, AbsolutePathsOutsideTheRootAreFileUris) {
   nlohmann::json doc = sarifFor("/usr/include/a b.h", "/src", base, cand);
   EXPECT_EQ(artifactOf(doc)["uri"], "file:///usr/include/a%20b.h");
   EXPECT_FALSE(artifactOf(doc).contains("uriBaseId"));
+  // Bytes outside ASCII are encoded byte by byte (UTF-8 "é" is C3 A9).
+  doc = sarifFor("/src/caf\xc3\xa9.c", "/src", base, cand);
+  EXPECT_EQ(artifactOf(doc)["uri"], "caf%C3%A9.c");
 }
 
 TEST(GateSarif, RelativeRecordPathsStayRelativeToTheRoot) {

@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cctype>
 #include <string_view>
 
 namespace loopperf::gate {
@@ -51,8 +50,11 @@ std::string percentEncode(std::string_view path) {
   static constexpr char Hex[] = "0123456789ABCDEF";
   std::string out;
   for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ||
-        c == '/') {
+    // ASCII only: std::isalnum would follow the locale for bytes >= 0x80.
+    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+                            c == '_' || c == '~' || c == '/';
+    if (unreserved) {
       out += char(c);
     } else {
       out += '%';
