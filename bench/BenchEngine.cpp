@@ -29,16 +29,16 @@ using namespace loopperf;
 namespace {
 
 struct Operand {
-  std::string reg; ///< register name, or "" for the memory operand
-  bool read = true, write = false;
+  std::string Reg; ///< register name, or "" for the memory operand
+  bool Read = true, Write = false;
 };
 
 /// One instruction form and its operands (AT&T order).
 struct Template {
-  const char *opcode;
-  const char *key;
-  const char *mnemonic;
-  int memory; ///< 0: none, 1: load, 2: store, 3: address only (lea)
+  const char *Opcode;
+  const char *Key;
+  const char *Mnemonic;
+  int Memory; ///< 0: none, 1: load, 2: store, 3: address only (lea)
 };
 
 constexpr Template Templates[] = {
@@ -52,22 +52,22 @@ constexpr Template Templates[] = {
     {"LEA64r", "leaq mem,r64", "leaq", 3},
 };
 
-void addUnits(std::vector<RegUnit> &to, const std::string &reg) {
-  auto info = x86::lookupRegister(reg);
-  to.insert(to.end(), info.units.begin(), info.units.end());
+void addUnits(std::vector<RegUnit> &To, const std::string &Reg) {
+  auto Info = x86::lookupRegister(Reg);
+  To.insert(To.end(), Info.Units.begin(), Info.Units.end());
 }
 
-void addWrite(Instruction &I, const std::string &reg) {
-  std::vector<RegUnit> merge;
-  x86::writeUnits(x86::lookupRegister(reg), I.mnemonic[0] == 'v', I.writes,
-                  merge);
-  I.reads.insert(I.reads.end(), merge.begin(), merge.end());
+void addWrite(Instruction &I, const std::string &Reg) {
+  std::vector<RegUnit> Merge;
+  x86::writeUnits(x86::lookupRegister(Reg), I.Mnemonic[0] == 'v', I.Writes,
+                  Merge);
+  I.Reads.insert(I.Reads.end(), Merge.begin(), Merge.end());
 }
 
-void addFlags(std::vector<RegUnit> &to, x86::FlagMask mask) {
-  for (unsigned f = 0; f < x86::NumFlags; ++f)
-    if (mask >> f & 1)
-      to.push_back(x86::flagUnit(static_cast<x86::Flag>(f)));
+void addFlags(std::vector<RegUnit> &To, x86::FlagMask Mask) {
+  for (unsigned F = 0; F < x86::NumFlags; ++F)
+    if (Mask >> F & 1)
+      To.push_back(x86::flagUnit(static_cast<x86::Flag>(F)));
 }
 
 enum class Shape { Mix, Chain, Independent, Memory };
@@ -80,132 +80,132 @@ enum class Shape { Mix, Chain, Independent, Memory };
 ///   independent  every instruction reads only loop invariants;
 ///   memory       loads and stores on one base register, so that many
 ///                load/store pairs are forwarding candidates.
-Instruction make(const Template &T, unsigned i, Shape shape) {
+Instruction make(const Template &T, unsigned Index, Shape Kind) {
   Instruction I;
-  I.llvmOpcode = T.opcode;
-  I.formKey = T.key;
-  I.mnemonic = T.mnemonic;
-  I.text = T.key;
-  std::string v0 = "ymm" + std::to_string(i % 12),
-              v1 = "ymm" + std::to_string((i + 5) % 12),
-              v2 = "ymm" + std::to_string(12 + i % 4);
-  std::string g0 = "r" + std::to_string(8 + i % 6),
-              g1 = "r" + std::to_string(8 + (i + 3) % 6);
-  if (shape == Shape::Chain) {
-    v0 = v1 = "ymm0", v2 = "ymm1"; // ymm0 and r8 carry the chain
-    g0 = g1 = "r8";
-  } else if (shape == Shape::Independent) {
-    v1 = v0, v2 = "ymm15"; // read invariants only
-    g1 = "r15";
+  I.LlvmOpcode = T.Opcode;
+  I.FormKey = T.Key;
+  I.Mnemonic = T.Mnemonic;
+  I.Text = T.Key;
+  std::string V0 = "ymm" + std::to_string(Index % 12),
+              V1 = "ymm" + std::to_string((Index + 5) % 12),
+              V2 = "ymm" + std::to_string(12 + Index % 4);
+  std::string G0 = "r" + std::to_string(8 + Index % 6),
+              G1 = "r" + std::to_string(8 + (Index + 3) % 6);
+  if (Kind == Shape::Chain) {
+    V0 = V1 = "ymm0", V2 = "ymm1"; // ymm0 and r8 carry the chain
+    G0 = G1 = "r8";
+  } else if (Kind == Shape::Independent) {
+    V1 = V0, V2 = "ymm15"; // read invariants only
+    G1 = "r15";
   }
-  MemRef m;
-  m.base = T.memory == 2 || shape == Shape::Memory ? "rdi" : "rsi";
-  m.index = "rax";
-  m.scale = 8;
-  m.disp = 32 * static_cast<int64_t>((T.memory == 2 ? i + 3 : i) % 8);
-  m.widthBytes = 32;
-  m.isLoad = T.memory == 1;
-  m.isStore = T.memory == 2;
-  if (T.memory == 1 || T.memory == 2) {
-    addUnits(I.addrReads, m.base);
-    addUnits(I.addrReads, "rax");
-    I.mem.push_back(m);
+  MemRef M;
+  M.Base = T.Memory == 2 || Kind == Shape::Memory ? "rdi" : "rsi";
+  M.Index = "rax";
+  M.Scale = 8;
+  M.Disp = 32 * static_cast<int64_t>((T.Memory == 2 ? Index + 3 : Index) % 8);
+  M.WidthBytes = 32;
+  M.IsLoad = T.Memory == 1;
+  M.IsStore = T.Memory == 2;
+  if (T.Memory == 1 || T.Memory == 2) {
+    addUnits(I.AddrReads, M.Base);
+    addUnits(I.AddrReads, "rax");
+    I.Mem.push_back(M);
   }
-  std::string op = T.opcode;
-  if (op == "VMOVUPDYrm") {
-    addWrite(I, v0);
-  } else if (op == "VFMADD231PDYm") {
-    addUnits(I.reads, v0);
-    addUnits(I.reads, v2);
-    addWrite(I, v0);
-  } else if (op == "VADDPDYrr" || op == "VMULPDYrr") {
-    addUnits(I.reads, shape == Shape::Independent ? v2 : v1);
-    addUnits(I.reads, v2);
-    addWrite(I, v1);
-  } else if (op == "VMOVUPDYmr") {
-    addUnits(I.reads, v0);
-  } else if (op == "LEA64r") {
-    addUnits(I.reads, g1);
-    addUnits(I.reads, "rax");
-    addWrite(I, g0);
+  std::string Op = T.Opcode;
+  if (Op == "VMOVUPDYrm") {
+    addWrite(I, V0);
+  } else if (Op == "VFMADD231PDYm") {
+    addUnits(I.Reads, V0);
+    addUnits(I.Reads, V2);
+    addWrite(I, V0);
+  } else if (Op == "VADDPDYrr" || Op == "VMULPDYrr") {
+    addUnits(I.Reads, Kind == Shape::Independent ? V2 : V1);
+    addUnits(I.Reads, V2);
+    addWrite(I, V1);
+  } else if (Op == "VMOVUPDYmr") {
+    addUnits(I.Reads, V0);
+  } else if (Op == "LEA64r") {
+    addUnits(I.Reads, G1);
+    addUnits(I.Reads, "rax");
+    addWrite(I, G0);
   } else { // two-operand integer ALU
-    addUnits(I.reads, shape == Shape::Independent ? g1 : g0);
-    addUnits(I.reads, g1);
-    addWrite(I, g0);
-    addFlags(I.writes, x86::flagEffects(T.mnemonic).writes);
+    addUnits(I.Reads, Kind == Shape::Independent ? G1 : G0);
+    addUnits(I.Reads, G1);
+    addWrite(I, G0);
+    addFlags(I.Writes, x86::flagEffects(T.Mnemonic).Writes);
   }
   return I;
 }
 
 /// Which templates a shape cycles through.
-std::vector<const Template *> templatesOf(Shape shape) {
-  std::vector<const Template *> out;
+std::vector<const Template *> templatesOf(Shape Kind) {
+  std::vector<const Template *> Out;
   for (const Template &T : Templates) {
-    const bool memory = T.memory == 1 || T.memory == 2;
-    if (shape == Shape::Memory ? memory : true)
-      out.push_back(&T);
+    const bool Memory = T.Memory == 1 || T.Memory == 2;
+    if (Kind == Shape::Memory ? Memory : true)
+      Out.push_back(&T);
   }
-  return out;
+  return Out;
 }
 
-LoopKernel buildKernel(unsigned n, Shape shape) {
+LoopKernel buildKernel(unsigned N, Shape Shape) {
   LoopKernel K;
-  K.name = "synthetic-" + std::to_string(n);
-  const std::vector<const Template *> ts = templatesOf(shape);
-  for (unsigned i = 0; i + 3 < n; ++i)
-    K.insts.push_back(make(*ts[i % ts.size()], i, shape));
-  Instruction add, cmp, jne;
-  add.llvmOpcode = "ADD64ri8", add.formKey = "addq imm,r64",
-  add.mnemonic = "addq";
-  addUnits(add.reads, "rax");
-  addWrite(add, "rax");
-  addFlags(add.writes, x86::flagEffects("addq").writes);
-  cmp.llvmOpcode = "CMP64rr", cmp.formKey = "cmpq r64,r64",
-  cmp.mnemonic = "cmpq";
-  addUnits(cmp.reads, "rax");
-  addUnits(cmp.reads, "rdx");
-  addFlags(cmp.writes, x86::flagEffects("cmpq").writes);
-  jne.llvmOpcode = "JCC_1", jne.formKey = "jne label", jne.mnemonic = "jne";
-  addFlags(jne.reads, x86::flagEffects("jne").reads);
-  jne.isBranch = jne.isConditional = true;
-  for (Instruction *I : {&add, &cmp, &jne}) {
-    I->text = I->formKey;
-    K.insts.push_back(*I);
+  K.Name = "synthetic-" + std::to_string(N);
+  const std::vector<const Template *> Ts = templatesOf(Shape);
+  for (unsigned I = 0; I + 3 < N; ++I)
+    K.Insts.push_back(make(*Ts[I % Ts.size()], I, Shape));
+  Instruction Add, Cmp, Jne;
+  Add.LlvmOpcode = "ADD64ri8", Add.FormKey = "addq imm,r64",
+  Add.Mnemonic = "addq";
+  addUnits(Add.Reads, "rax");
+  addWrite(Add, "rax");
+  addFlags(Add.Writes, x86::flagEffects("addq").Writes);
+  Cmp.LlvmOpcode = "CMP64rr", Cmp.FormKey = "cmpq r64,r64",
+  Cmp.Mnemonic = "cmpq";
+  addUnits(Cmp.Reads, "rax");
+  addUnits(Cmp.Reads, "rdx");
+  addFlags(Cmp.Writes, x86::flagEffects("cmpq").Writes);
+  Jne.LlvmOpcode = "JCC_1", Jne.FormKey = "jne label", Jne.Mnemonic = "jne";
+  addFlags(Jne.Reads, x86::flagEffects("jne").Reads);
+  Jne.IsBranch = Jne.IsConditional = true;
+  for (Instruction *I : {&Add, &Cmp, &Jne}) {
+    I->Text = I->FormKey;
+    K.Insts.push_back(*I);
   }
   return K;
 }
 
-bool parseShape(const std::string &name, Shape &out) {
+bool parseShape(const std::string &Name, Shape &Out) {
   static const std::pair<const char *, Shape> Names[] = {
       {"mix", Shape::Mix},
       {"chain", Shape::Chain},
       {"independent", Shape::Independent},
       {"memory", Shape::Memory}};
   for (const auto &[n, sh] : Names)
-    if (name == n) {
-      out = sh;
+    if (Name == n) {
+      Out = sh;
       return true;
     }
   return false;
 }
 
-std::vector<unsigned> parseSizes(const std::string &list) {
-  std::vector<unsigned> out;
-  size_t pos = 0;
-  while (pos < list.size()) {
-    size_t comma = list.find(',', pos);
-    std::string item = list.substr(
-        pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    char *end = nullptr;
-    unsigned long v = std::strtoul(item.c_str(), &end, 10);
-    if (item.empty() || *end || v < 4 || v > 100000)
+std::vector<unsigned> parseSizes(const std::string &List) {
+  std::vector<unsigned> Out;
+  size_t Pos = 0;
+  while (Pos < List.size()) {
+    size_t Comma = List.find(',', Pos);
+    std::string Item = List.substr(
+        Pos, Comma == std::string::npos ? std::string::npos : Comma - Pos);
+    char *End = nullptr;
+    unsigned long V = std::strtoul(Item.c_str(), &End, 10);
+    if (Item.empty() || *End || V < 4 || V > 100000)
       return {};
-    out.push_back(static_cast<unsigned>(v));
-    if (comma == std::string::npos)
+    Out.push_back(static_cast<unsigned>(V));
+    if (Comma == std::string::npos)
       break;
-    pos = comma + 1;
+    Pos = Comma + 1;
   }
-  return out;
+  return Out;
 }
 
 } // namespace
@@ -231,72 +231,72 @@ int usage() {
 }
 
 int main(int argc, char **argv) {
-  std::string cpu = "znver5", shapeName = "mix";
-  int reps = 301;
-  bool once = false;
-  std::vector<unsigned> sizes = {5, 20, 50, 200};
-  for (int a = 1; a < argc; ++a) {
-    std::string arg = argv[a];
-    auto value = [&](const char *key) -> const char * {
-      size_t k = std::strlen(key);
-      return arg.compare(0, k, key) == 0 ? argv[a] + k : nullptr;
+  std::string Cpu = "znver5", ShapeName = "mix";
+  int Reps = 301;
+  bool Once = false;
+  std::vector<unsigned> Sizes = {5, 20, 50, 200};
+  for (int A = 1; A < argc; ++A) {
+    std::string Arg = argv[A];
+    auto Value = [&](const char *Key) -> const char * {
+      size_t K = std::strlen(Key);
+      return Arg.compare(0, K, Key) == 0 ? argv[A] + K : nullptr;
     };
-    if (const char *v = value("--cpu="))
-      cpu = v;
-    else if (const char *v = value("--reps="))
-      reps = std::atoi(v);
-    else if (const char *v = value("--shape="))
-      shapeName = v;
-    else if (const char *v = value("--sizes="))
-      sizes = parseSizes(v);
-    else if (arg == "--once")
-      once = true;
+    if (const char *V = Value("--cpu="))
+      Cpu = V;
+    else if (const char *V = Value("--reps="))
+      Reps = std::atoi(V);
+    else if (const char *V = Value("--shape="))
+      ShapeName = V;
+    else if (const char *V = Value("--sizes="))
+      Sizes = parseSizes(V);
+    else if (Arg == "--once")
+      Once = true;
     else
       return usage();
   }
-  Shape shape;
-  if (reps < 1 || sizes.empty() || !parseShape(shapeName, shape))
+  Shape Shape;
+  if (Reps < 1 || Sizes.empty() || !parseShape(ShapeName, Shape))
     return usage();
-  const MachineModel *model = findBuiltinModel(cpu);
-  if (!model) {
-    fmt::print(stderr, "loopperf-bench-engine: unknown CPU '{}'\n", cpu);
+  const MachineModel *Model = findBuiltinModel(Cpu);
+  if (!Model) {
+    fmt::print(stderr, "loopperf-bench-engine: unknown CPU '{}'\n", Cpu);
     return 1;
   }
   for (const Template &T : Templates)
-    if (!model->findOpcode(T.opcode)) {
-      fmt::print(stderr, "loopperf-bench-engine: model {} lacks {}\n", cpu,
-                 T.opcode);
+    if (!Model->findOpcode(T.Opcode)) {
+      fmt::print(stderr, "loopperf-bench-engine: model {} lacks {}\n", Cpu,
+                 T.Opcode);
       return 1;
     }
-  if (once) {
-    for (unsigned n : sizes) {
-      LoopKernel K = buildKernel(n, shape);
+  if (Once) {
+    for (unsigned N : Sizes) {
+      LoopKernel K = buildKernel(N, Shape);
       analyzeLoop(
-          K, *model); // one-time initialisation (tables built on first use)
-      LoopReport rep = measuredAnalysis(K, *model);
-      fmt::print("{} {} {:.2f}\n", shapeName, K.insts.size(),
-                 rep.cyclesPerIteration);
+          K, *Model); // one-time initialisation (tables built on first use)
+      LoopReport Rep = measuredAnalysis(K, *Model);
+      fmt::print("{} {} {:.2f}\n", ShapeName, K.Insts.size(),
+                 Rep.CyclesPerIteration);
     }
     return 0;
   }
-  fmt::print("analyzeLoop on {}, {} bodies ({} repetitions per size)\n\n", cpu,
-             shapeName, reps);
+  fmt::print("analyzeLoop on {}, {} bodies ({} repetitions per size)\n\n", Cpu,
+             ShapeName, Reps);
   fmt::print("| instructions | median µs | min µs | cycles/iter "
              "|\n|---:|---:|---:|---:|\n");
-  for (unsigned n : sizes) {
-    LoopKernel K = buildKernel(n, shape);
-    double cycles = analyzeLoop(K, *model).cyclesPerIteration; // warm-up
-    std::vector<double> us;
-    for (int r = 0; r < reps; ++r) {
-      auto t0 = std::chrono::steady_clock::now();
-      LoopReport rep = analyzeLoop(K, *model);
-      auto t1 = std::chrono::steady_clock::now();
-      cycles = rep.cyclesPerIteration;
-      us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+  for (unsigned N : Sizes) {
+    LoopKernel K = buildKernel(N, Shape);
+    double Cycles = analyzeLoop(K, *Model).CyclesPerIteration; // warm-up
+    std::vector<double> Us;
+    for (int R = 0; R < Reps; ++R) {
+      auto T0 = std::chrono::steady_clock::now();
+      LoopReport Rep = analyzeLoop(K, *Model);
+      auto T1 = std::chrono::steady_clock::now();
+      Cycles = Rep.CyclesPerIteration;
+      Us.push_back(std::chrono::duration<double, std::micro>(T1 - T0).count());
     }
-    std::sort(us.begin(), us.end());
-    fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} |\n", K.insts.size(),
-               us[us.size() / 2], us.front(), cycles);
+    std::sort(Us.begin(), Us.end());
+    fmt::print("| {} | {:.1f} | {:.1f} | {:.2f} |\n", K.Insts.size(),
+               Us[Us.size() / 2], Us.front(), Cycles);
   }
   return 0;
 }

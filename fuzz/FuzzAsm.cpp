@@ -38,10 +38,10 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   ModelLoadResult Loaded =
       loadModelFile(LOOPPERF_SOURCE_DIR "/models/znver4.json");
   if (!Loaded) {
-    std::fprintf(stderr, "fuzz-asm: %s\n", Loaded.error.c_str());
+    std::fprintf(stderr, "fuzz-asm: %s\n", Loaded.Error.c_str());
     std::exit(1);
   }
-  Model = std::move(Loaded.model);
+  Model = std::move(Loaded.Model);
   return 0;
 }
 
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::string Error;
   std::unique_ptr<AsmReader> Reader = AsmReader::create(
       "x86_64-unknown-linux-gnu",
-      Model->llvmCpu.empty() ? Model->name : Model->llvmCpu, Error);
+      Model->LlvmCpu.empty() ? Model->Name : Model->LlvmCpu, Error);
   if (!Reader)
     std::abort();
   const llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);

@@ -25,16 +25,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         decodeBytes(std::string(reinterpret_cast<const char *>(Data), Size),
                     "fuzz", 4u << 20);
 #if LOOPPERF_FUZZ_FORMAT == 0
-    B.loops = readClangYaml(Bytes, "fuzz.opt.yaml");
+    B.Loops = readClangYaml(Bytes, "fuzz.opt.yaml");
 #elif LOOPPERF_FUZZ_FORMAT == 1
-    B.loops = readGccRecord(Bytes, "fuzz.opt-record.json");
+    B.Loops = readGccRecord(Bytes, "fuzz.opt-record.json");
 #else
-    B.loops = readLoopperfJson(Bytes, "fuzz.loopperf.json");
+    B.Loops = readLoopperfJson(Bytes, "fuzz.loopperf.json");
 #endif
   } catch (const InputError &) {
     return 0;
   }
-  assignOrdinals(B.loops);
+  assignOrdinals(B.Loops);
   const GateResult Result = evaluate(matchLoops(B, B), Policy());
   writeTable(Result, true);
   writeJson(Result);

@@ -42,7 +42,7 @@ const MachineModel *resolveBase(std::string_view Name) {
   std::unique_ptr<MachineModel> M;
   if (std::filesystem::exists(Path))
     if (ModelLoadResult L = loadModelFile(Path))
-      M = std::move(L.model);
+      M = std::move(L.Model);
   return (Bases[std::string(Name)] = std::move(M)).get();
 }
 
@@ -78,9 +78,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                  "fuzz.json", resolveBase);
   if (!R)
     return 0;
-  checkModel(*R.model);
-  if (R.model->isa == "x86-64")
+  checkModel(*R.Model);
+  if (R.Model->Isa == "x86-64")
     for (const LoopKernel &K : Kernels)
-      analyzeLoop(K, *R.model);
+      analyzeLoop(K, *R.Model);
   return 0;
 }

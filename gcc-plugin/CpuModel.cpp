@@ -6,18 +6,18 @@
 
 namespace loopperf::gccplugin {
 
-ModelChoice chooseModel(const std::string &requested, const char *arch,
-                        const char *tune) {
-  ModelRequest r;
-  r.cpu = requested;
-  r.cpuOption = "-fplugin-arg-loopperf-mcpu";
-  r.targetCpu = arch ? arch : "";
-  r.tuneCpu = tune ? tune : "";
-  r.targetIsa = "x86-64";
+ModelChoice chooseModel(const std::string &Requested, const char *Arch,
+                        const char *Tune) {
+  ModelRequest R;
+  R.Cpu = Requested;
+  R.CpuOption = "-fplugin-arg-loopperf-mcpu";
+  R.TargetCpu = Arch ? Arch : "";
+  R.TuneCpu = Tune ? Tune : "";
+  R.TargetIsa = "x86-64";
   // No model file option here, so nothing to cache across functions.
   return ModelChooser(
-             [](std::string_view name) { return findBuiltinModel(name); })
-      .choose(r);
+             [](std::string_view Name) { return findBuiltinModel(Name); })
+      .choose(R);
 }
 
 } // namespace loopperf::gccplugin

@@ -16,7 +16,7 @@ namespace loopperf::gccplugin {
 /// a model or alias name, or "native" for the build host). GCC sets -mtune
 /// from -march when only -march is given. The code is x86-64: this plugin
 /// reads GCC's x86 back end.
-ModelChoice chooseModel(const std::string &requested, const char *arch,
-                        const char *tune);
+ModelChoice chooseModel(const std::string &Requested, const char *Arch,
+                        const char *Tune);
 
 } // namespace loopperf::gccplugin

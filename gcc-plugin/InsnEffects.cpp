@@ -22,119 +22,119 @@ namespace loopperf::gccplugin {
 namespace {
 
 struct HardReg {
-  unsigned regno;
-  machine_mode mode;
+  unsigned Regno;
+  machine_mode Mode;
 };
 
 /// Engine name of a hard register accessed in `bytes`-wide mode, or "" for
 /// registers the engine does not model (x87, MMX, argp, frame, fpsr).
-std::string engineRegName(unsigned regno, unsigned bytes) {
-  const std::string base = reg_names[regno];
-  if (GENERAL_REGNO_P(regno)) {
-    if (base.size() > 1 && base[0] == 'r') { // r8 .. r15
-      switch (bytes) {
+std::string engineRegName(unsigned Regno, unsigned Bytes) {
+  const std::string Base = reg_names[Regno];
+  if (GENERAL_REGNO_P(Regno)) {
+    if (Base.size() > 1 && Base[0] == 'r') { // r8 .. r15
+      switch (Bytes) {
       case 1:
-        return base + "b";
+        return Base + "b";
       case 2:
-        return base + "w";
+        return Base + "w";
       case 4:
-        return base + "d";
+        return Base + "d";
       default:
-        return base;
+        return Base;
       }
     }
-    switch (bytes) {
+    switch (Bytes) {
     case 1:
-      return base[1] == 'x' ? base.substr(0, 1) + "l" : base + "l"; // al, sil
+      return Base[1] == 'x' ? Base.substr(0, 1) + "l" : Base + "l"; // al, sil
     case 2:
-      return base;
+      return Base;
     case 4:
-      return "e" + base;
+      return "e" + Base;
     default:
-      return "r" + base;
+      return "r" + Base;
     }
   }
-  if (SSE_REGNO_P(regno)) {
-    const std::string num = base.substr(3); // "xmm12" -> "12"
-    return (bytes >= 64 ? "zmm" : bytes >= 32 ? "ymm" : "xmm") + num;
+  if (SSE_REGNO_P(Regno)) {
+    const std::string Num = Base.substr(3); // "xmm12" -> "12"
+    return (Bytes >= 64 ? "zmm" : Bytes >= 32 ? "ymm" : "xmm") + Num;
   }
-  if (MASK_REGNO_P(regno))
-    return base;
+  if (MASK_REGNO_P(Regno))
+    return Base;
   return "";
 }
 
-unsigned modeBytes(machine_mode mode) {
-  return GET_MODE_SIZE(mode).to_constant();
+unsigned modeBytes(machine_mode Mode) {
+  return GET_MODE_SIZE(Mode).to_constant();
 }
 
 /// Engine register infos covered by a hard register in a mode (a TImode
 /// value in a GPR pair covers two registers).
-std::vector<x86::RegInfo> engineRegs(const HardReg &r) {
-  std::vector<x86::RegInfo> out;
-  const unsigned bytes = modeBytes(r.mode);
-  const unsigned n = hard_regno_nregs(r.regno, r.mode);
-  for (unsigned i = 0; i < n; ++i) {
-    const unsigned each = n > 1 ? bytes / n : bytes;
-    x86::RegInfo info = x86::lookupRegister(engineRegName(r.regno + i, each));
-    if (info.valid)
-      out.push_back(std::move(info));
+std::vector<x86::RegInfo> engineRegs(const HardReg &R) {
+  std::vector<x86::RegInfo> Out;
+  const unsigned Bytes = modeBytes(R.Mode);
+  const unsigned N = hard_regno_nregs(R.Regno, R.Mode);
+  for (unsigned I = 0; I < N; ++I) {
+    const unsigned Each = N > 1 ? Bytes / N : Bytes;
+    x86::RegInfo Info = x86::lookupRegister(engineRegName(R.Regno + I, Each));
+    if (Info.Valid)
+      Out.push_back(std::move(Info));
   }
-  return out;
+  return Out;
 }
 
 struct RtlMem {
-  rtx mem;
-  bool load = false, store = false;
+  rtx Mem;
+  bool Load = false, Store = false;
 };
 
 /// Walks one pattern and collects what it reads and writes.
 class PatternWalker {
 public:
-  std::vector<HardReg> uses, addrUses, defs;
-  std::vector<RtlMem> mems;
+  std::vector<HardReg> Uses, AddrUses, Defs;
+  std::vector<RtlMem> Mems;
 
-  void pattern(rtx x) {
-    switch (GET_CODE(x)) {
+  void pattern(rtx X) {
+    switch (GET_CODE(X)) {
     case SET:
-      dest(SET_DEST(x));
-      use(SET_SRC(x));
+      dest(SET_DEST(X));
+      use(SET_SRC(X));
       return;
     case CLOBBER:
-      if (REG_P(XEXP(x, 0)))
-        dest(XEXP(x, 0)); // a (clobber (mem:BLK (scratch))) accesses nothing
+      if (REG_P(XEXP(X, 0)))
+        dest(XEXP(X, 0)); // a (clobber (mem:BLK (scratch))) accesses nothing
       return;
     case USE:
-      use(XEXP(x, 0));
+      use(XEXP(X, 0));
       return;
     case PARALLEL:
-      for (int i = 0; i < XVECLEN(x, 0); ++i)
-        pattern(XVECEXP(x, 0, i));
+      for (int I = 0; I < XVECLEN(X, 0); ++I)
+        pattern(XVECEXP(X, 0, I));
       return;
     case COND_EXEC:
-      use(COND_EXEC_TEST(x));
-      pattern(COND_EXEC_CODE(x));
+      use(COND_EXEC_TEST(X));
+      pattern(COND_EXEC_CODE(X));
       return;
     default:
-      use(x);
+      use(X);
     }
   }
 
 private:
-  void reg(rtx x, machine_mode mode, std::vector<HardReg> &to) {
-    if (HARD_REGISTER_P(x))
-      to.push_back({REGNO(x), mode});
+  void reg(rtx X, machine_mode Mode, std::vector<HardReg> &To) {
+    if (HARD_REGISTER_P(X))
+      To.push_back({REGNO(X), Mode});
   }
 
-  void use(rtx x, bool address = false) {
-    switch (GET_CODE(x)) {
+  void use(rtx X, bool Address = false) {
+    switch (GET_CODE(X)) {
     case REG:
-      reg(x, GET_MODE(x), address ? addrUses : uses);
+      reg(X, GET_MODE(X), Address ? AddrUses : Uses);
       return;
     case SUBREG:
-      use(SUBREG_REG(x), address);
+      use(SUBREG_REG(X), Address);
       return;
     case MEM:
-      memory(x, /*store=*/false);
+      memory(X, /*store=*/false);
       return;
     case CONST_INT:
     case CONST_DOUBLE:
@@ -149,186 +149,186 @@ private:
     default:
       break;
     }
-    const char *fmt = GET_RTX_FORMAT(GET_CODE(x));
-    for (int i = 0; i < GET_RTX_LENGTH(GET_CODE(x)); ++i) {
-      if (fmt[i] == 'e')
-        use(XEXP(x, i), address);
-      else if (fmt[i] == 'E')
-        for (int j = 0; j < XVECLEN(x, i); ++j)
-          use(XVECEXP(x, i, j), address);
+    const char *Fmt = GET_RTX_FORMAT(GET_CODE(X));
+    for (int I = 0; I < GET_RTX_LENGTH(GET_CODE(X)); ++I) {
+      if (Fmt[I] == 'e')
+        use(XEXP(X, I), Address);
+      else if (Fmt[I] == 'E')
+        for (int J = 0; J < XVECLEN(X, I); ++J)
+          use(XVECEXP(X, I, J), Address);
     }
   }
 
-  void dest(rtx x) {
-    switch (GET_CODE(x)) {
+  void dest(rtx X) {
+    switch (GET_CODE(X)) {
     case REG:
-      reg(x, GET_MODE(x), defs);
+      reg(X, GET_MODE(X), Defs);
       return;
     case SUBREG: // the inner register, written in the subreg's width
-      if (REG_P(SUBREG_REG(x)))
-        reg(SUBREG_REG(x), GET_MODE(x), defs);
+      if (REG_P(SUBREG_REG(X)))
+        reg(SUBREG_REG(X), GET_MODE(X), Defs);
       return;
     case STRICT_LOW_PART: // a partial write: writeUnits adds the merge read
-      dest(XEXP(x, 0));
+      dest(XEXP(X, 0));
       return;
     case ZERO_EXTRACT: // a bit field (e.g. %ah): read-modify-write
-      use(XEXP(x, 0));
-      dest(XEXP(x, 0));
-      use(XEXP(x, 1));
-      use(XEXP(x, 2));
+      use(XEXP(X, 0));
+      dest(XEXP(X, 0));
+      use(XEXP(X, 1));
+      use(XEXP(X, 2));
       return;
     case MEM:
-      memory(x, /*store=*/true);
+      memory(X, /*store=*/true);
       return;
     default: // pc: the branch itself
       return;
     }
   }
 
-  void memory(rtx m, bool store) {
-    for (RtlMem &seen : mems)
-      if (rtx_equal_p(XEXP(seen.mem, 0), XEXP(m, 0)) &&
-          GET_MODE(seen.mem) == GET_MODE(m)) {
-        (store ? seen.store : seen.load) =
+  void memory(rtx M, bool Store) {
+    for (RtlMem &Seen : Mems)
+      if (rtx_equal_p(XEXP(Seen.Mem, 0), XEXP(M, 0)) &&
+          GET_MODE(Seen.Mem) == GET_MODE(M)) {
+        (Store ? Seen.Store : Seen.Load) =
             true; // read-modify-write of one location
         return;
       }
-    mems.push_back({m, !store, store});
-    use(XEXP(m, 0), /*address=*/true);
+    Mems.push_back({M, !Store, Store});
+    use(XEXP(M, 0), /*address=*/true);
   }
 };
 
-int regnoOf(rtx x) {
-  if (x && SUBREG_P(x))
-    x = SUBREG_REG(x);
-  return x && REG_P(x) ? static_cast<int>(REGNO(x)) : -1;
+int regnoOf(rtx X) {
+  if (X && SUBREG_P(X))
+    X = SUBREG_REG(X);
+  return X && REG_P(X) ? static_cast<int>(REGNO(X)) : -1;
 }
 
 /// Engine name of a general register (its full 64-bit name), "" otherwise.
-std::string gprName(int regno) {
-  if (regno < 0 || !GENERAL_REGNO_P(regno))
+std::string gprName(int Regno) {
+  if (Regno < 0 || !GENERAL_REGNO_P(Regno))
     return std::string();
-  return x86::lookupRegister(engineRegName(regno, 8)).canonical;
+  return x86::lookupRegister(engineRegName(Regno, 8)).Canonical;
 }
 
 /// Base, index, scale and displacement of a MEM, by the target's own
 /// address decomposition (i386.cc's ix86_decompose_address).
-void fillMemRef(const RtlMem &m, MemRef &ref) {
-  ref.isLoad = m.load;
-  ref.isStore = m.store;
-  if (GET_MODE(m.mem) != BLKmode)
-    ref.widthBytes = modeBytes(GET_MODE(m.mem));
-  ix86_address parts;
-  if (!ix86_decompose_address(XEXP(m.mem, 0), &parts))
+void fillMemRef(const RtlMem &M, MemRef &Ref) {
+  Ref.IsLoad = M.Load;
+  Ref.IsStore = M.Store;
+  if (GET_MODE(M.Mem) != BLKmode)
+    Ref.WidthBytes = modeBytes(GET_MODE(M.Mem));
+  ix86_address Parts;
+  if (!ix86_decompose_address(XEXP(M.Mem, 0), &Parts))
     return;
-  ref.base = gprName(regnoOf(parts.base));
-  ref.index = gprName(regnoOf(parts.index));
-  ref.scale = parts.scale;
-  rtx disp = parts.disp;
-  if (disp && GET_CODE(disp) == CONST)
-    disp = XEXP(disp, 0);
-  if (disp && GET_CODE(disp) == PLUS && CONST_INT_P(XEXP(disp, 1))) {
-    ref.disp = INTVAL(XEXP(disp, 1));
-    disp = XEXP(disp, 0);
+  Ref.Base = gprName(regnoOf(Parts.base));
+  Ref.Index = gprName(regnoOf(Parts.index));
+  Ref.Scale = Parts.scale;
+  rtx Disp = Parts.disp;
+  if (Disp && GET_CODE(Disp) == CONST)
+    Disp = XEXP(Disp, 0);
+  if (Disp && GET_CODE(Disp) == PLUS && CONST_INT_P(XEXP(Disp, 1))) {
+    Ref.Disp = INTVAL(XEXP(Disp, 1));
+    Disp = XEXP(Disp, 0);
   }
-  if (disp && CONST_INT_P(disp))
-    ref.disp = INTVAL(disp);
-  else if (disp && GET_CODE(disp) == SYMBOL_REF)
-    ref.symbol = XSTR(disp, 0);
-  else if (disp && GET_CODE(disp) == LABEL_REF)
-    ref.symbol = "label";
+  if (Disp && CONST_INT_P(Disp))
+    Ref.Disp = INTVAL(Disp);
+  else if (Disp && GET_CODE(Disp) == SYMBOL_REF)
+    Ref.Symbol = XSTR(Disp, 0);
+  else if (Disp && GET_CODE(Disp) == LABEL_REF)
+    Ref.Symbol = "label";
 }
 
 /// A general register set to a constant, another register or a register
 /// plus a constant by the insn's single set.
-std::optional<ConstantUpdate> constantUpdate(rtx_insn *insn) {
-  rtx set = single_set(insn);
-  if (!set || !REG_P(SET_DEST(set)))
+std::optional<ConstantUpdate> constantUpdate(rtx_insn *Insn) {
+  rtx Set = single_set(Insn);
+  if (!Set || !REG_P(SET_DEST(Set)))
     return std::nullopt;
-  rtx dest = SET_DEST(set), src = SET_SRC(set);
-  ConstantUpdate u;
-  u.reg = gprName(REGNO(dest));
-  u.widthBits = modeBytes(GET_MODE(dest)) * 8;
-  if (u.reg.empty())
+  rtx Dest = SET_DEST(Set), Src = SET_SRC(Set);
+  ConstantUpdate U;
+  U.Reg = gprName(REGNO(Dest));
+  U.WidthBits = modeBytes(GET_MODE(Dest)) * 8;
+  if (U.Reg.empty())
     return std::nullopt;
-  if (CONST_INT_P(src)) {
-    u.delta = INTVAL(src);
-  } else if (REG_P(src) && GET_MODE(src) == GET_MODE(dest)) {
-    u.from = gprName(REGNO(src));
-  } else if (GET_CODE(src) == PLUS && REG_P(XEXP(src, 0)) &&
-             CONST_INT_P(XEXP(src, 1))) {
-    u.from = gprName(REGNO(XEXP(src, 0)));
-    u.delta = INTVAL(XEXP(src, 1));
+  if (CONST_INT_P(Src)) {
+    U.Delta = INTVAL(Src);
+  } else if (REG_P(Src) && GET_MODE(Src) == GET_MODE(Dest)) {
+    U.From = gprName(REGNO(Src));
+  } else if (GET_CODE(Src) == PLUS && REG_P(XEXP(Src, 0)) &&
+             CONST_INT_P(XEXP(Src, 1))) {
+    U.From = gprName(REGNO(XEXP(Src, 0)));
+    U.Delta = INTVAL(XEXP(Src, 1));
   } else {
     return std::nullopt;
   }
-  if (!CONST_INT_P(src) && u.from.empty())
+  if (!CONST_INT_P(Src) && U.From.empty())
     return std::nullopt;
-  return u;
+  return U;
 }
 
 } // namespace
 
-void describeInsnEffects(rtx_insn *insn, Instruction &inst) {
-  PatternWalker walk;
-  walk.pattern(PATTERN(insn));
+void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
+  PatternWalker Walk;
+  Walk.pattern(PATTERN(Insn));
 
-  const x86::FlagEffect flags = x86::flagEffects(inst.mnemonic);
-  const bool vexOrEvex = !inst.mnemonic.empty() && inst.mnemonic[0] == 'v';
-  std::vector<RegUnit> mergeReads;
-  bool readsData = false;
-  for (const HardReg &r : walk.defs) {
-    if (r.regno == FLAGS_REG) {
-      x86::appendFlagUnits(inst.writes,
-                           flags.writes ? flags.writes : x86::AllArithFlags);
+  const x86::FlagEffect Flags = x86::flagEffects(Inst.Mnemonic);
+  const bool VexOrEvex = !Inst.Mnemonic.empty() && Inst.Mnemonic[0] == 'v';
+  std::vector<RegUnit> MergeReads;
+  bool ReadsData = false;
+  for (const HardReg &R : Walk.Defs) {
+    if (R.Regno == FLAGS_REG) {
+      x86::appendFlagUnits(Inst.Writes,
+                           Flags.Writes ? Flags.Writes : x86::AllArithFlags);
       continue;
     }
-    for (const x86::RegInfo &info : engineRegs(r))
-      x86::writeUnits(info, vexOrEvex, inst.writes, mergeReads);
+    for (const x86::RegInfo &Info : engineRegs(R))
+      x86::writeUnits(Info, VexOrEvex, Inst.Writes, MergeReads);
   }
-  for (const HardReg &r : walk.uses) {
-    if (r.regno == FLAGS_REG) {
-      x86::appendFlagUnits(inst.reads,
-                           flags.reads ? flags.reads : x86::AllArithFlags);
+  for (const HardReg &R : Walk.Uses) {
+    if (R.Regno == FLAGS_REG) {
+      x86::appendFlagUnits(Inst.Reads,
+                           Flags.Reads ? Flags.Reads : x86::AllArithFlags);
       continue;
     }
-    for (const x86::RegInfo &info : engineRegs(r)) {
-      inst.reads.insert(inst.reads.end(), info.units.begin(), info.units.end());
-      readsData = true;
+    for (const x86::RegInfo &Info : engineRegs(R)) {
+      Inst.Reads.insert(Inst.Reads.end(), Info.Units.begin(), Info.Units.end());
+      ReadsData = true;
     }
   }
-  inst.reads.insert(inst.reads.end(), mergeReads.begin(), mergeReads.end());
-  for (const HardReg &r : walk.addrUses)
-    for (const x86::RegInfo &info : engineRegs({r.regno, Pmode}))
-      inst.addrReads.insert(inst.addrReads.end(), info.units.begin(),
-                            info.units.end());
+  Inst.Reads.insert(Inst.Reads.end(), MergeReads.begin(), MergeReads.end());
+  for (const HardReg &R : Walk.AddrUses)
+    for (const x86::RegInfo &Info : engineRegs({R.Regno, Pmode}))
+      Inst.AddrReads.insert(Inst.AddrReads.end(), Info.Units.begin(),
+                            Info.Units.end());
 
-  for (const RtlMem &m : walk.mems) {
-    MemRef ref;
-    fillMemRef(m, ref);
-    inst.mem.push_back(std::move(ref));
-    if (!inst.elementBytes && GET_MODE(m.mem) != BLKmode)
-      inst.elementBytes = GET_MODE_UNIT_SIZE(GET_MODE(m.mem));
+  for (const RtlMem &M : Walk.Mems) {
+    MemRef Ref;
+    fillMemRef(M, Ref);
+    Inst.Mem.push_back(std::move(Ref));
+    if (!Inst.ElementBytes && GET_MODE(M.Mem) != BLKmode)
+      Inst.ElementBytes = GET_MODE_UNIT_SIZE(GET_MODE(M.Mem));
   }
-  inst.update = constantUpdate(insn);
+  Inst.Update = constantUpdate(Insn);
 
   // xor %eax,%eax / vpxor %xmm0,%xmm0,%xmm0: GCC's pattern sets the register
   // to zero and reads no register, which is what the idiom means.
-  if (walk.mems.empty() && !readsData &&
-      x86::isZeroIdiomMnemonic(inst.mnemonic)) {
-    inst.isZeroIdiom = true;
-    inst.reads.clear();
+  if (Walk.Mems.empty() && !ReadsData &&
+      x86::isZeroIdiomMnemonic(Inst.Mnemonic)) {
+    Inst.IsZeroIdiom = true;
+    Inst.Reads.clear();
   }
   // mov %rax,%rbx / vmovapd %ymm1,%ymm2: a register copy the renamer may
   // eliminate.
-  if (rtx set = single_set(insn))
-    if (REG_P(SET_DEST(set)) && REG_P(SET_SRC(set)) &&
-        x86::isEliminableMoveMnemonic(inst.mnemonic))
-      inst.isRegMove = true;
+  if (rtx Set = single_set(Insn))
+    if (REG_P(SET_DEST(Set)) && REG_P(SET_SRC(Set)) &&
+        x86::isEliminableMoveMnemonic(Inst.Mnemonic))
+      Inst.IsRegMove = true;
 
-  sortUniqueUnits(inst.reads);
-  sortUniqueUnits(inst.addrReads);
-  sortUniqueUnits(inst.writes);
+  sortUniqueUnits(Inst.Reads);
+  sortUniqueUnits(Inst.AddrReads);
+  sortUniqueUnits(Inst.Writes);
 }
 
 } // namespace loopperf::gccplugin

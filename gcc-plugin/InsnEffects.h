@@ -18,6 +18,6 @@ namespace loopperf::gccplugin {
 /// `inst.mnemonic` must be set: it decides which flags the instruction really
 /// touches (x86::flagEffects) and whether a vector write is VEX/EVEX (zeroes
 /// the upper lanes) or legacy SSE (merges).
-void describeInsnEffects(rtx_insn *insn, Instruction &inst);
+void describeInsnEffects(rtx_insn *Insn, Instruction &Inst);
 
 } // namespace loopperf::gccplugin

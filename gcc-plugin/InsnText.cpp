@@ -21,45 +21,45 @@ namespace {
 class CaptureAsm {
 public:
   CaptureAsm()
-      : saved_(asm_out_file), savedVerbose_(flag_verbose_asm),
-        savedInsn_(current_output_insn) {
-    stream_ = open_memstream(&buf_, &size_);
-    if (stream_)
-      asm_out_file = stream_;
+      : Saved(asm_out_file), SavedVerbose(flag_verbose_asm),
+        SavedInsn(current_output_insn) {
+    Stream = open_memstream(&Buf, &Size);
+    if (Stream)
+      asm_out_file = Stream;
     flag_verbose_asm = 0;
   }
   ~CaptureAsm() {
-    asm_out_file = saved_;
-    flag_verbose_asm = savedVerbose_;
-    current_output_insn = savedInsn_;
-    if (stream_)
-      fclose(stream_);
-    free(buf_);
+    asm_out_file = Saved;
+    flag_verbose_asm = SavedVerbose;
+    current_output_insn = SavedInsn;
+    if (Stream)
+      fclose(Stream);
+    free(Buf);
   }
   CaptureAsm(const CaptureAsm &) = delete;
   CaptureAsm &operator=(const CaptureAsm &) = delete;
 
-  bool ok() const { return stream_ != nullptr; }
+  bool ok() const { return Stream != nullptr; }
   std::string text() {
-    fflush(stream_);
-    return std::string(buf_ ? buf_ : "", size_);
+    fflush(Stream);
+    return std::string(Buf ? Buf : "", Size);
   }
 
 private:
-  FILE *saved_;
-  int savedVerbose_;
-  rtx_insn *savedInsn_;
-  FILE *stream_ = nullptr;
-  char *buf_ = nullptr;
-  size_t size_ = 0;
+  FILE *Saved;
+  int SavedVerbose;
+  rtx_insn *SavedInsn;
+  FILE *Stream = nullptr;
+  char *Buf = nullptr;
+  size_t Size = 0;
 };
 
-bool isPrefix(const std::string &word) {
-  static const char *const prefixes[] = {"lock",    "rep",    "repe",
+bool isPrefix(const std::string &Word) {
+  static const char *const Prefixes[] = {"lock",    "rep",    "repe",
                                          "repz",    "repne",  "repnz",
                                          "notrack", "data16", "addr32"};
-  for (const char *p : prefixes)
-    if (word == p)
+  for (const char *P : Prefixes)
+    if (Word == P)
       return true;
   return false;
 }
@@ -67,64 +67,64 @@ bool isPrefix(const std::string &word) {
 /// "\tvaddpd\t%ymm1, %ymm2, %ymm0" -> "vaddpd %ymm1, %ymm2, %ymm0". GCC ends
 /// statements with newlines or ';' and prints prefixes as statements of
 /// their own ("lock;" / "rep;"): those are joined to the next instruction.
-std::vector<std::string> splitLines(const std::string &text) {
-  std::vector<std::string> lines;
-  std::string line, prefix;
-  auto finish = [&] {
-    while (!line.empty() && line.back() == ' ')
-      line.pop_back();
-    if (line.empty() || line[0] == '#') {
-      line.clear();
+std::vector<std::string> splitLines(const std::string &Text) {
+  std::vector<std::string> Lines;
+  std::string Line, Prefix;
+  auto Finish = [&] {
+    while (!Line.empty() && Line.back() == ' ')
+      Line.pop_back();
+    if (Line.empty() || Line[0] == '#') {
+      Line.clear();
       return;
     }
-    if (isPrefix(line)) {
-      prefix += line + " ";
+    if (isPrefix(Line)) {
+      Prefix += Line + " ";
     } else {
-      lines.push_back(prefix + line);
-      prefix.clear();
+      Lines.push_back(Prefix + Line);
+      Prefix.clear();
     }
-    line.clear();
+    Line.clear();
   };
-  for (char c : text) {
-    if (c == '\n' || c == ';') {
-      finish();
-    } else if (c == '\t' || c == ' ') {
-      if (!line.empty() && line.back() != ' ')
-        line += ' ';
+  for (char C : Text) {
+    if (C == '\n' || C == ';') {
+      Finish();
+    } else if (C == '\t' || C == ' ') {
+      if (!Line.empty() && Line.back() != ' ')
+        Line += ' ';
     } else {
-      line += c;
+      Line += C;
     }
   }
-  finish();
-  return lines;
+  Finish();
+  return Lines;
 }
 
 } // namespace
 
-bool insnAssemblerLines(rtx_insn *insn, std::vector<std::string> &lines,
-                        std::string &why) {
-  lines.clear();
-  const int code = recog_memoized(insn);
-  if (code < 0) {
-    why = "insn " + std::to_string(INSN_UID(insn)) + " is not recognised";
+bool insnAssemblerLines(rtx_insn *Insn, std::vector<std::string> &Lines,
+                        std::string &Why) {
+  Lines.clear();
+  const int Code = recog_memoized(Insn);
+  if (Code < 0) {
+    Why = "insn " + std::to_string(INSN_UID(Insn)) + " is not recognised";
     return false;
   }
-  extract_constrain_insn_cached(insn);
-  CaptureAsm capture;
-  if (!capture.ok()) {
-    why = "cannot open a memory stream for the insn text";
+  extract_constrain_insn_cached(Insn);
+  CaptureAsm Capture;
+  if (!Capture.ok()) {
+    Why = "cannot open a memory stream for the insn text";
     return false;
   }
-  current_output_insn = insn;
-  const char *templ = get_insn_template(code, insn);
-  if (templ && templ[0] == '#' && templ[1] == '\0') {
-    why = std::string("insn ") + std::to_string(INSN_UID(insn)) + " (" +
-          insn_data[code].name + ") was never split";
+  current_output_insn = Insn;
+  const char *Templ = get_insn_template(Code, Insn);
+  if (Templ && Templ[0] == '#' && Templ[1] == '\0') {
+    Why = std::string("insn ") + std::to_string(INSN_UID(Insn)) + " (" +
+          insn_data[Code].name + ") was never split";
     return false;
   }
-  if (templ && *templ)
-    output_asm_insn(templ, recog_data.operand);
-  lines = splitLines(capture.text());
+  if (Templ && *Templ)
+    output_asm_insn(Templ, recog_data.operand);
+  Lines = splitLines(Capture.text());
   return true;
 }
 

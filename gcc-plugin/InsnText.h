@@ -13,7 +13,7 @@ namespace loopperf::gccplugin {
 /// lines dropped. Empty when the template prints nothing. Fails (returns
 /// false) for insns that recog does not know or whose template is "#"
 /// (a split that never happened).
-bool insnAssemblerLines(rtx_insn *insn, std::vector<std::string> &lines,
-                        std::string &why);
+bool insnAssemblerLines(rtx_insn *Insn, std::vector<std::string> &Lines,
+                        std::string &Why);
 
 } // namespace loopperf::gccplugin

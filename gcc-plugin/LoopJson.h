@@ -7,7 +7,7 @@
 namespace loopperf::gccplugin {
 
 struct LoopJson {
-  Json value;
+  Json Value;
 };
 
 } // namespace loopperf::gccplugin

@@ -31,10 +31,10 @@ const pass_data LoopPerfPassData = {
     0,
 };
 
-void remark(dump_flags_t kind, const dump_user_location_t &loc,
-            const std::string &text) {
+void remark(dump_flags_t Kind, const dump_user_location_t &Loc,
+            const std::string &Text) {
   if (dump_enabled_p())
-    dump_printf_loc(kind, loc, "%s\n", text.c_str());
+    dump_printf_loc(Kind, Loc, "%s\n", Text.c_str());
 }
 
 /// Undoes loop_optimizer_init on every path out of the pass.
@@ -45,88 +45,88 @@ struct LoopStructure {
 
 class LoopPerfPass final : public rtl_opt_pass {
 public:
-  LoopPerfPass(gcc::context *ctxt, PluginState &state)
-      : rtl_opt_pass(LoopPerfPassData, ctxt), state_(state) {}
+  LoopPerfPass(gcc::context *Ctxt, PluginState &State)
+      : rtl_opt_pass(LoopPerfPassData, Ctxt), State(State) {}
 
-  unsigned int execute(function *fun) final {
-    const dump_user_location_t where =
-        dump_user_location_t::from_function_decl(fun->decl);
+  unsigned int execute(function *Fun) final {
+    const dump_user_location_t Where =
+        dump_user_location_t::from_function_decl(Fun->decl);
     try {
-      run(fun);
-    } catch (const std::exception &e) {
-      remark(MSG_MISSED_OPTIMIZATION, where,
-             std::string("loopperf failed: ") + e.what());
+      run(Fun);
+    } catch (const std::exception &E) {
+      remark(MSG_MISSED_OPTIMIZATION, Where,
+             std::string("loopperf failed: ") + E.what());
     } catch (...) {
-      remark(MSG_MISSED_OPTIMIZATION, where,
+      remark(MSG_MISSED_OPTIMIZATION, Where,
              "loopperf failed: unknown exception");
     }
     return 0;
   }
 
 private:
-  void run(function *fun) {
-    if (!fun->cfg || n_basic_blocks_for_fn(fun) <= NUM_FIXED_BLOCKS)
+  void run(function *Fun) {
+    if (!Fun->cfg || n_basic_blocks_for_fn(Fun) <= NUM_FIXED_BLOCKS)
       return;
     // Nobody listening (no -fopt-info for this pass, no optimisation record,
     // no dump file, no JSON): the plugin costs nothing beyond being loaded.
-    if (!dump_enabled_p() && !dump_file && state_.options.jsonPath.empty())
+    if (!dump_enabled_p() && !dump_file && State.Options.JsonPath.empty())
       return;
     // The tuning as GCC resolved it (processor_names[ix86_tune]: -mtune, or
     // -march's CPU when only -march is given, "generic" otherwise) and the
     // -march string; __attribute__((target("arch=..."))) and #pragma GCC
     // target carry their own.
-    const char *arch = ix86_arch_string;
-    const char *tune = processor_names[ix86_tune];
-    if (tree opts = DECL_FUNCTION_SPECIFIC_TARGET(fun->decl)) {
-      const cl_target_option *t = TREE_TARGET_OPTION(opts);
-      arch = t->x_ix86_arch_string ? t->x_ix86_arch_string : arch;
-      tune = processor_names[t->tune];
+    const char *Arch = ix86_arch_string;
+    const char *Tune = processor_names[ix86_tune];
+    if (tree Opts = DECL_FUNCTION_SPECIFIC_TARGET(Fun->decl)) {
+      const cl_target_option *T = TREE_TARGET_OPTION(Opts);
+      Arch = T->x_ix86_arch_string ? T->x_ix86_arch_string : Arch;
+      Tune = processor_names[T->tune];
     }
-    const ModelChoice choice = chooseModel(state_.options.cpu, arch, tune);
-    const std::string name = current_function_name();
+    const ModelChoice Choice = chooseModel(State.Options.Cpu, Arch, Tune);
+    const std::string Name = current_function_name();
 
-    LoopStructure loops;
-    for (class loop *l : loops_list(fun, LI_ONLY_INNERMOST)) {
-      RtlLoop rl;
-      std::string why;
-      const bool built =
-          buildRtlLoop(l, name, state_.options.maxInstructions, rl, why);
-      const dump_user_location_t loc =
-          rl.locationInsn ? dump_user_location_t(rl.locationInsn)
-                          : dump_user_location_t::from_function_decl(fun->decl);
-      if (!choice.model) {
-        remark(MSG_MISSED_OPTIMIZATION, loc,
-               "loop not analysed: " + choice.error);
+    LoopStructure Loops;
+    for (class loop *L : loops_list(Fun, LI_ONLY_INNERMOST)) {
+      RtlLoop Rl;
+      std::string Why;
+      const bool Built =
+          buildRtlLoop(L, Name, State.Options.MaxInstructions, Rl, Why);
+      const dump_user_location_t Loc =
+          Rl.LocationInsn ? dump_user_location_t(Rl.LocationInsn)
+                          : dump_user_location_t::from_function_decl(Fun->decl);
+      if (!Choice.Model) {
+        remark(MSG_MISSED_OPTIMIZATION, Loc,
+               "loop not analysed: " + Choice.Error);
         continue;
       }
-      if (!built) {
-        remark(MSG_MISSED_OPTIMIZATION, loc, "loop not analysed: " + why);
+      if (!Built) {
+        remark(MSG_MISSED_OPTIMIZATION, Loc, "loop not analysed: " + Why);
         continue;
       }
-      RemarkRequest request;
-      request.detail = state_.options.detail;
-      request.textReport = dump_file != nullptr;
-      request.json = !state_.options.jsonPath.empty();
-      request.takenBranches = rl.takenBranches;
-      const LoopRemarks r = analyzeLoopRemarks(rl.kernel, choice, request);
-      remark(MSG_OPTIMIZED_LOCATIONS, loc, r.summary);
-      for (const std::string &note : r.notes)
-        remark(MSG_NOTE, loc, note);
+      RemarkRequest Request;
+      Request.Detail = State.Options.Detail;
+      Request.TextReport = dump_file != nullptr;
+      Request.Json = !State.Options.JsonPath.empty();
+      Request.TakenBranches = Rl.TakenBranches;
+      const LoopRemarks R = analyzeLoopRemarks(Rl.Kernel, Choice, Request);
+      remark(MSG_OPTIMIZED_LOCATIONS, Loc, R.Summary);
+      for (const std::string &Note : R.Notes)
+        remark(MSG_NOTE, Loc, Note);
       if (dump_file)
-        fprintf(dump_file, "\n%s\n", r.textReport.c_str());
-      if (!state_.options.jsonPath.empty())
-        state_.json.addLoop(name, rl.kernel.loc.file, rl.kernel.loc.line,
-                            r.json);
+        fprintf(dump_file, "\n%s\n", R.TextReport.c_str());
+      if (!State.Options.JsonPath.empty())
+        State.Json.addLoop(Name, Rl.Kernel.Loc.File, Rl.Kernel.Loc.Line,
+                           R.Json);
     }
   }
 
-  PluginState &state_;
+  PluginState &State;
 };
 
 } // namespace
 
-opt_pass *makeLoopPerfPass(gcc::context *ctxt, PluginState &state) {
-  return new LoopPerfPass(ctxt, state);
+opt_pass *makeLoopPerfPass(gcc::context *Ctxt, PluginState &State) {
+  return new LoopPerfPass(Ctxt, State);
 }
 
 } // namespace loopperf::gccplugin

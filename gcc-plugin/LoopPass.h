@@ -16,22 +16,22 @@ namespace loopperf::gccplugin {
 
 /// Plugin arguments (docs/gcc-plugin.md).
 struct PluginOptions {
-  std::string cpu;      ///< -fplugin-arg-loopperf-mcpu: model name or "native"
-  unsigned detail = 1;  ///< -fplugin-arg-loopperf-detail: 0, 1 or 2
-  std::string jsonPath; ///< -fplugin-arg-loopperf-json: "" = no record
+  std::string Cpu;      ///< -fplugin-arg-loopperf-mcpu: model name or "native"
+  unsigned Detail = 1;  ///< -fplugin-arg-loopperf-detail: 0, 1 or 2
+  std::string JsonPath; ///< -fplugin-arg-loopperf-json: "" = no record
   /// -fplugin-arg-loopperf-max-instructions: larger bodies are not analysed
-  unsigned maxInstructions = DefaultMaxLoopInstructions;
+  unsigned MaxInstructions = DefaultMaxLoopInstructions;
 };
 
 /// One per compilation (cc1 compiles one translation unit).
 struct PluginState {
-  PluginOptions options;
-  TuJson json;
+  PluginOptions Options;
+  TuJson Json;
 };
 
 /// The pass: "loopperf", an RTL pass in the loop optimisation group, so that
 /// -fopt-info-loop*, -fsave-optimization-record and -fdump-rtl-loopperf see
 /// its remarks.
-opt_pass *makeLoopPerfPass(gcc::context *ctxt, PluginState &state);
+opt_pass *makeLoopPerfPass(gcc::context *Ctxt, PluginState &State);
 
 } // namespace loopperf::gccplugin

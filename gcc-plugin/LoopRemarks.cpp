@@ -12,27 +12,27 @@
 
 namespace loopperf::gccplugin {
 
-LoopRemarks analyzeLoopRemarks(const LoopKernel &k, const ModelChoice &choice,
-                               const RemarkRequest &request) {
-  const MachineModel &m = *choice.model;
-  const LoopReport r = analyzeLoop(k, m);
-  RemarkOptions opts;
-  opts.modelNote = choice.note;
-  opts.modelBasis = choice.basis;
-  opts.detail = request.detail;
-  opts.takenBranches = request.takenBranches;
-  const RemarkText text = formatRemarks(k, r, m, opts);
-  LoopRemarks out;
-  out.summary = text.summary.text();
-  for (const RemarkLine &l : text.details)
-    out.notes.push_back(l.text());
-  for (const RemarkLine &l : text.instructions)
-    out.notes.push_back(l.text());
-  if (request.textReport)
-    out.textReport = renderText(k, r, m);
-  if (request.json)
-    out.json = std::make_shared<const LoopJson>(LoopJson{loopJson(k, r, m)});
-  return out;
+LoopRemarks analyzeLoopRemarks(const LoopKernel &K, const ModelChoice &Choice,
+                               const RemarkRequest &Request) {
+  const MachineModel &M = *Choice.Model;
+  const LoopReport R = analyzeLoop(K, M);
+  RemarkOptions Opts;
+  Opts.ModelNote = Choice.Note;
+  Opts.ModelBasis = Choice.Basis;
+  Opts.Detail = Request.Detail;
+  Opts.TakenBranches = Request.TakenBranches;
+  const RemarkText Text = formatRemarks(K, R, M, Opts);
+  LoopRemarks Out;
+  Out.Summary = Text.Summary.text();
+  for (const RemarkLine &L : Text.Details)
+    Out.Notes.push_back(L.text());
+  for (const RemarkLine &L : Text.Instructions)
+    Out.Notes.push_back(L.text());
+  if (Request.TextReport)
+    Out.TextReport = renderText(K, R, M);
+  if (Request.Json)
+    Out.Json = std::make_shared<const LoopJson>(LoopJson{loopJson(K, R, M)});
+  return Out;
 }
 
 } // namespace loopperf::gccplugin

@@ -22,28 +22,28 @@ struct LoopRemarks {
   /// The engine's summary line (loopperf/Remark.h), e.g. "loop runs 1.50
   /// cycles/iteration (0.38 cycles/element, 4 elements/iteration) on
   /// znver3; bottleneck: ports FP0+FP1 (vfmadd231pd); bounds: ..."
-  std::string summary;
+  std::string Summary;
   /// The engine's detail lines: level 1 the model and why, every bound, the
   /// busiest ports, the longest loop-carried chain, what the model does not
   /// know, notes, confidence; the last level-1 line is "fingerprint <16 hex
   /// digits>" (loopperf/Fingerprint.h). Level 2 adds one line per
   /// instruction (uops, latency, ports).
-  std::vector<std::string> notes;
-  std::string textReport; ///< renderText, for the pass's dump file
+  std::vector<std::string> Notes;
+  std::string TextReport; ///< renderText, for the pass's dump file
   /// The loop's loopJson object (when requested), for TuJson.
-  std::shared_ptr<const LoopJson> json;
+  std::shared_ptr<const LoopJson> Json;
 };
 
 struct RemarkRequest {
-  unsigned detail = 1;     ///< which notes (see LoopRemarks::notes)
-  bool textReport = false; ///< fill textReport
-  bool json = false;       ///< fill json
-  unsigned takenBranches =
+  unsigned Detail = 1;     ///< which notes (see LoopRemarks::notes)
+  bool TextReport = false; ///< fill textReport
+  bool Json = false;       ///< fill json
+  unsigned TakenBranches =
       1; ///< > 1 adds a note: the front-end bound counts one
 };
 
 /// Analyses `k` on the chosen model and phrases what `request` asks for.
-LoopRemarks analyzeLoopRemarks(const LoopKernel &k, const ModelChoice &model,
-                               const RemarkRequest &request);
+LoopRemarks analyzeLoopRemarks(const LoopKernel &K, const ModelChoice &Model,
+                               const RemarkRequest &Request);
 
 } // namespace loopperf::gccplugin

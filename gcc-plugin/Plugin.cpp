@@ -27,7 +27,7 @@ using loopperf::gccplugin::PluginState;
 
 const char *const Anchor = "alignments";
 
-plugin_info Info = {
+plugin_info PluginHelp = {
     loopperf::Version,
     "loopperf: predicted cycles per iteration of each innermost loop.\n"
     "  -fopt-info-loop-optimized    one remark per loop\n"
@@ -42,89 +42,89 @@ plugin_info Info = {
     "analysed (default 2000)\n",
 };
 
-void finish(void *, void *data) {
-  auto *state = static_cast<PluginState *>(data);
-  if (state->options.jsonPath.empty() || seen_error())
+void finish(void *, void *Data) {
+  auto *State = static_cast<PluginState *>(Data);
+  if (State->Options.JsonPath.empty() || seen_error())
     return;
-  const loopperf::ModelChoice tu = loopperf::gccplugin::chooseModel(
-      state->options.cpu, ix86_arch_string, processor_names[ix86_tune]);
-  std::string error;
+  const loopperf::ModelChoice Tu = loopperf::gccplugin::chooseModel(
+      State->Options.Cpu, ix86_arch_string, processor_names[ix86_tune]);
+  std::string Error;
   try {
-    if (!state->json.write(state->options.jsonPath,
+    if (!State->Json.write(State->Options.JsonPath,
                            main_input_filename ? main_input_filename : "",
-                           tu.name, error))
-      ::warning(0, "loopperf: %s", error.c_str());
-  } catch (const std::exception &e) {
-    ::warning(0, "loopperf: cannot write the JSON record: %s", e.what());
+                           Tu.Name, Error))
+      ::warning(0, "loopperf: %s", Error.c_str());
+  } catch (const std::exception &E) {
+    ::warning(0, "loopperf: cannot write the JSON record: %s", E.what());
   }
 }
 
 /// A positive decimal count that fits in unsigned.
-bool parseCount(const char *text, unsigned &out) {
-  char *end = nullptr;
+bool parseCount(const char *Text, unsigned &Out) {
+  char *End = nullptr;
   errno = 0;
-  const unsigned long long v = std::strtoull(text, &end, 10);
-  if (!*text || *text == '-' || *end || errno || v == 0 ||
-      v > std::numeric_limits<unsigned>::max())
+  const unsigned long long V = std::strtoull(Text, &End, 10);
+  if (!*Text || *Text == '-' || *End || errno || V == 0 ||
+      V > std::numeric_limits<unsigned>::max())
     return false;
-  out = static_cast<unsigned>(v);
+  Out = static_cast<unsigned>(V);
   return true;
 }
 
 /// Unknown or malformed arguments are warned about and ignored: like the
 /// clang plugin, a misconfigured loopperf never fails a compile.
-void parseArguments(const plugin_name_args *info, PluginState &state) {
-  for (int i = 0; i < info->argc; ++i) {
-    const std::string key = info->argv[i].key;
-    const char *value = info->argv[i].value;
-    if (key == "mcpu" && value && *value) {
-      state.options.cpu = value;
-    } else if (key == "detail" && value && std::strlen(value) == 1 &&
-               value[0] >= '0' && value[0] <= '2') {
-      state.options.detail = static_cast<unsigned>(value[0] - '0');
-    } else if (key == "max-instructions" && value &&
-               parseCount(value, state.options.maxInstructions)) {
-    } else if (key == "json") {
-      state.options.jsonPath =
-          value && *value ? std::string(value)
+void parseArguments(const plugin_name_args *Info, PluginState &State) {
+  for (int I = 0; I < Info->argc; ++I) {
+    const std::string Key = Info->argv[I].key;
+    const char *Value = Info->argv[I].value;
+    if (Key == "mcpu" && Value && *Value) {
+      State.Options.Cpu = Value;
+    } else if (Key == "detail" && Value && std::strlen(Value) == 1 &&
+               Value[0] >= '0' && Value[0] <= '2') {
+      State.Options.Detail = static_cast<unsigned>(Value[0] - '0');
+    } else if (Key == "max-instructions" && Value &&
+               parseCount(Value, State.Options.MaxInstructions)) {
+    } else if (Key == "json") {
+      State.Options.JsonPath =
+          Value && *Value ? std::string(Value)
                           : std::string(dump_base_name) + ".loopperf.json";
     } else {
       ::warning(0,
                 "loopperf: ignoring unknown or malformed plugin argument "
                 "%<-fplugin-arg-%s-%s%s%s%>",
-                info->base_name, key.c_str(), value ? "=" : "",
-                value ? value : "");
+                Info->base_name, Key.c_str(), Value ? "=" : "",
+                Value ? Value : "");
     }
   }
 }
 
 } // namespace
 
-int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
-  if (!plugin_default_version_check(version, &gcc_version)) {
+int plugin_init(plugin_name_args *Info, plugin_gcc_version *Version) {
+  if (!plugin_default_version_check(Version, &gcc_version)) {
     ::error("loopperf: this plugin was built for GCC %s, not %s",
-            gcc_version.basever, version->basever);
+            gcc_version.basever, Version->basever);
     return 1;
   }
-  auto *state = new PluginState; // lives as long as cc1
-  parseArguments(info, *state);
+  auto *State = new PluginState; // lives as long as cc1
+  parseArguments(Info, *State);
   // A model that cannot be used is said once here; every loop then gets a
   // missed-analysis remark with the same reason (LoopPass.cpp).
-  if (!state->options.cpu.empty()) {
-    const auto choice =
-        loopperf::gccplugin::chooseModel(state->options.cpu, nullptr, nullptr);
-    if (!choice.model)
+  if (!State->Options.Cpu.empty()) {
+    const auto Choice =
+        loopperf::gccplugin::chooseModel(State->Options.Cpu, nullptr, nullptr);
+    if (!Choice.Model)
       ::warning(0, "loopperf: %s; loops will not be analysed",
-                choice.error.c_str());
+                Choice.Error.c_str());
   }
-  register_callback(info->base_name, PLUGIN_INFO, nullptr, &Info);
+  register_callback(Info->base_name, PLUGIN_INFO, nullptr, &PluginHelp);
 
-  register_pass_info pass;
-  pass.pass = loopperf::gccplugin::makeLoopPerfPass(g, *state);
-  pass.reference_pass_name = Anchor;
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
-  register_callback(info->base_name, PLUGIN_FINISH, finish, state);
+  register_pass_info Pass;
+  Pass.pass = loopperf::gccplugin::makeLoopPerfPass(g, *State);
+  Pass.reference_pass_name = Anchor;
+  Pass.ref_pass_instance_number = 1;
+  Pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback(Info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &Pass);
+  register_callback(Info->base_name, PLUGIN_FINISH, finish, State);
   return 0;
 }

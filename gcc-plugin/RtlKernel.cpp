@@ -28,50 +28,50 @@
 namespace loopperf::gccplugin {
 namespace {
 
-std::string lineOf(rtx_insn *insn) {
-  expanded_location xl = expand_location(INSN_LOCATION(insn));
-  return xl.line ? " at line " + std::to_string(xl.line) : std::string();
+std::string lineOf(rtx_insn *Insn) {
+  expanded_location Xl = expand_location(INSN_LOCATION(Insn));
+  return Xl.line ? " at line " + std::to_string(Xl.line) : std::string();
 }
 
-SourceLoc sourceLoc(location_t loc) {
-  SourceLoc s;
-  if (loc == UNKNOWN_LOCATION)
-    return s;
-  expanded_location xl = expand_location(loc);
-  if (xl.file)
-    s.file = xl.file;
-  s.line = xl.line;
-  s.column = xl.column;
-  return s;
+SourceLoc sourceLoc(location_t Loc) {
+  SourceLoc S;
+  if (Loc == UNKNOWN_LOCATION)
+    return S;
+  expanded_location Xl = expand_location(Loc);
+  if (Xl.file)
+    S.File = Xl.file;
+  S.Line = Xl.line;
+  S.Column = Xl.column;
+  return S;
 }
 
 /// The loop's blocks in the order one iteration executes them, starting at
 /// the header. Only a single path qualifies: every block has exactly one
 /// successor inside the loop, and following them visits every block once.
-bool executionOrder(class loop *l, std::vector<basic_block> &order,
-                    std::string &why) {
-  basic_block bb = l->header;
-  for (unsigned i = 0; i < l->num_nodes; ++i) {
-    order.push_back(bb);
-    basic_block next = nullptr;
-    unsigned inLoop = 0;
-    edge e;
-    edge_iterator ei;
-    FOR_EACH_EDGE(e, ei, bb->succs)
-    if (flow_bb_inside_loop_p(l, e->dest)) {
-      next = e->dest;
-      ++inLoop;
+bool executionOrder(class loop *L, std::vector<basic_block> &Order,
+                    std::string &Why) {
+  basic_block Bb = L->header;
+  for (unsigned I = 0; I < L->num_nodes; ++I) {
+    Order.push_back(Bb);
+    basic_block Next = nullptr;
+    unsigned InLoop = 0;
+    edge E;
+    edge_iterator Ei;
+    FOR_EACH_EDGE(E, Ei, Bb->succs)
+    if (flow_bb_inside_loop_p(L, E->dest)) {
+      Next = E->dest;
+      ++InLoop;
     }
-    if (inLoop != 1) {
-      why = "the loop body has " + std::to_string(l->num_nodes) +
+    if (InLoop != 1) {
+      Why = "the loop body has " + std::to_string(L->num_nodes) +
             " basic blocks with a branch inside it (not a single path per "
             "iteration)";
       return false;
     }
-    bb = next;
+    Bb = Next;
   }
-  if (bb != l->header) {
-    why = "the loop's " + std::to_string(l->num_nodes) +
+  if (Bb != L->header) {
+    Why = "the loop's " + std::to_string(L->num_nodes) +
           " basic blocks do not form one path";
     return false;
   }
@@ -79,29 +79,29 @@ bool executionOrder(class loop *l, std::vector<basic_block> &order,
 }
 
 /// Name of the function a call insn calls, if it is direct.
-std::string calleeName(rtx_insn *insn) {
-  subrtx_iterator::array_type array;
-  FOR_EACH_SUBRTX(iter, array, PATTERN(insn), NONCONST)
-  if (GET_CODE(*iter) == SYMBOL_REF)
-    return XSTR(*iter, 0);
+std::string calleeName(rtx_insn *Insn) {
+  subrtx_iterator::array_type Array;
+  FOR_EACH_SUBRTX(Iter, Array, PATTERN(Insn), NONCONST)
+  if (GET_CODE(*Iter) == SYMBOL_REF)
+    return XSTR(*Iter, 0);
   return "";
 }
 
-std::string mnemonicOf(const std::string &line) {
-  static const char *const prefixes[] = {"lock",    "rep",    "repe",
+std::string mnemonicOf(const std::string &Line) {
+  static const char *const Prefixes[] = {"lock",    "rep",    "repe",
                                          "repz",    "repne",  "repnz",
                                          "notrack", "data16", "addr32"};
-  size_t pos = 0;
-  while (pos < line.size()) {
-    size_t end = line.find(' ', pos);
-    std::string word =
-        line.substr(pos, end == std::string::npos ? end : end - pos);
-    bool prefix = false;
-    for (const char *p : prefixes)
-      prefix |= word == p;
-    if (!prefix || end == std::string::npos)
-      return word;
-    pos = end + 1;
+  size_t Pos = 0;
+  while (Pos < Line.size()) {
+    size_t End = Line.find(' ', Pos);
+    std::string Word =
+        Line.substr(Pos, End == std::string::npos ? End : End - Pos);
+    bool Prefix = false;
+    for (const char *P : Prefixes)
+      Prefix |= Word == P;
+    if (!Prefix || End == std::string::npos)
+      return Word;
+    Pos = End + 1;
   }
   return "";
 }
@@ -115,127 +115,127 @@ std::string mnemonicOf(const std::string &line) {
 /// edge order. The loop structure is built without simple latches
 /// (AVOID_CFG_MODIFICATIONS), so a loop with several back edges has no
 /// `latch` block at all.
-rtx_insn *locationInsn(class loop *l, const char *functionFile) {
-  rtx_insn *best = nullptr;
-  expanded_location bestLoc = {};
-  basic_block *body = get_loop_body(l);
-  for (unsigned i = 0; i < l->num_nodes; ++i) {
-    rtx_insn *insn;
-    FOR_BB_INSNS(body[i], insn) {
-      if (!NONDEBUG_INSN_P(insn) || INSN_LOCATION(insn) == UNKNOWN_LOCATION)
+rtx_insn *locationInsn(class loop *L, const char *FunctionFile) {
+  rtx_insn *Best = nullptr;
+  expanded_location BestLoc = {};
+  basic_block *Body = get_loop_body(L);
+  for (unsigned I = 0; I < L->num_nodes; ++I) {
+    rtx_insn *Insn;
+    FOR_BB_INSNS(Body[I], Insn) {
+      if (!NONDEBUG_INSN_P(Insn) || INSN_LOCATION(Insn) == UNKNOWN_LOCATION)
         continue;
-      expanded_location xl = expand_location(INSN_LOCATION(insn));
-      if (!xl.file || !functionFile ||
-          std::strcmp(xl.file, functionFile) != 0 || !xl.line)
+      expanded_location Xl = expand_location(INSN_LOCATION(Insn));
+      if (!Xl.file || !FunctionFile ||
+          std::strcmp(Xl.file, FunctionFile) != 0 || !Xl.line)
         continue;
-      if (!best || xl.line < bestLoc.line ||
-          (xl.line == bestLoc.line && xl.column < bestLoc.column)) {
-        best = insn;
-        bestLoc = xl;
+      if (!Best || Xl.line < BestLoc.line ||
+          (Xl.line == BestLoc.line && Xl.column < BestLoc.column)) {
+        Best = Insn;
+        BestLoc = Xl;
       }
     }
   }
-  free(body);
-  if (best)
-    return best;
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE(e, ei, l->header->preds) {
-    if (!flow_bb_inside_loop_p(l, e->src))
+  free(Body);
+  if (Best)
+    return Best;
+  edge E;
+  edge_iterator Ei;
+  FOR_EACH_EDGE(E, Ei, L->header->preds) {
+    if (!flow_bb_inside_loop_p(L, E->src))
       continue; // the entry edge, not a back edge
-    rtx_insn *end = BB_END(e->src);
-    if (end && JUMP_P(end) && INSN_LOCATION(end) != UNKNOWN_LOCATION)
-      return end;
+    rtx_insn *End = BB_END(E->src);
+    if (End && JUMP_P(End) && INSN_LOCATION(End) != UNKNOWN_LOCATION)
+      return End;
   }
   return nullptr;
 }
 
 } // namespace
 
-bool buildRtlLoop(class loop *l, const std::string &function,
-                  unsigned maxInstructions, RtlLoop &out, std::string &why) {
-  out.locationInsn = locationInsn(l, DECL_SOURCE_FILE(current_function_decl));
-  LoopKernel &k = out.kernel;
-  k.isa = &x86Isa(); // the plugin is built for x86-64 GCC only
-  k.function = function;
-  if (out.locationInsn)
-    k.loc = sourceLoc(INSN_LOCATION(out.locationInsn));
-  k.name = function + ": loop" +
-           (k.loc.valid() ? " at line " + std::to_string(k.loc.line) : "");
+bool buildRtlLoop(class loop *L, const std::string &Function,
+                  unsigned MaxInstructions, RtlLoop &Out, std::string &Why) {
+  Out.LocationInsn = locationInsn(L, DECL_SOURCE_FILE(current_function_decl));
+  LoopKernel &K = Out.Kernel;
+  K.Isa = &x86Isa(); // the plugin is built for x86-64 GCC only
+  K.Function = Function;
+  if (Out.LocationInsn)
+    K.Loc = sourceLoc(INSN_LOCATION(Out.LocationInsn));
+  K.Name = Function + ": loop" +
+           (K.Loc.valid() ? " at line " + std::to_string(K.Loc.Line) : "");
 
-  std::vector<basic_block> blocks;
-  if (!executionOrder(l, blocks, why))
+  std::vector<basic_block> Blocks;
+  if (!executionOrder(L, Blocks, Why))
     return false;
 
-  std::vector<rtx_insn *> insns;
-  for (basic_block bb : blocks) {
-    rtx_insn *insn;
-    FOR_BB_INSNS(bb, insn)
-    if (NONDEBUG_INSN_P(insn))
-      insns.push_back(insn);
+  std::vector<rtx_insn *> Insns;
+  for (basic_block Bb : Blocks) {
+    rtx_insn *Insn;
+    FOR_BB_INSNS(Bb, Insn)
+    if (NONDEBUG_INSN_P(Insn))
+      Insns.push_back(Insn);
   }
-  out.takenBranches = blocks.size() == 1 ? 1 : 0;
-  for (size_t i = 0; i + 1 < blocks.size(); ++i)
-    if (blocks[i]->next_bb != blocks[i + 1])
-      ++out.takenBranches; // a jump to the next block of the path
-  if (blocks.size() > 1 && blocks.back()->next_bb != blocks.front())
-    ++out.takenBranches; // the back edge
+  Out.TakenBranches = Blocks.size() == 1 ? 1 : 0;
+  for (size_t I = 0; I + 1 < Blocks.size(); ++I)
+    if (Blocks[I]->next_bb != Blocks[I + 1])
+      ++Out.TakenBranches; // a jump to the next block of the path
+  if (Blocks.size() > 1 && Blocks.back()->next_bb != Blocks.front())
+    ++Out.TakenBranches; // the back edge
 
-  for (rtx_insn *insn : insns) {
-    rtx pat = PATTERN(insn);
-    if (GET_CODE(pat) == USE || GET_CODE(pat) == CLOBBER)
+  for (rtx_insn *Insn : Insns) {
+    rtx Pat = PATTERN(Insn);
+    if (GET_CODE(Pat) == USE || GET_CODE(Pat) == CLOBBER)
       continue; // markers for the register allocator, no code
-    if (CALL_P(insn)) {
-      std::string callee = calleeName(insn);
-      why = "the loop calls " +
-            (callee.empty() ? std::string("a function") : callee) +
-            lineOf(insn);
+    if (CALL_P(Insn)) {
+      std::string Callee = calleeName(Insn);
+      Why = "the loop calls " +
+            (Callee.empty() ? std::string("a function") : Callee) +
+            lineOf(Insn);
       return false;
     }
-    if (GET_CODE(pat) == ASM_INPUT || asm_noperands(pat) >= 0) {
-      why = "the loop contains inline asm" + lineOf(insn);
+    if (GET_CODE(Pat) == ASM_INPUT || asm_noperands(Pat) >= 0) {
+      Why = "the loop contains inline asm" + lineOf(Insn);
       return false;
     }
-    std::vector<std::string> lines;
-    if (!insnAssemblerLines(insn, lines, why)) {
-      why += lineOf(insn);
+    std::vector<std::string> Lines;
+    if (!insnAssemblerLines(Insn, Lines, Why)) {
+      Why += lineOf(Insn);
       return false;
     }
-    if (lines.empty())
+    if (Lines.empty())
       continue;
     // Several lines from one template all carry the insn's registers: the
     // RTL does not say which of them reads or writes what.
-    Instruction effects;
-    effects.mnemonic = mnemonicOf(lines.front());
-    describeInsnEffects(insn, effects);
+    Instruction Effects;
+    Effects.Mnemonic = mnemonicOf(Lines.front());
+    describeInsnEffects(Insn, Effects);
     // The RTL does not say which line of a multi-line template makes the
     // register change: none of them is a known constant update.
-    if (lines.size() > 1)
-      effects.update.reset();
-    if (k.insts.size() + lines.size() > maxInstructions) {
-      why = "the loop body has more than " + std::to_string(maxInstructions) +
+    if (Lines.size() > 1)
+      Effects.Update.reset();
+    if (K.Insts.size() + Lines.size() > MaxInstructions) {
+      Why = "the loop body has more than " + std::to_string(MaxInstructions) +
             " instructions (-fplugin-arg-loopperf-max-instructions=N)";
       return false;
     }
-    for (const std::string &line : lines) {
-      Instruction inst = effects;
-      inst.text = line;
-      inst.mnemonic = mnemonicOf(line);
-      inst.formKey = x86::formKeyFromAtt(line);
-      inst.loc = sourceLoc(INSN_LOCATION(insn));
-      if (JUMP_P(insn)) {
-        inst.isBranch = true;
-        inst.isConditional = any_condjump_p(insn);
-        inst.isReturn = ANY_RETURN_P(PATTERN(insn)) || returnjump_p(insn);
+    for (const std::string &Line : Lines) {
+      Instruction Inst = Effects;
+      Inst.Text = Line;
+      Inst.Mnemonic = mnemonicOf(Line);
+      Inst.FormKey = x86::formKeyFromAtt(Line);
+      Inst.Loc = sourceLoc(INSN_LOCATION(Insn));
+      if (JUMP_P(Insn)) {
+        Inst.IsBranch = true;
+        Inst.IsConditional = any_condjump_p(Insn);
+        Inst.IsReturn = ANY_RETURN_P(PATTERN(Insn)) || returnjump_p(Insn);
       }
-      k.insts.push_back(std::move(inst));
+      K.Insts.push_back(std::move(Inst));
     }
   }
-  if (k.insts.empty()) {
-    why = "the loop body emits no instructions";
+  if (K.Insts.empty()) {
+    Why = "the loop body emits no instructions";
     return false;
   }
-  k.elementsPerIteration = countElementsPerIteration(k);
+  K.ElementsPerIteration = countElementsPerIteration(K);
   return true;
 }
 

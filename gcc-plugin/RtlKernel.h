@@ -11,20 +11,20 @@ class rtx_insn;
 namespace loopperf::gccplugin {
 
 struct RtlLoop {
-  LoopKernel kernel;
+  LoopKernel Kernel;
   /// Taken branches per iteration when the body spans several blocks laid
   /// out as a chain (each jump to the next block is taken); 1 otherwise.
-  unsigned takenBranches = 1;
+  unsigned TakenBranches = 1;
   /// The insn whose location the remarks use (also kernel.loc): the body's
   /// first source position in the function's file.
-  rtx_insn *locationInsn = nullptr;
+  rtx_insn *LocationInsn = nullptr;
 };
 
 /// Builds the kernel of `l`. False, with `why` set, when the loop cannot be
 /// analysed honestly: a call, inline asm, an insn recog does not know, or a
 /// body whose blocks do not form a single path per iteration.
 /// Bodies of more than `maxInstructions` instructions are refused too.
-bool buildRtlLoop(loop *l, const std::string &function,
-                  unsigned maxInstructions, RtlLoop &out, std::string &why);
+bool buildRtlLoop(loop *L, const std::string &Function,
+                  unsigned MaxInstructions, RtlLoop &Out, std::string &Why);
 
 } // namespace loopperf::gccplugin

@@ -7,24 +7,24 @@
 
 namespace loopperf::gccplugin {
 
-void TuJson::addLoop(const std::string &function, const std::string &file,
-                     unsigned line, std::shared_ptr<const LoopJson> loop) {
-  loops_.push_back({function, file, line, std::move(loop)});
+void TuJson::addLoop(const std::string &Function, const std::string &File,
+                     unsigned Line, std::shared_ptr<const LoopJson> Loop) {
+  Loops.push_back({Function, File, Line, std::move(Loop)});
 }
 
-bool TuJson::write(const std::string &path, const std::string &file,
-                   const std::string &model, std::string &error) const {
-  Json array = Json::array();
-  for (const Loop &l : loops_) {
-    Json loop = l.json ? l.json->value : Json::object();
-    setSourceLocation(loop, l.function, l.file, l.line);
-    array.push_back(std::move(loop));
+bool TuJson::write(const std::string &Path, const std::string &File,
+                   const std::string &Model, std::string &Error) const {
+  Json Array = Json::array();
+  for (const Loop &L : Loops) {
+    Json Loop = L.Json ? L.Json->Value : Json::object();
+    setSourceLocation(Loop, L.Function, L.File, L.Line);
+    Array.push_back(std::move(Loop));
   }
-  std::ofstream out(path);
-  out << fileJsonText(file, model, std::move(array));
-  out.close();
-  if (!out) {
-    error = "cannot write '" + path + "'";
+  std::ofstream Out(Path);
+  Out << fileJsonText(File, Model, std::move(Array));
+  Out.close();
+  if (!Out) {
+    Error = "cannot write '" + Path + "'";
     return false;
   }
   return true;

@@ -18,20 +18,20 @@ struct LoopJson; ///< one loop's JSON object (LoopJson.h)
 class TuJson {
 public:
   /// Adds the loop with where it is ("file" "" and "line" 0 when unknown).
-  void addLoop(const std::string &function, const std::string &file,
-               unsigned line, std::shared_ptr<const LoopJson> loop);
+  void addLoop(const std::string &Function, const std::string &File,
+               unsigned Line, std::shared_ptr<const LoopJson> Loop);
   /// Writes the record; false with `error` set on failure.
-  bool write(const std::string &path, const std::string &file,
-             const std::string &model, std::string &error) const;
+  bool write(const std::string &Path, const std::string &File,
+             const std::string &Model, std::string &Error) const;
 
 private:
   struct Loop {
-    std::string function;
-    std::string file;
-    unsigned line;
-    std::shared_ptr<const LoopJson> json;
+    std::string Function;
+    std::string File;
+    unsigned Line;
+    std::shared_ptr<const LoopJson> Json;
   };
-  std::vector<Loop> loops_;
+  std::vector<Loop> Loops;
 };
 
 } // namespace loopperf::gccplugin

@@ -24,9 +24,9 @@ namespace {
 SourceLoc sourceLoc(const DebugLoc &DL) {
   SourceLoc S;
   if (const DILocation *L = DL.get()) {
-    S.file = L->getFilename().str();
-    S.line = L->getLine();
-    S.column = L->getColumn();
+    S.File = L->getFilename().str();
+    S.Line = L->getLine();
+    S.Column = L->getColumn();
   }
   return S;
 }
@@ -71,7 +71,7 @@ std::string describeLoc(const DebugLoc &DL) {
   SourceLoc S = sourceLoc(DL);
   if (!S.valid())
     return {};
-  return S.file + ":" + std::to_string(S.line);
+  return S.File + ":" + std::to_string(S.Line);
 }
 
 LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
@@ -81,15 +81,15 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
   const MachineBasicBlock *Header = L.getHeader();
   const MachineFunction &MF = *Header->getParent();
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
-  Body.header = Header;
-  Body.kernel.function = MF.getName().str();
-  Body.loc = L.getStartLoc();
+  Body.Header = Header;
+  Body.Kernel.Function = MF.getName().str();
+  Body.Loc = L.getStartLoc();
 
   std::string Why;
   SmallVector<const MachineBasicBlock *, 4> Blocks = linearBlocks(L, Why);
   if (Blocks.empty()) {
-    Body.missed = Why;
-    Body.missedName = "ControlFlow";
+    Body.Missed = Why;
+    Body.MissedName = "ControlFlow";
     return Body;
   }
 
@@ -109,60 +109,60 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
             });
       if (MI.isBundle() || MI.isMetaInstruction())
         continue;
-      if (!Body.loc && MI.getDebugLoc())
-        Body.loc = MI.getDebugLoc();
+      if (!Body.Loc && MI.getDebugLoc())
+        Body.Loc = MI.getDebugLoc();
       if (MI.isCall()) {
-        Body.missed = "the loop contains a call";
-        Body.missedName = "Call";
+        Body.Missed = "the loop contains a call";
+        Body.MissedName = "Call";
         return Body;
       }
       if (MI.isInlineAsm()) {
-        Body.missed = "the loop contains inline assembly";
-        Body.missedName = "InlineAsm";
+        Body.Missed = "the loop contains inline assembly";
+        Body.MissedName = "InlineAsm";
         return Body;
       }
-      if (Body.kernel.insts.size() >= MaxInstructions) {
-        Body.missed = "the loop body has more than " +
+      if (Body.Kernel.Insts.size() >= MaxInstructions) {
+        Body.Missed = "the loop body has more than " +
                       std::to_string(MaxInstructions) +
                       " instructions (LOOPPERF_OPTIONS=max-instructions=N)";
-        Body.missedName = "TooLarge";
+        Body.MissedName = "TooLarge";
         return Body;
       }
       Instruction I;
       if (MI.getDesc().isPseudo()) {
         // No encoding: the engine charges it as unknown and says so.
-        I.llvmOpcode = TII.getName(MI.getOpcode()).str();
-        I.text = I.mnemonic = I.llvmOpcode;
-        I.unknown = true;
+        I.LlvmOpcode = TII.getName(MI.getOpcode()).str();
+        I.Text = I.Mnemonic = I.LlvmOpcode;
+        I.Unknown = true;
       } else {
         MCInst Inst;
         if (!Lowering.lower(MI, Inst, Why)) {
-          Body.missed = TII.getName(MI.getOpcode()).str() + ": " + Why;
-          Body.missedName = "Unsupported";
+          Body.Missed = TII.getName(MI.getOpcode()).str() + ": " + Why;
+          Body.MissedName = "Unsupported";
           return Body;
         }
         I = Translator.translate(Inst);
       }
-      I.loc = sourceLoc(MI.getDebugLoc());
-      Body.kernel.insts.push_back(std::move(I));
+      I.Loc = sourceLoc(MI.getDebugLoc());
+      Body.Kernel.Insts.push_back(std::move(I));
     }
   }
-  if (Body.kernel.insts.empty()) {
-    Body.missed = "the loop body has no instructions";
-    Body.missedName = "Empty";
+  if (Body.Kernel.Insts.empty()) {
+    Body.Missed = "the loop body has no instructions";
+    Body.MissedName = "Empty";
     return Body;
   }
 
-  Body.kernel.loc = sourceLoc(Body.loc);
+  Body.Kernel.Loc = sourceLoc(Body.Loc);
   std::string Label = ".LBB" + std::to_string(MF.getFunctionNumber()) + "_" +
                       std::to_string(Header->getNumber());
-  Body.kernel.name =
-      Body.kernel.function + ": " +
-      (Body.kernel.loc.valid() ? "loop at " + describeLoc(Body.loc) : Label);
+  Body.Kernel.Name =
+      Body.Kernel.Function + ": " +
+      (Body.Kernel.Loc.valid() ? "loop at " + describeLoc(Body.Loc) : Label);
   // Element types come with x86 instructions only (MCInstTranslator);
   // elsewhere the count stays unknown (0), not guessed.
-  Body.kernel.isa = Translator.isa();
-  Body.kernel.elementsPerIteration = countElementsPerIteration(Body.kernel);
+  Body.Kernel.Isa = Translator.isa();
+  Body.Kernel.ElementsPerIteration = countElementsPerIteration(Body.Kernel);
   return Body;
 }
 

@@ -35,11 +35,11 @@ namespace loopperf::llvmpass {
 class MachineLowering;
 
 struct LoopBody {
-  LoopKernel kernel;
-  std::string missed; ///< non-empty: why it was not analysed
-  std::string missedName = "NotAnalysed"; ///< remark name for the missed remark
-  const llvm::MachineBasicBlock *header = nullptr;
-  llvm::DebugLoc loc; ///< where remarks go (may be empty)
+  LoopKernel Kernel;
+  std::string Missed; ///< non-empty: why it was not analysed
+  std::string MissedName = "NotAnalysed"; ///< remark name for the missed remark
+  const llvm::MachineBasicBlock *Header = nullptr;
+  llvm::DebugLoc Loc; ///< where remarks go (may be empty)
 };
 
 LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,

@@ -183,10 +183,10 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
   auto MissedAll = [&](const char *Name, const std::string &Why) {
     for (MachineLoop *L : Loops) {
       LoopBody Body;
-      Body.header = L->getHeader();
-      Body.loc = L->getStartLoc();
-      Body.missed = Why;
-      Body.missedName = Name;
+      Body.Header = L->getHeader();
+      Body.Loc = L->getStartLoc();
+      Body.Missed = Why;
+      Body.MissedName = Name;
       emitMissed(ORE, Body);
     }
   };
@@ -198,11 +198,11 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
                      "loopperf does not support the target " +
                          TT.getArchName().str());
   ModelChoice Choice = Models->choose(modelRequest(MF, Opts));
-  if (!Choice.model)
-    return MissedAll(Choice.failure == ModelChoice::Failure::IsaMismatch
+  if (!Choice.Model)
+    return MissedAll(Choice.Failure == ModelChoice::FailureKind::IsaMismatch
                          ? "ModelMismatch"
                          : "NoModel",
-                     Choice.error);
+                     Choice.Error);
 
   // The MC objects to print and describe instructions. The printers keep
   // state while printing, so they belong to this function's analysis.
@@ -227,31 +227,31 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
     LoopBody Body;
     try {
       Body = buildLoopBody(*L, Lowering, Translator, Opts.MaxInstructions);
-      if (!Body.missed.empty()) {
+      if (!Body.Missed.empty()) {
         emitMissed(ORE, Body);
         continue;
       }
-      LoopReport Report = analyzeLoop(Body.kernel, *Choice.model);
+      LoopReport Report = analyzeLoop(Body.Kernel, *Choice.Model);
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.
       Json Loop;
       if (!Opts.JsonFile.empty()) {
         // Where the loop is: "file" as the remark records name it (DIFile's
         // filename), "line" 0 without debug information.
-        Loop = loopJson(Body.kernel, Report, *Choice.model);
+        Loop = loopJson(Body.Kernel, Report, *Choice.Model);
         setSourceLocation(Loop, MF.getName().str(),
-                          Body.loc ? Body.loc->getFilename().str() : "",
-                          Body.loc ? Body.loc.getLine() : 0u);
+                          Body.Loc ? Body.Loc->getFilename().str() : "",
+                          Body.Loc ? Body.Loc.getLine() : 0u);
       }
       emitRemarks(ORE, Body, Report, Choice, Opts.Detail);
       if (!Opts.JsonFile.empty())
         JsonLoops.push_back(std::move(Loop));
     } catch (const std::exception &E) {
       LoopBody Failed;
-      Failed.header = L->getHeader();
-      Failed.loc = L->getStartLoc();
-      Failed.missedName = "InternalError";
-      Failed.missed = std::string("loopperf failed: ") + E.what();
+      Failed.Header = L->getHeader();
+      Failed.Loc = L->getStartLoc();
+      Failed.MissedName = "InternalError";
+      Failed.Missed = std::string("loopperf failed: ") + E.what();
       emitMissed(ORE, Failed);
     }
   }

@@ -12,23 +12,23 @@ namespace loopperf::llvmpass {
 
 ModelRequest modelRequest(const MachineFunction &MF, const PassOptions &Opts) {
   ModelRequest R;
-  R.modelFile = Opts.ModelFile;
-  R.cpu = Opts.Cpu;
-  R.cpuOption = "mcpu";
+  R.ModelFile = Opts.ModelFile;
+  R.Cpu = Opts.Cpu;
+  R.CpuOption = "mcpu";
   const Function &F = MF.getFunction();
   auto Attr = [&F](StringRef Name) {
     return F.hasFnAttribute(Name)
                ? F.getFnAttribute(Name).getValueAsString().str()
                : std::string();
   };
-  R.targetCpu = Attr("target-cpu");
-  if (R.targetCpu.empty())
-    R.targetCpu = MF.getTarget().getTargetCPU().str();
-  R.tuneCpu = Attr("tune-cpu");
+  R.TargetCpu = Attr("target-cpu");
+  if (R.TargetCpu.empty())
+    R.TargetCpu = MF.getTarget().getTargetCPU().str();
+  R.TuneCpu = Attr("tune-cpu");
   const Triple &TT = MF.getTarget().getTargetTriple();
-  R.targetIsa = TT.isX86() ? "x86-64" : TT.getArchName().str();
-  if (R.cpu == "native")
-    R.compilerHostCpu = sys::getHostCPUName().str();
+  R.TargetIsa = TT.isX86() ? "x86-64" : TT.getArchName().str();
+  if (R.Cpu == "native")
+    R.CompilerHostCpu = sys::getHostCPUName().str();
   return R;
 }
 

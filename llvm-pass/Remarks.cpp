@@ -20,19 +20,19 @@ namespace {
 /// How the loop is named in a message: nothing when the remark has a source
 /// location (the location says it), the function and block label otherwise.
 std::string loopWords(const LoopBody &Body) {
-  if (Body.loc)
+  if (Body.Loc)
     return "loop";
-  const MachineFunction &MF = *Body.header->getParent();
+  const MachineFunction &MF = *Body.Header->getParent();
   return fmt::format("loop .LBB{}_{} in {}", MF.getFunctionNumber(),
-                     Body.header->getNumber(), MF.getName().str());
+                     Body.Header->getNumber(), MF.getName().str());
 }
 
 void append(DiagnosticInfoOptimizationBase &Rem, const RemarkLine &Line) {
-  for (const RemarkPart &P : Line.parts)
-    if (P.key.empty())
-      Rem << P.value;
+  for (const RemarkPart &P : Line.Parts)
+    if (P.Key.empty())
+      Rem << P.Value;
     else
-      Rem << Arg(P.key, P.value);
+      Rem << Arg(P.Key, P.Value);
 }
 
 } // namespace
@@ -41,41 +41,41 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
                  const LoopReport &R, const ModelChoice &Model,
                  unsigned Detail) {
   RemarkOptions Opts;
-  Opts.loopName = loopWords(Body);
-  Opts.modelNote = Model.note;
-  Opts.modelBasis = Model.basis;
-  Opts.detail = Detail;
-  const RemarkText Text = formatRemarks(Body.kernel, R, *Model.model, Opts);
+  Opts.LoopName = loopWords(Body);
+  Opts.ModelNote = Model.Note;
+  Opts.ModelBasis = Model.Basis;
+  Opts.Detail = Detail;
+  const RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
-  MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.loc,
-                                    Body.header);
-  append(Summary, Text.summary);
+  MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.Loc,
+                                    Body.Header);
+  append(Summary, Text.Summary);
   ORE.emit(Summary);
-  if (Text.details.empty())
+  if (Text.Details.empty())
     return;
   // One analysis remark with every detail line, "; "-separated; its last
   // argument is the loop's Fingerprint, which loopperf-gate reads.
-  MachineOptimizationRemarkAnalysis Rem(PassName, "LoopPerfDetail", Body.loc,
-                                        Body.header);
-  Rem << Opts.loopName << ": ";
-  for (size_t I = 0; I < Text.details.size(); ++I) {
+  MachineOptimizationRemarkAnalysis Rem(PassName, "LoopPerfDetail", Body.Loc,
+                                        Body.Header);
+  Rem << Opts.LoopName << ": ";
+  for (size_t I = 0; I < Text.Details.size(); ++I) {
     if (I)
       Rem << "; ";
-    append(Rem, Text.details[I]);
+    append(Rem, Text.Details[I]);
   }
   ORE.emit(Rem);
-  for (const RemarkLine &Line : Text.instructions) {
+  for (const RemarkLine &Line : Text.Instructions) {
     MachineOptimizationRemarkAnalysis IRem(PassName, "LoopPerfInstruction",
-                                           Body.loc, Body.header);
+                                           Body.Loc, Body.Header);
     append(IRem, Line);
     ORE.emit(IRem);
   }
 }
 
 void emitMissed(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body) {
-  MachineOptimizationRemarkMissed Rem(PassName, Body.missedName.c_str(),
-                                      Body.loc, Body.header);
-  Rem << loopWords(Body) << " not analysed: " << Arg("Reason", Body.missed);
+  MachineOptimizationRemarkMissed Rem(PassName, Body.MissedName.c_str(),
+                                      Body.Loc, Body.Header);
+  Rem << loopWords(Body) << " not analysed: " << Arg("Reason", Body.Missed);
   ORE.emit(Rem);
 }
 

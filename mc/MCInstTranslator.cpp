@@ -136,13 +136,13 @@ bool isUntypedMoveMnemonic(StringRef M) {
 /// vmovdqu64 in its AVX-512 to_upper loop). Masked, the suffix is the
 /// element.
 bool isUntypedMove(const Instruction &I) {
-  StringRef M(I.mnemonic);
+  StringRef M(I.Mnemonic);
   if (isUntypedMoveMnemonic(M))
     return true;
   StringRef P = M.starts_with("v") ? M.drop_front() : M;
   bool Sized = P == "movdqu8" || P == "movdqu16" || P == "movdqu32" ||
                P == "movdqu64" || P == "movdqa32" || P == "movdqa64";
-  return Sized && StringRef(I.formKey).find("{k}") == StringRef::npos;
+  return Sized && StringRef(I.FormKey).find("{k}") == StringRef::npos;
 }
 
 unsigned suffixBytes(char C) {
@@ -166,16 +166,16 @@ unsigned suffixBytes(char C) {
 /// vmovdqu64 -> 8); scalar GPR accesses (element = access width). The
 /// mnemonic is how the MC layer names the opcode's element type.
 unsigned x86ElementBytes(const Instruction &I) {
-  StringRef M(I.mnemonic);
+  StringRef M(I.Mnemonic);
   auto Vector = [](const std::vector<RegUnit> &Us) {
     return std::any_of(Us.begin(), Us.end(), x86::isVectorUnit);
   };
-  if (!Vector(I.reads) && !Vector(I.writes)) {
+  if (!Vector(I.Reads) && !Vector(I.Writes)) {
     // Scalar integer code: the element is what one access reads or writes.
-    for (const MemRef &R : I.mem)
-      if (R.widthBytes == 1 || R.widthBytes == 2 || R.widthBytes == 4 ||
-          R.widthBytes == 8)
-        return R.widthBytes;
+    for (const MemRef &R : I.Mem)
+      if (R.WidthBytes == 1 || R.WidthBytes == 2 || R.WidthBytes == 4 ||
+          R.WidthBytes == 8)
+        return R.WidthBytes;
     return 0;
   }
   if (M.contains("cvt"))
@@ -251,10 +251,10 @@ Instruction MCInstTranslator::translate(const MCInst &Inst) const {
   if (AArch64)
     return translateAArch64(Inst);
   Instruction I;
-  I.llvmOpcode = MII.getName(Inst.getOpcode()).str();
-  I.text = foldSpaces(printRaw(Inst, Att, STI));
-  I.mnemonic = mnemonicOf(I.text);
-  I.unknown = true;
+  I.LlvmOpcode = MII.getName(Inst.getOpcode()).str();
+  I.Text = foldSpaces(printRaw(Inst, Att, STI));
+  I.Mnemonic = mnemonicOf(I.Text);
+  I.Unknown = true;
   return I;
 }
 
@@ -277,7 +277,7 @@ MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
     if (!O.isReg() || !O.getReg())
       return nullptr;
     const x86::RegInfo &R = regInfo(O.getReg());
-    return R.valid && R.isGpr ? &R : nullptr;
+    return R.Valid && R.IsGpr ? &R : nullptr;
   };
   auto Imm = [](const MCOperand &O) -> std::optional<int64_t> {
     if (O.isImm())
@@ -292,12 +292,12 @@ MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
     // addq $c, %rax in its short form: %rax is implicit.
     const x86::RegInfo *A = nullptr;
     for (MCPhysReg R : D.implicit_defs())
-      if (const x86::RegInfo &Info = regInfo(R); Info.valid && Info.isGpr)
+      if (const x86::RegInfo &Info = regInfo(R); Info.Valid && Info.IsGpr)
         A = &Info;
     std::optional<int64_t> C = N ? Imm(MI.getOperand(N - 1)) : std::nullopt;
     if (!A || !C)
       return std::nullopt;
-    U = {A->canonical, A->canonical, Op == "ADD" ? *C : -*C, A->widthBits};
+    U = {A->Canonical, A->Canonical, Op == "ADD" ? *C : -*C, A->WidthBits};
   } else if ((Op == "ADD" || Op == "SUB") &&
              (Form == "ri" || Form == "ri8" || Form == "ri32") && N >= 3) {
     // dst, src (tied, or the new-data source of APX), immediate.
@@ -305,13 +305,13 @@ MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
     std::optional<int64_t> C = Imm(MI.getOperand(2));
     if (!Dst || !Src || !C)
       return std::nullopt;
-    U = {Dst->canonical, Src->canonical, Op == "ADD" ? *C : -*C,
-         Dst->widthBits};
+    U = {Dst->Canonical, Src->Canonical, Op == "ADD" ? *C : -*C,
+         Dst->WidthBits};
   } else if ((Op == "INC" || Op == "DEC") && Form == "r" && N >= 2) {
     const x86::RegInfo *Src = Gpr(MI.getOperand(1));
     if (!Dst || !Src)
       return std::nullopt;
-    U = {Dst->canonical, Src->canonical, Op == "INC" ? 1 : -1, Dst->widthBits};
+    U = {Dst->Canonical, Src->Canonical, Op == "INC" ? 1 : -1, Dst->WidthBits};
   } else if (Op == "LEA" && Form == "r" && N >= 1 + MemOperands) {
     // c(%b), %r: base plus a constant, no index, no symbol, no segment.
     const MCOperand &Base = MI.getOperand(1 + MemBase);
@@ -326,19 +326,19 @@ MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
       const x86::RegInfo *B = Gpr(Base);
       if (!B) // RIP-relative: not a constant
         return std::nullopt;
-      From = B->canonical;
+      From = B->Canonical;
     }
-    U = {Dst->canonical, From, *C, Dst->widthBits};
+    U = {Dst->Canonical, From, *C, Dst->WidthBits};
   } else if (Op == "MOV" && (Form == "ri" || Form == "ri32") && N >= 2) {
     std::optional<int64_t> C = Imm(MI.getOperand(1));
     if (!Dst || !C)
       return std::nullopt;
-    U = {Dst->canonical, "", *C, Dst->widthBits};
+    U = {Dst->Canonical, "", *C, Dst->WidthBits};
   } else if (Op == "MOV" && Form == "rr" && N >= 2) {
     const x86::RegInfo *Src = Gpr(MI.getOperand(1));
-    if (!Dst || !Src || Src->widthBits != Dst->widthBits)
+    if (!Dst || !Src || Src->WidthBits != Dst->WidthBits)
       return std::nullopt;
-    U = {Dst->canonical, Src->canonical, 0, Dst->widthBits};
+    U = {Dst->Canonical, Src->Canonical, 0, Dst->WidthBits};
   } else {
     return std::nullopt;
   }
@@ -349,25 +349,25 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   const MCInstrDesc &D = MII.get(MI.getOpcode());
 
   Instruction I;
-  I.llvmOpcode = MII.getName(MI.getOpcode()).str();
+  I.LlvmOpcode = MII.getName(MI.getOpcode()).str();
   const std::string Raw = printRaw(MI, Att, STI);
-  I.text = foldSpaces(Raw);
-  I.mnemonic = mnemonicOf(I.text);
+  I.Text = foldSpaces(Raw);
+  I.Mnemonic = mnemonicOf(I.Text);
   // The raw printing, as tools/gen-models passes it: keys match by
   // construction.
-  I.formKey = x86::formKeyFromAtt(Raw);
-  I.isBranch = D.isBranch();
-  I.isConditional = D.isConditionalBranch();
-  I.isCall = D.isCall();
-  I.isReturn = D.isReturn();
+  I.FormKey = x86::formKeyFromAtt(Raw);
+  I.IsBranch = D.isBranch();
+  I.IsConditional = D.isConditionalBranch();
+  I.IsCall = D.isCall();
+  I.IsReturn = D.isReturn();
 
   // Every VEX and EVEX encoded vector instruction has an AT&T mnemonic
   // starting with 'v' and no legacy SSE one does; the remaining VEX
   // instructions (BMI's andn/shlx, kmov...) write GPRs or mask registers,
   // whose units do not depend on the encoding. So the mnemonic is a safe
   // proxy for the encoding, which the public MC headers do not expose.
-  const bool VexOrEvex = !I.mnemonic.empty() && I.mnemonic[0] == 'v';
-  const StringRef Mnemonic(I.mnemonic);
+  const bool VexOrEvex = !I.Mnemonic.empty() && I.Mnemonic[0] == 'v';
+  const StringRef Mnemonic(I.Mnemonic);
 
   std::vector<MCRegister> Defs, Uses, AddrRegs;
   std::optional<unsigned> Mem = memoryOperandIndex(D, MI);
@@ -396,41 +396,41 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
       if (RegName == "RIP" || RegName == "EIP")
         return;
       const x86::RegInfo &Info = regInfo(Op.getReg());
-      if (!Info.valid)
+      if (!Info.Valid)
         return;
-      Name = Info.canonical;
+      Name = Info.Canonical;
       AddrRegs.push_back(Op.getReg());
     };
-    AddressReg(Base, M.base);
-    AddressReg(Index, M.index);
+    AddressReg(Base, M.Base);
+    AddressReg(Index, M.Index);
     if (Scale.isImm())
-      M.scale = static_cast<int>(Scale.getImm());
+      M.Scale = static_cast<int>(Scale.getImm());
     if (Disp.isImm()) {
-      M.disp = Disp.getImm();
+      M.Disp = Disp.getImm();
     } else if (Disp.isExpr()) {
       int64_t C;
       if (Disp.getExpr()->evaluateAsAbsolute(C)) {
-        M.disp = C;
+        M.Disp = C;
       } else {
-        raw_string_ostream OS(M.symbol);
+        raw_string_ostream OS(M.Symbol);
         compat::printExpr(OS, *Disp.getExpr());
       }
     }
     if (Intel)
-      M.widthBytes = memoryWidthBytes(foldSpaces(printRaw(MI, *Intel, STI)));
-    M.isLoad = D.mayLoad();
-    M.isStore = D.mayStore();
+      M.WidthBytes = memoryWidthBytes(foldSpaces(printRaw(MI, *Intel, STI)));
+    M.IsLoad = D.mayLoad();
+    M.IsStore = D.mayStore();
     if (Mnemonic.starts_with("lea")) {
       // Address arithmetic: the registers are ordinary data inputs.
-      I.leaAddressParts = !M.base.empty() + !M.index.empty() +
-                          (M.disp != 0 || !M.symbol.empty());
+      I.LeaAddressParts = !M.Base.empty() + !M.Index.empty() +
+                          (M.Disp != 0 || !M.Symbol.empty());
       Uses.insert(Uses.end(), AddrRegs.begin(), AddrRegs.end());
       AddrRegs.clear();
-    } else if (!M.isLoad && !M.isStore) {
+    } else if (!M.IsLoad && !M.IsStore) {
       // nopw 0(%rax,%rax) and hints: the address is never formed or read.
       AddrRegs.clear();
     } else {
-      I.mem.push_back(std::move(M));
+      I.Mem.push_back(std::move(M));
     }
   }
 
@@ -441,7 +441,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     const MCOperand &Base = MI.getOperand(1 + MemBase);
     const MCOperand &Index = MI.getOperand(1 + MemIndex);
     const MCOperand &Disp = MI.getOperand(1 + MemDisp);
-    I.leaAddressParts = (Base.isReg() && Base.getReg()) +
+    I.LeaAddressParts = (Base.isReg() && Base.getReg()) +
                         (Index.isReg() && Index.getReg()) +
                         (Disp.isExpr() || (Disp.isImm() && Disp.getImm() != 0));
   }
@@ -451,34 +451,34 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   // EFLAGS is one LLVM register; the engine tracks each flag. If the flag
   // table does not know the mnemonic, assume every arithmetic flag.
   const x86::FlagEffect Flags = x86::flagEffects(Mnemonic);
-  auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).isFlags; };
+  auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).IsFlags; };
 
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
-      x86::appendFlagUnits(I.writes,
-                           Flags.writes ? Flags.writes : x86::AllArithFlags);
+      x86::appendFlagUnits(I.Writes,
+                           Flags.Writes ? Flags.Writes : x86::AllArithFlags);
       continue;
     }
     // Registers the engine does not model (MXCSR, segment and x87 control
     // registers, SSP) carry no dependencies it tracks.
     const x86::RegInfo &Info = regInfo(Reg);
-    if (Info.valid)
-      x86::writeUnits(Info, VexOrEvex, I.writes, MergeReads);
+    if (Info.Valid)
+      x86::writeUnits(Info, VexOrEvex, I.Writes, MergeReads);
   }
   for (MCRegister Reg : Uses) {
     if (IsFlags(Reg)) {
-      x86::appendFlagUnits(I.reads,
-                           Flags.reads ? Flags.reads : x86::AllArithFlags);
+      x86::appendFlagUnits(I.Reads,
+                           Flags.Reads ? Flags.Reads : x86::AllArithFlags);
       continue;
     }
     const x86::RegInfo &Info = regInfo(Reg);
-    if (Info.valid)
-      appendUnits(I.reads, Info.units);
+    if (Info.Valid)
+      appendUnits(I.Reads, Info.Units);
   }
-  appendUnits(I.reads, MergeReads);
+  appendUnits(I.Reads, MergeReads);
   for (MCRegister Reg : AddrRegs)
-    appendUnits(I.addrReads, regInfo(Reg).units);
+    appendUnits(I.AddrReads, regInfo(Reg).Units);
 
   // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
   // the (identical) sources.
@@ -486,35 +486,35 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
       std::all_of(
           ExplicitUses.begin(), ExplicitUses.end(),
           [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
-    I.isZeroIdiom = true;
-    I.reads.clear();
+    I.IsZeroIdiom = true;
+    I.Reads.clear();
   }
   // mov %rax,%rbx / vmovaps %ymm1,%ymm2: the renamer may eliminate it.
   if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1 &&
       x86::isEliminableMoveMnemonic(Mnemonic))
-    I.isRegMove = true;
+    I.IsRegMove = true;
 
-  sortUniqueUnits(I.reads);
-  sortUniqueUnits(I.addrReads);
-  sortUniqueUnits(I.writes);
+  sortUniqueUnits(I.Reads);
+  sortUniqueUnits(I.AddrReads);
+  sortUniqueUnits(I.Writes);
 
-  I.update = x86ConstantUpdate(MI, D);
-  I.untypedData = isUntypedMove(I);
-  I.elementBytes = x86ElementBytes(I);
+  I.Update = x86ConstantUpdate(MI, D);
+  I.UntypedData = isUntypedMove(I);
+  I.ElementBytes = x86ElementBytes(I);
   return I;
 }
 
 Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
   const MCInstrDesc &D = MII.get(MI.getOpcode());
   Instruction I;
-  I.llvmOpcode = MII.getName(MI.getOpcode()).str();
-  I.text = foldSpaces(printRaw(MI, Att, STI));
-  I.mnemonic = mnemonicOf(I.text);
-  I.formKey = aarch64::formKeyFromAsm(I.text);
-  I.isBranch = D.isBranch();
-  I.isConditional = D.isConditionalBranch();
-  I.isCall = D.isCall();
-  I.isReturn = D.isReturn();
+  I.LlvmOpcode = MII.getName(MI.getOpcode()).str();
+  I.Text = foldSpaces(printRaw(MI, Att, STI));
+  I.Mnemonic = mnemonicOf(I.Text);
+  I.FormKey = aarch64::formKeyFromAsm(I.Text);
+  I.IsBranch = D.isBranch();
+  I.IsConditional = D.isConditionalBranch();
+  I.IsCall = D.isCall();
+  I.IsReturn = D.isReturn();
 
   // Explicit operands: the first NumDefs registers are written (the base of
   // a pre/post-indexed access among them), the rest read; tied sources
@@ -534,7 +534,7 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
 
   // The address: "[base{, index{, ext #s}}{, #imm}]" with "!" (pre-index)
   // or ", #imm" after it (post-index) when the base is written back.
-  const StringRef Text(I.text);
+  const StringRef Text(I.Text);
   const size_t Open = Text.find('['), Close = Text.find(']');
   std::vector<RegUnit> AddrUnits, WritebackUnits;
   if (Open != StringRef::npos && Close != StringRef::npos && Close > Open &&
@@ -542,15 +542,15 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
     SmallVector<StringRef, 4> Parts;
     Text.slice(Open + 1, Close).split(Parts, ',');
     MemRef M;
-    M.isLoad = D.mayLoad();
-    M.isStore = D.mayStore();
+    M.IsLoad = D.mayLoad();
+    M.IsStore = D.mayStore();
     std::vector<std::vector<RegUnit>> AddrRegs;
     for (StringRef P : Parts) {
       P = P.trim();
       if (P.consume_front("#")) {
         int64_t V = 0;
         if (!P.getAsInteger(0, V))
-          M.disp = V;
+          M.Disp = V;
       } else if (P.starts_with("lsl") || P.starts_with("uxtw") ||
                  P.starts_with("sxtw") || P.starts_with("sxtx") ||
                  P.starts_with("uxtx")) {
@@ -558,10 +558,10 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
         unsigned Shift = 0;
         if (Hash != StringRef::npos &&
             !P.substr(Hash + 1).getAsInteger(10, Shift) && Shift < 8)
-          M.scale = 1 << Shift;
+          M.Scale = 1 << Shift;
       } else if (std::vector<RegUnit> U = aarch64::unitsOfRegister(P);
                  U.size() == 1) {
-        (AddrRegs.empty() ? M.base : M.index) =
+        (AddrRegs.empty() ? M.Base : M.Index) =
             aarch64::registerOfUnit(U.front());
         AddrRegs.push_back(std::move(U));
       }
@@ -577,9 +577,9 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
     const bool PreIndex = Text.substr(Close + 1).starts_with("!");
     const bool Writeback =
         PreIndex || Text.substr(Close + 1).trim().starts_with(",");
-    if (Writeback && !M.base.empty())
+    if (Writeback && !M.Base.empty())
       for (RegOp &R : Defs)
-        if (R.Units == aarch64::unitsOfRegister(M.base)) {
+        if (R.Units == aarch64::unitsOfRegister(M.Base)) {
           appendUnits(WritebackUnits, R.Units);
           R.Units.clear();
           // The base advances by the pre-index offset or the post-index
@@ -587,7 +587,7 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
           // constant.
           std::optional<int64_t> Delta;
           if (PreIndex) {
-            Delta = M.disp;
+            Delta = M.Disp;
           } else {
             StringRef After = Text.substr(Close + 1).trim();
             After.consume_front(",");
@@ -597,7 +597,7 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
               Delta = V;
           }
           if (Delta)
-            I.update = ConstantUpdate{M.base, M.base, *Delta, 64};
+            I.Update = ConstantUpdate{M.Base, M.Base, *Delta, 64};
           break;
         }
     // Width: the data registers moved (x/d 8, w/s 4, q 16, tuples summed).
@@ -617,23 +617,23 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
                    .Default(0);
       return Sum;
     };
-    for (const RegOp &R : M.isLoad ? Defs : Uses)
+    for (const RegOp &R : M.IsLoad ? Defs : Uses)
       if (!R.Units.empty())
-        M.widthBytes += Bytes(R.Reg);
-    I.mem.push_back(std::move(M));
+        M.WidthBytes += Bytes(R.Reg);
+    I.Mem.push_back(std::move(M));
   }
 
   for (const RegOp &R : Defs)
-    appendUnits(I.writes, R.Units);
+    appendUnits(I.Writes, R.Units);
   for (const RegOp &R : Uses)
-    appendUnits(I.reads, R.Units);
+    appendUnits(I.Reads, R.Units);
   for (MCPhysReg Reg : D.implicit_defs())
-    appendUnits(I.writes, aarch64::unitsOfRegister(MRI.getName(Reg)));
+    appendUnits(I.Writes, aarch64::unitsOfRegister(MRI.getName(Reg)));
   for (MCPhysReg Reg : D.implicit_uses())
-    appendUnits(I.reads, aarch64::unitsOfRegister(MRI.getName(Reg)));
-  I.addrReads = AddrUnits;
-  I.writebackWrites = WritebackUnits;
-  appendUnits(I.writes, WritebackUnits);
+    appendUnits(I.Reads, aarch64::unitsOfRegister(MRI.getName(Reg)));
+  I.AddrReads = AddrUnits;
+  I.WritebackWrites = WritebackUnits;
+  appendUnits(I.Writes, WritebackUnits);
 
   // add x1, x1, #16 (ADDXri: dst, src, imm, shift): a constant step.
   const StringRef Opcode = MII.getName(MI.getOpcode());
@@ -649,7 +649,7 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
     if (D0.size() == 1 && S0.size() == 1 && aarch64::isGprUnit(D0.front()) &&
         aarch64::isGprUnit(S0.front())) {
       const int64_t C = MI.getOperand(2).getImm() << MI.getOperand(3).getImm();
-      I.update = ConstantUpdate{aarch64::registerOfUnit(D0.front()),
+      I.Update = ConstantUpdate{aarch64::registerOfUnit(D0.front()),
                                 aarch64::registerOfUnit(S0.front()),
                                 Opcode.starts_with("ADD") ? C : -C,
                                 Opcode[3] == 'X' ? 64u : 32u};
@@ -658,15 +658,15 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
 
   // mov x1, x2 / mov v0.16b, v1.16b: a register copy the renamer may
   // eliminate where the model says so.
-  if (I.mem.empty() && I.mnemonic == "mov" && Defs.size() == 1 &&
+  if (I.Mem.empty() && I.Mnemonic == "mov" && Defs.size() == 1 &&
       std::count_if(Uses.begin(), Uses.end(),
                     [](const RegOp &R) { return !R.Units.empty(); }) == 1)
-    I.isRegMove = true;
+    I.IsRegMove = true;
 
-  sortUniqueUnits(I.reads);
-  sortUniqueUnits(I.addrReads);
-  sortUniqueUnits(I.writes);
-  sortUniqueUnits(I.writebackWrites);
+  sortUniqueUnits(I.Reads);
+  sortUniqueUnits(I.AddrReads);
+  sortUniqueUnits(I.Writes);
+  sortUniqueUnits(I.WritebackWrites);
   return I;
 }
 

@@ -60,7 +60,7 @@ public:
   /// of the printed operand, pre/post-index base updates as writebackWrites.
   Instruction translate(const llvm::MCInst &Inst) const;
 
-  /// The ISA's traits for LoopKernel::isa; null for a target the engine
+  /// The ISA's traits for LoopKernel::Isa; null for a target the engine
   /// does not know.
   const IsaTraits *isa() const {
     return X86 ? &x86Isa() : AArch64 ? &aarch64Isa() : nullptr;
@@ -71,7 +71,7 @@ public:
 private:
   Instruction translateX86(const llvm::MCInst &Inst) const;
   Instruction translateAArch64(const llvm::MCInst &Inst) const;
-  /// add/sub/inc/dec/lea/mov of a GPR by constants (Instruction::update).
+  /// add/sub/inc/dec/lea/mov of a GPR by constants (Instruction::Update).
   std::optional<ConstantUpdate>
   x86ConstantUpdate(const llvm::MCInst &MI, const llvm::MCInstrDesc &D) const;
   /// x86::lookupRegister of an MC register, computed once per register.

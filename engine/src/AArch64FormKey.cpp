@@ -15,33 +15,33 @@ using detail::lower;
 using detail::splitOperands;
 using detail::trim;
 
-bool isCondCode(std::string_view s) {
-  static constexpr std::array<std::string_view, 18> cc = {
+bool isCondCode(std::string_view S) {
+  static constexpr std::array<std::string_view, 18> Cc = {
       "eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs",
       "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv"};
-  for (auto c : cc)
-    if (s == c)
+  for (auto C : Cc)
+    if (S == C)
       return true;
   return false;
 }
 
 /// Register class of a lower-case register name with optional arrangement.
-std::string registerClass(std::string_view r) {
-  if (r == "sp" || r == "xzr" || r == "fp" || r == "lr")
+std::string registerClass(std::string_view R) {
+  if (R == "sp" || R == "xzr" || R == "fp" || R == "lr")
     return "x";
-  if (r == "wsp" || r == "wzr")
+  if (R == "wsp" || R == "wzr")
     return "w";
-  if (r.empty())
+  if (R.empty())
     return "";
-  char kind = r[0];
-  size_t i = 1;
-  while (i < r.size() && std::isdigit(static_cast<unsigned char>(r[i])))
-    ++i;
-  if (i == 1)
+  char Kind = R[0];
+  size_t I = 1;
+  while (I < R.size() && std::isdigit(static_cast<unsigned char>(R[I])))
+    ++I;
+  if (I == 1)
     return "";
-  std::string_view tail = r.substr(i);
-  std::string out(1, kind);
-  switch (kind) {
+  std::string_view Tail = R.substr(I);
+  std::string Out(1, Kind);
+  switch (Kind) {
   case 'x':
   case 'w':
   case 'b':
@@ -49,7 +49,7 @@ std::string registerClass(std::string_view r) {
   case 's':
   case 'd':
   case 'q':
-    return tail.empty() ? out : "";
+    return Tail.empty() ? Out : "";
   case 'v':
   case 'z':
   case 'p':
@@ -57,136 +57,136 @@ std::string registerClass(std::string_view r) {
   default:
     return "";
   }
-  if (tail.empty())
-    return out;
+  if (Tail.empty())
+    return Out;
   // "/m" "/z" predication, ".2d" arrangement, "[1]" element index.
-  if (tail[0] == '/')
-    return out + std::string(tail);
-  if (tail[0] == '.') {
-    size_t bracket = tail.find('[');
-    if (bracket == std::string_view::npos)
-      return out + std::string(tail);
-    return out + std::string(tail.substr(0, bracket)) + "[]";
+  if (Tail[0] == '/')
+    return Out + std::string(Tail);
+  if (Tail[0] == '.') {
+    size_t Bracket = Tail.find('[');
+    if (Bracket == std::string_view::npos)
+      return Out + std::string(Tail);
+    return Out + std::string(Tail.substr(0, Bracket)) + "[]";
   }
-  if (tail[0] == '[')
-    return out + "[]";
+  if (Tail[0] == '[')
+    return Out + "[]";
   return "";
 }
 
-bool isBranchMnemonic(std::string_view m) {
-  return m == "b" || m == "bl" || m.rfind("b.", 0) == 0 || m == "cbz" ||
-         m == "cbnz" || m == "tbz" || m == "tbnz" || m == "adr" ||
-         m == "adrp" || m.rfind("bc.", 0) == 0;
+bool isBranchMnemonic(std::string_view M) {
+  return M == "b" || M == "bl" || M.rfind("b.", 0) == 0 || M == "cbz" ||
+         M == "cbnz" || M == "tbz" || M == "tbnz" || M == "adr" ||
+         M == "adrp" || M.rfind("bc.", 0) == 0;
 }
 
 } // namespace
 
-std::string operandClass(std::string_view operand) {
-  std::string op = lower(trim(operand));
-  if (op.empty())
+std::string operandClass(std::string_view Operand) {
+  std::string Op = lower(trim(Operand));
+  if (Op.empty())
     return "";
-  if (op[0] == '#')
+  if (Op[0] == '#')
     return "imm";
-  if (op[0] == '[') {
-    if (op.back() == '!')
+  if (Op[0] == '[') {
+    if (Op.back() == '!')
       return "mem!";
-    return op.back() == ']' ? "mem" : "";
+    return Op.back() == ']' ? "mem" : "";
   }
-  if (op[0] == '{') {
+  if (Op[0] == '{') {
     // A lane of a list, "{ v0.s, v1.s }[1]": class the list, mark the lane.
-    if (op.back() == ']') {
-      size_t close = op.rfind('}');
-      if (close == std::string::npos)
+    if (Op.back() == ']') {
+      size_t Close = Op.rfind('}');
+      if (Close == std::string::npos)
         return "";
-      std::string list =
-          operandClass(std::string_view(op).substr(0, close + 1));
-      return list.empty() ? "" : list + "[]";
+      std::string List =
+          operandClass(std::string_view(Op).substr(0, Close + 1));
+      return List.empty() ? "" : List + "[]";
     }
-    if (op.back() != '}')
+    if (Op.back() != '}')
       return "";
-    std::string out = "{";
+    std::string Out = "{";
     // "{ v0.2d, v1.2d }" or "{ z0.d - z3.d }".
-    std::string_view inner =
-        trim(std::string_view(op).substr(1, op.size() - 2));
-    size_t dash = inner.find(" - ");
-    if (dash != std::string_view::npos)
-      return "{" + registerClass(trim(inner.substr(0, dash))) + "-}";
-    char sep = 0;
-    for (std::string_view e : splitOperands(inner)) {
-      std::string c = registerClass(e);
-      if (c.empty())
+    std::string_view Inner =
+        trim(std::string_view(Op).substr(1, Op.size() - 2));
+    size_t Dash = Inner.find(" - ");
+    if (Dash != std::string_view::npos)
+      return "{" + registerClass(trim(Inner.substr(0, Dash))) + "-}";
+    char Sep = 0;
+    for (std::string_view E : splitOperands(Inner)) {
+      std::string C = registerClass(E);
+      if (C.empty())
         return "";
-      if (sep)
-        out += sep;
-      out += c;
-      sep = ',';
+      if (Sep)
+        Out += Sep;
+      Out += C;
+      Sep = ',';
     }
-    return out + "}";
+    return Out + "}";
   }
-  std::string_view sv = op;
-  size_t space = sv.find(' ');
-  std::string_view head = sv.substr(0, space);
-  if (space != std::string_view::npos) {
+  std::string_view Sv = Op;
+  size_t Space = Sv.find(' ');
+  std::string_view Head = Sv.substr(0, Space);
+  if (Space != std::string_view::npos) {
     // "lsl #3", "uxtw #2", "mul vl", "vl x2" ...
-    if (head == "lsl" || head == "lsr" || head == "asr" || head == "ror" ||
-        head == "msl")
+    if (Head == "lsl" || Head == "lsr" || Head == "asr" || Head == "ror" ||
+        Head == "msl")
       return "shift";
-    if (head.size() == 4 && (head[0] == 'u' || head[0] == 's') &&
-        head[1] == 'x' && head[2] == 't')
+    if (Head.size() == 4 && (Head[0] == 'u' || Head[0] == 's') &&
+        Head[1] == 'x' && Head[2] == 't')
       return "ext";
-    if (head == "mul")
+    if (Head == "mul")
       return "mul";
     return "";
   }
-  if (head.size() == 4 && (head[0] == 'u' || head[0] == 's') &&
-      head[1] == 'x' && head[2] == 't')
+  if (Head.size() == 4 && (Head[0] == 'u' || Head[0] == 's') &&
+      Head[1] == 'x' && Head[2] == 't')
     return "ext";
-  if (isCondCode(head))
+  if (isCondCode(Head))
     return "cond";
-  std::string reg = registerClass(head);
-  if (!reg.empty())
-    return reg;
-  if (allDigits(head) || head[0] == '.' ||
-      std::isalpha(static_cast<unsigned char>(head[0])) || head[0] == '_')
+  std::string Reg = registerClass(Head);
+  if (!Reg.empty())
+    return Reg;
+  if (allDigits(Head) || Head[0] == '.' ||
+      std::isalpha(static_cast<unsigned char>(Head[0])) || Head[0] == '_')
     return "label";
   return "";
 }
 
-std::string formKeyFromAsm(std::string_view text) {
-  std::string line(text);
-  if (size_t c = line.find("//"); c != std::string::npos)
-    line.resize(c);
-  for (char &c : line)
-    if (c == '\t' || c == '\n')
-      c = ' ';
-  std::string_view rest = trim(line);
-  if (rest.empty())
+std::string formKeyFromAsm(std::string_view Text) {
+  std::string Line(Text);
+  if (size_t C = Line.find("//"); C != std::string::npos)
+    Line.resize(C);
+  for (char &C : Line)
+    if (C == '\t' || C == '\n')
+      C = ' ';
+  std::string_view Rest = trim(Line);
+  if (Rest.empty())
     return "";
-  size_t sp = rest.find(' ');
-  std::string key = lower(rest.substr(0, sp));
-  std::string mnemonic = key;
-  rest =
-      sp == std::string_view::npos ? std::string_view() : trim(rest.substr(sp));
-  char sep = ' ';
-  std::vector<std::string_view> ops = splitOperands(rest);
-  for (size_t i = 0; i < ops.size(); ++i) {
-    std::string_view op = ops[i];
-    std::string cls = operandClass(op);
-    if (cls.empty())
+  size_t Sp = Rest.find(' ');
+  std::string Key = lower(Rest.substr(0, Sp));
+  std::string Mnemonic = Key;
+  Rest =
+      Sp == std::string_view::npos ? std::string_view() : trim(Rest.substr(Sp));
+  char Sep = ' ';
+  std::vector<std::string_view> Ops = splitOperands(Rest);
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    std::string_view Op = Ops[I];
+    std::string Cls = operandClass(Op);
+    if (Cls.empty())
       return "";
     // The last operand of a branch is its target, even when printed as an
     // offset ("b.ne #8").
-    if (isBranchMnemonic(mnemonic) && i + 1 == ops.size() && cls == "imm")
-      cls = "label";
+    if (isBranchMnemonic(Mnemonic) && I + 1 == Ops.size() && Cls == "imm")
+      Cls = "label";
     // Identifiers that are not registers are system registers / prefetch
     // operations / barrier options, except in branches, where they are targets.
-    else if (cls == "label" && !isBranchMnemonic(mnemonic) && !allDigits(op))
-      cls = "sysreg";
-    key += sep;
-    key += cls;
-    sep = ',';
+    else if (Cls == "label" && !isBranchMnemonic(Mnemonic) && !allDigits(Op))
+      Cls = "sysreg";
+    Key += Sep;
+    Key += Cls;
+    Sep = ',';
   }
-  return key;
+  return Key;
 }
 
 } // namespace loopperf::aarch64

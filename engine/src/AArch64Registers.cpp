@@ -7,93 +7,93 @@
 namespace loopperf::aarch64 {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char &c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+std::string lower(std::string_view S) {
+  std::string Out(S);
+  for (char &C : Out)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return Out;
 }
 
 /// "x12" -> 12 for prefix "x"; -1 if `s` is not prefix + number in [0, limit).
-int numbered(std::string_view s, std::string_view prefix, int limit) {
-  if (s.size() <= prefix.size() || s.substr(0, prefix.size()) != prefix)
+int numbered(std::string_view S, std::string_view Prefix, int Limit) {
+  if (S.size() <= Prefix.size() || S.substr(0, Prefix.size()) != Prefix)
     return -1;
-  int n = -1;
-  std::string_view digits = s.substr(prefix.size());
+  int N = -1;
+  std::string_view Digits = S.substr(Prefix.size());
   auto [p, ec] =
-      std::from_chars(digits.data(), digits.data() + digits.size(), n);
-  if (ec != std::errc() || p != digits.data() + digits.size() || n < 0 ||
-      n >= limit)
+      std::from_chars(Digits.data(), Digits.data() + Digits.size(), N);
+  if (ec != std::errc() || p != Digits.data() + Digits.size() || N < 0 ||
+      N >= Limit)
     return -1;
-  return n;
+  return N;
 }
 
-void unitsOfOne(std::string_view name, std::vector<RegUnit> &out) {
-  if (name == "sp" || name == "wsp") {
-    out.push_back(SpUnit);
+void unitsOfOne(std::string_view Name, std::vector<RegUnit> &Out) {
+  if (Name == "sp" || Name == "wsp") {
+    Out.push_back(SpUnit);
     return;
   }
-  if (name == "nzcv") {
-    out.push_back(NzcvUnit);
+  if (Name == "nzcv") {
+    Out.push_back(NzcvUnit);
     return;
   }
-  if (name == "ffr") {
-    out.push_back(FfrUnit);
+  if (Name == "ffr") {
+    Out.push_back(FfrUnit);
     return;
   }
-  if (name == "fp")
-    name = "x29";
-  else if (name == "lr")
-    name = "x30";
-  for (std::string_view p : {"x", "w"})
-    if (int n = numbered(name, p, 31); n >= 0) {
-      out.push_back(static_cast<RegUnit>(GprBase + n));
+  if (Name == "fp")
+    Name = "x29";
+  else if (Name == "lr")
+    Name = "x30";
+  for (std::string_view P : {"x", "w"})
+    if (int N = numbered(Name, P, 31); N >= 0) {
+      Out.push_back(static_cast<RegUnit>(GprBase + N));
       return;
     }
-  for (std::string_view p : {"v", "q", "d", "s", "h", "b", "z"})
-    if (int n = numbered(name, p, 32); n >= 0) {
-      out.push_back(static_cast<RegUnit>(VecBase + n));
+  for (std::string_view P : {"v", "q", "d", "s", "h", "b", "z"})
+    if (int N = numbered(Name, P, 32); N >= 0) {
+      Out.push_back(static_cast<RegUnit>(VecBase + N));
       return;
     }
-  if (int n = numbered(name, "p", 16); n >= 0)
-    out.push_back(static_cast<RegUnit>(PredBase + n));
+  if (int N = numbered(Name, "p", 16); N >= 0)
+    Out.push_back(static_cast<RegUnit>(PredBase + N));
 }
 
 } // namespace
 
-std::vector<RegUnit> unitsOfRegister(std::string_view name) {
-  std::vector<RegUnit> out;
-  std::string n = lower(name);
-  std::string_view rest = n;
+std::vector<RegUnit> unitsOfRegister(std::string_view Name) {
+  std::vector<RegUnit> Out;
+  std::string N = lower(Name);
+  std::string_view Rest = N;
   // Tuples of consecutive registers ("Q0_Q1_Q2_Q3", "D30_D31_D0").
-  while (!rest.empty()) {
-    size_t cut = rest.find('_');
-    unitsOfOne(rest.substr(0, cut), out);
-    if (cut == std::string_view::npos)
+  while (!Rest.empty()) {
+    size_t Cut = Rest.find('_');
+    unitsOfOne(Rest.substr(0, Cut), Out);
+    if (Cut == std::string_view::npos)
       break;
-    rest.remove_prefix(cut + 1);
+    Rest.remove_prefix(Cut + 1);
   }
-  return out;
+  return Out;
 }
 
-std::string registerOfUnit(RegUnit u) {
-  if (u < SpUnit)
-    return "x" + std::to_string(u - GprBase);
-  if (u == SpUnit)
+std::string registerOfUnit(RegUnit U) {
+  if (U < SpUnit)
+    return "x" + std::to_string(U - GprBase);
+  if (U == SpUnit)
     return "sp";
-  if (u < PredBase)
-    return "v" + std::to_string(u - VecBase);
-  if (u < NzcvUnit)
-    return "p" + std::to_string(u - PredBase);
-  if (u == NzcvUnit)
+  if (U < PredBase)
+    return "v" + std::to_string(U - VecBase);
+  if (U < NzcvUnit)
+    return "p" + std::to_string(U - PredBase);
+  if (U == NzcvUnit)
     return "nzcv";
-  if (u == FfrUnit)
+  if (U == FfrUnit)
     return "ffr";
-  return "u" + std::to_string(u);
+  return "u" + std::to_string(U);
 }
 
-bool isVectorUnit(RegUnit u) { return u >= VecBase && u < PredBase; }
+bool isVectorUnit(RegUnit U) { return U >= VecBase && U < PredBase; }
 
-bool isGprUnit(RegUnit u) { return u <= SpUnit; }
+bool isGprUnit(RegUnit U) { return U <= SpUnit; }
 
 } // namespace loopperf::aarch64

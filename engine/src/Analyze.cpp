@@ -19,8 +19,8 @@
 
 namespace loopperf {
 
-const char *confidenceName(ConfidenceLevel l) {
-  switch (l) {
+const char *confidenceName(ConfidenceLevel L) {
+  switch (L) {
   case ConfidenceLevel::High:
     return "high";
   case ConfidenceLevel::Medium:
@@ -31,8 +31,8 @@ const char *confidenceName(ConfidenceLevel l) {
   return "low";
 }
 
-const char *confidenceReasonName(ConfidenceReason r) {
-  switch (r) {
+const char *confidenceReasonName(ConfidenceReason R) {
+  switch (R) {
   case ConfidenceReason::Calls:
     return "calls";
   case ConfidenceReason::ManyUnknown:
@@ -45,126 +45,126 @@ const char *confidenceReasonName(ConfidenceReason r) {
   return "unknown";
 }
 
-const StageResult *LoopReport::stage(std::string_view id) const {
-  for (const StageResult &s : stages)
-    if (s.stage && id == s.stage->id)
-      return &s;
+const StageResult *LoopReport::stage(std::string_view Id) const {
+  for (const StageResult &S : Stages)
+    if (S.Stage && Id == S.Stage->Id)
+      return &S;
   return nullptr;
 }
 
-double LoopReport::bound(std::string_view id) const {
-  const StageResult *s = stage(id);
-  return s ? s->bound : 0;
+double LoopReport::bound(std::string_view Id) const {
+  const StageResult *S = stage(Id);
+  return S ? S->Bound : 0;
 }
 
 namespace {
 
 using namespace detail;
 
-bool sameValue(double a, double b) {
-  return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::max(a, b));
+bool sameValue(double A, double B) {
+  return std::fabs(A - B) <= 1e-9 * std::max(1.0, std::max(A, B));
 }
 
 /// The prediction is the largest throughput bound; on a tie the stage of
 /// the smallest tieRank is the bottleneck and the others are ties.
-void classify(LoopReport &r) {
-  std::vector<unsigned> order;
-  for (unsigned i = 0; i < r.stages.size(); ++i)
-    if (r.stages[i].stage->throughput)
-      order.push_back(i);
-  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
-    return r.stages[a].stage->tieRank < r.stages[b].stage->tieRank;
+void classify(LoopReport &R) {
+  std::vector<unsigned> Order;
+  for (unsigned I = 0; I < R.Stages.size(); ++I)
+    if (R.Stages[I].Stage->Throughput)
+      Order.push_back(I);
+  std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+    return R.Stages[A].Stage->TieRank < R.Stages[B].Stage->TieRank;
   });
-  double best = 0;
-  for (unsigned i : order)
-    best = std::max(best, r.stages[i].bound);
-  r.cyclesPerIteration = best;
-  if (best <= 0)
+  double Best = 0;
+  for (unsigned I : Order)
+    Best = std::max(Best, R.Stages[I].Bound);
+  R.CyclesPerIteration = Best;
+  if (Best <= 0)
     return;
-  for (unsigned i : order) {
-    if (!sameValue(r.stages[i].bound, best))
+  for (unsigned I : Order) {
+    if (!sameValue(R.Stages[I].Bound, Best))
       continue;
-    if (r.bottleneckStage < 0) {
-      r.bottleneckStage = static_cast<int>(i);
-      r.bottleneck = r.stages[i].kind;
+    if (R.BottleneckStage < 0) {
+      R.BottleneckStage = static_cast<int>(I);
+      R.Bottleneck = R.Stages[I].Kind;
     } else {
-      r.ties.push_back(r.stages[i].kind);
+      R.Ties.push_back(R.Stages[I].Kind);
     }
   }
 }
 
-void noteLimitations(const LoopKernel &k, const std::vector<ResolvedInst> &res,
-                     LoopReport &r) {
-  unsigned unknown = 0, calls = 0, inlineAsm = 0;
-  for (unsigned i = 0; i < res.size(); ++i) {
-    const Instruction &in = k.insts[i];
-    if (res[i].unknown) {
-      ++unknown;
-      r.unknownInstructions.push_back(in.text);
+void noteLimitations(const LoopKernel &K, const std::vector<ResolvedInst> &Res,
+                     LoopReport &R) {
+  unsigned Unknown = 0, Calls = 0, InlineAsm = 0;
+  for (unsigned I = 0; I < Res.size(); ++I) {
+    const Instruction &In = K.Insts[I];
+    if (Res[I].Unknown) {
+      ++Unknown;
+      R.UnknownInstructions.push_back(In.Text);
     }
-    calls += in.isCall;
-    inlineAsm += in.isInlineAsm;
+    Calls += In.IsCall;
+    InlineAsm += In.IsInlineAsm;
   }
-  if (unknown)
-    r.notes.push_back(fmt::format("{} instruction(s) not in the model, each "
+  if (Unknown)
+    R.Notes.push_back(fmt::format("{} instruction(s) not in the model, each "
                                   "charged 1 uop on the non-memory ports "
                                   "with latency 1",
-                                  unknown));
-  if (calls)
-    r.notes.push_back(fmt::format(
-        "{} call(s) in the loop: the callee is not analysed", calls));
-  if (inlineAsm)
-    r.notes.push_back(fmt::format("{} inline-asm instruction(s)", inlineAsm));
-  const bool manyUnknown = unknown * 4 > res.size();
-  if (calls)
-    r.confidence.reasons.push_back(ConfidenceReason::Calls);
-  if (manyUnknown)
-    r.confidence.reasons.push_back(ConfidenceReason::ManyUnknown);
-  else if (unknown)
-    r.confidence.reasons.push_back(ConfidenceReason::UnknownInstructions);
-  if (inlineAsm)
-    r.confidence.reasons.push_back(ConfidenceReason::InlineAsm);
-  r.confidence.level = calls || manyUnknown   ? ConfidenceLevel::Low
-                       : unknown || inlineAsm ? ConfidenceLevel::Medium
-                                              : ConfidenceLevel::High;
+                                  Unknown));
+  if (Calls)
+    R.Notes.push_back(fmt::format(
+        "{} call(s) in the loop: the callee is not analysed", Calls));
+  if (InlineAsm)
+    R.Notes.push_back(fmt::format("{} inline-asm instruction(s)", InlineAsm));
+  const bool ManyUnknown = Unknown * 4 > Res.size();
+  if (Calls)
+    R.Conf.Reasons.push_back(ConfidenceReason::Calls);
+  if (ManyUnknown)
+    R.Conf.Reasons.push_back(ConfidenceReason::ManyUnknown);
+  else if (Unknown)
+    R.Conf.Reasons.push_back(ConfidenceReason::UnknownInstructions);
+  if (InlineAsm)
+    R.Conf.Reasons.push_back(ConfidenceReason::InlineAsm);
+  R.Conf.Level = Calls || ManyUnknown   ? ConfidenceLevel::Low
+                 : Unknown || InlineAsm ? ConfidenceLevel::Medium
+                                        : ConfidenceLevel::High;
 }
 
 } // namespace
 
-LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
-                       const AnalysisOptions &opts) {
-  LoopReport r;
-  r.kernel = kernel.name;
-  r.model = model.name;
-  r.instructions = static_cast<unsigned>(kernel.insts.size());
-  r.elementsPerIteration = kernel.elementsPerIteration;
-  r.fingerprint = loopFingerprint(kernel);
-  const std::vector<ResolvedInst> res = resolveKernel(kernel, model, r.notes);
+LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
+                       const AnalysisOptions &Opts) {
+  LoopReport R;
+  R.Kernel = Kernel.Name;
+  R.Model = Model.Name;
+  R.Instructions = static_cast<unsigned>(Kernel.Insts.size());
+  R.ElementsPerIteration = Kernel.ElementsPerIteration;
+  R.Fingerprint = loopFingerprint(Kernel);
+  const std::vector<ResolvedInst> Res = resolveKernel(Kernel, Model, R.Notes);
 
-  r.perInstruction.resize(kernel.insts.size());
-  for (unsigned i = 0; i < res.size(); ++i) {
-    InstrReport &ir = r.perInstruction[i];
-    ir.index = i;
-    ir.portCycles.assign(model.ports.size(), 0);
-    ir.uops = res[i].uops;
-    ir.latency = static_cast<unsigned>(std::lround(res[i].latency));
-    ir.rthroughput = res[i].form ? res[i].form->rthroughput : 0;
-    ir.unknown = res[i].unknown;
-    ir.eliminated = res[i].noPorts;
-    r.uops += res[i].uops;
+  R.PerInstruction.resize(Kernel.Insts.size());
+  for (unsigned I = 0; I < Res.size(); ++I) {
+    InstrReport &Ir = R.PerInstruction[I];
+    Ir.Index = I;
+    Ir.PortCycles.assign(Model.Ports.size(), 0);
+    Ir.Uops = Res[I].Uops;
+    Ir.Latency = static_cast<unsigned>(std::lround(Res[I].Latency));
+    Ir.Rthroughput = Res[I].Form ? Res[I].Form->Rthroughput : 0;
+    Ir.Unknown = Res[I].Unknown;
+    Ir.Eliminated = Res[I].NoPorts;
+    R.Uops += Res[I].Uops;
   }
-  noteLimitations(kernel, res, r);
+  noteLimitations(Kernel, Res, R);
 
-  StageContext ctx(kernel, model, opts, res);
-  for (const Stage *s : registeredStages()) {
-    StageResult out = s->run(ctx, r);
-    out.stage = &s->info;
-    r.stages.push_back(std::move(out));
+  StageContext Ctx(Kernel, Model, Opts, Res);
+  for (const Stage *S : registeredStages()) {
+    StageResult Out = S->Run(Ctx, R);
+    Out.Stage = &S->Info;
+    R.Stages.push_back(std::move(Out));
   }
-  classify(r);
-  if (r.elementsPerIteration)
-    r.cyclesPerElement = r.cyclesPerIteration / r.elementsPerIteration;
-  return r;
+  classify(R);
+  if (R.ElementsPerIteration)
+    R.CyclesPerElement = R.CyclesPerIteration / R.ElementsPerIteration;
+  return R;
 }
 
 } // namespace loopperf

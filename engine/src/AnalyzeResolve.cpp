@@ -9,103 +9,103 @@
 
 namespace loopperf::detail {
 
-PortMask unknownInstructionPorts(const MachineModel &m) {
-  PortMask all =
-      m.ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << m.ports.size()) - 1;
-  PortMask compute = all & ~(m.loadPorts | m.storePorts);
-  if (m.dividerPort >= 0)
-    compute &= ~(PortMask(1) << m.dividerPort);
-  return compute ? compute : all;
+PortMask unknownInstructionPorts(const MachineModel &M) {
+  PortMask All =
+      M.Ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << M.Ports.size()) - 1;
+  PortMask Compute = All & ~(M.LoadPorts | M.StorePorts);
+  if (M.DividerPort >= 0)
+    Compute &= ~(PortMask(1) << M.DividerPort);
+  return Compute ? Compute : All;
 }
 
-const InstrForm *registerFormOf(const Instruction &in, const MachineModel &m) {
-  const std::string &op = in.llvmOpcode;
-  if (op.size() > 2 && op.compare(op.size() - 2, 2, "rm") == 0)
-    if (const InstrForm *f = m.findOpcode(op.substr(0, op.size() - 2) + "rr"))
-      return f;
-  const std::string &key = in.formKey;
-  size_t mem = key.find("mem");
-  size_t lastComma = key.rfind(',');
-  if (mem == std::string::npos || lastComma == std::string::npos ||
-      lastComma < mem)
+const InstrForm *registerFormOf(const Instruction &In, const MachineModel &M) {
+  const std::string &Op = In.LlvmOpcode;
+  if (Op.size() > 2 && Op.compare(Op.size() - 2, 2, "rm") == 0)
+    if (const InstrForm *F = M.findOpcode(Op.substr(0, Op.size() - 2) + "rr"))
+      return F;
+  const std::string &Key = In.FormKey;
+  size_t Mem = Key.find("mem");
+  size_t LastComma = Key.rfind(',');
+  if (Mem == std::string::npos || LastComma == std::string::npos ||
+      LastComma < Mem)
     return nullptr;
-  std::string dest = key.substr(lastComma + 1);
-  if (dest == "mem")
+  std::string Dest = Key.substr(LastComma + 1);
+  if (Dest == "mem")
     return nullptr;
-  return m.findAsmKey(key.substr(0, mem) + dest + key.substr(mem + 3));
+  return M.findAsmKey(Key.substr(0, Mem) + Dest + Key.substr(Mem + 3));
 }
 
-std::vector<ResolvedInst> resolveKernel(const LoopKernel &k,
-                                        const MachineModel &m,
-                                        std::vector<std::string> &notes) {
-  const IsaTraits &isa = kernelIsa(k, m.isa);
-  std::vector<ResolvedInst> out(k.insts.size());
-  for (size_t i = 0; i < k.insts.size(); ++i) {
-    const Instruction &in = k.insts[i];
-    ResolvedInst &r = out[i];
-    for (const MemRef &mr : in.mem) {
-      r.loads |= mr.isLoad;
-      r.stores |= mr.isStore;
-      r.indexedMem |= !mr.index.empty();
+std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
+                                        const MachineModel &M,
+                                        std::vector<std::string> &Notes) {
+  const IsaTraits &Isa = kernelIsa(K, M.Isa);
+  std::vector<ResolvedInst> Out(K.Insts.size());
+  for (size_t I = 0; I < K.Insts.size(); ++I) {
+    const Instruction &In = K.Insts[I];
+    ResolvedInst &R = Out[I];
+    for (const MemRef &Mr : In.Mem) {
+      R.Loads |= Mr.IsLoad;
+      R.Stores |= Mr.IsStore;
+      R.IndexedMem |= !Mr.Index.empty();
     }
-    const InstrForm *f = in.unknown ? nullptr : m.findOpcode(in.llvmOpcode);
-    if (!f && !in.unknown && !in.formKey.empty())
-      f = m.findAsmKey(in.formKey);
-    if (f && (f->flags & FormUnsupported)) {
-      notes.push_back(fmt::format(
-          "'{}' is not supported on {}; charged as unknown", in.text, m.name));
-      f = nullptr;
+    const InstrForm *F = In.Unknown ? nullptr : M.findOpcode(In.LlvmOpcode);
+    if (!F && !In.Unknown && !In.FormKey.empty())
+      F = M.findAsmKey(In.FormKey);
+    if (F && (F->Flags & FormUnsupported)) {
+      Notes.push_back(fmt::format(
+          "'{}' is not supported on {}; charged as unknown", In.Text, M.Name));
+      F = nullptr;
     }
-    r.breaksDeps = in.isZeroIdiom;
-    r.usesDivider = isa.isDivide(in);
-    if (!f) {
-      r.unknown = true;
-      r.uops = 1;
-      r.latency = UnknownLatency;
-      r.uses = {ResourceUse{unknownInstructionPorts(m), 1.0f}};
+    R.BreaksDeps = In.IsZeroIdiom;
+    R.UsesDivider = Isa.isDivide(In);
+    if (!F) {
+      R.Unknown = true;
+      R.Uops = 1;
+      R.Latency = UnknownLatency;
+      R.Uses = {ResourceUse{unknownInstructionPorts(M), 1.0f}};
       continue;
     }
-    r.form = f;
-    if (f->flags & FormDivider)
-      r.usesDivider = true;
-    if (m.dividerPort >= 0)
-      for (const ResourceUse &u : m.resourcesOf(*f))
-        r.usesDivider |= (u.ports >> m.dividerPort & 1) != 0;
-    r.loads |= (f->flags & FormMayLoad) != 0 && in.mem.empty();
-    r.stores |= (f->flags & FormMayStore) != 0 && in.mem.empty();
-    r.uops = f->uops;
-    r.latency = f->latency;
+    R.Form = F;
+    if (F->Flags & FormDivider)
+      R.UsesDivider = true;
+    if (M.DividerPort >= 0)
+      for (const ResourceUse &U : M.resourcesOf(*F))
+        R.UsesDivider |= (U.Ports >> M.DividerPort & 1) != 0;
+    R.Loads |= (F->Flags & FormMayLoad) != 0 && In.Mem.empty();
+    R.Stores |= (F->Flags & FormMayStore) != 0 && In.Mem.empty();
+    R.Uops = F->Uops;
+    R.Latency = F->Latency;
     // An lea: the front end counted its address's parts, or handed its
     // address as a MemRef that is no access.
-    if (m.rules.fastLea &&
-        (in.leaAddressParts >= 0 ||
-         (in.mem.size() == 1 && !in.mem[0].isLoad && !in.mem[0].isStore))) {
-      int parts = in.leaAddressParts;
-      if (parts < 0) {
-        const MemRef &a = in.mem[0];
-        parts = !a.base.empty() + !a.index.empty() +
-                (a.disp != 0 || !a.symbol.empty());
+    if (M.Rules.FastLea &&
+        (In.LeaAddressParts >= 0 ||
+         (In.Mem.size() == 1 && !In.Mem[0].IsLoad && !In.Mem[0].IsStore))) {
+      int Parts = In.LeaAddressParts;
+      if (Parts < 0) {
+        const MemRef &A = In.Mem[0];
+        Parts = !A.Base.empty() + !A.Index.empty() +
+                (A.Disp != 0 || !A.Symbol.empty());
       }
-      if (parts >= 0 && parts <= 2) {
-        r.latency = std::min(r.latency, 1.0);
-        r.uops = 1;
+      if (Parts >= 0 && Parts <= 2) {
+        R.Latency = std::min(R.Latency, 1.0);
+        R.Uops = 1;
       }
     }
-    if (r.loads)
-      if (const InstrForm *rf = registerFormOf(in, m);
-          rf && rf->latency <= f->latency)
-        r.registerFormLatency = rf->latency;
-    bool renamerOnly = (in.isZeroIdiom && m.rules.zeroIdioms) ||
-                       (in.isRegMove && m.rules.moveElimination);
-    if (renamerOnly) {
-      r.noPorts = true;
-      r.latency = 0;
+    if (R.Loads)
+      if (const InstrForm *Rf = registerFormOf(In, M);
+          Rf && Rf->Latency <= F->Latency)
+        R.RegisterFormLatency = Rf->Latency;
+    bool RenamerOnly = (In.IsZeroIdiom && M.Rules.ZeroIdioms) ||
+                       (In.IsRegMove && M.Rules.MoveElimination);
+    if (RenamerOnly) {
+      R.NoPorts = true;
+      R.Latency = 0;
     } else {
-      auto uses = m.resourcesOf(*f);
-      r.uses.assign(uses.begin(), uses.end());
+      auto Uses = M.resourcesOf(*F);
+      R.Uses.assign(Uses.begin(), Uses.end());
     }
   }
-  return out;
+  return Out;
 }
 
 } // namespace loopperf::detail

@@ -8,30 +8,30 @@ namespace loopperf::detail {
 
 namespace {
 
-StageResult runCriticalPath(StageContext &c, LoopReport &r) {
-  const DepGraph &g = c.depGraph();
-  std::vector<double> nodeLatency;
-  for (const DepNode &n : g.nodes)
-    nodeLatency.push_back(n.latency);
-  LongestPath cp = longestPathDistanceZero(nodeLatency, ratioEdges(g));
-  r.criticalPath.insts = instructionsAlong(g, cp.nodes);
-  r.criticalPath.latency = cp.length;
-  r.criticalPath.cyclesPerIteration = cp.length;
+StageResult runCriticalPath(StageContext &C, LoopReport &R) {
+  const DepGraph &G = C.depGraph();
+  std::vector<double> NodeLatency;
+  for (const DepNode &N : G.Nodes)
+    NodeLatency.push_back(N.Latency);
+  LongestPath Cp = longestPathDistanceZero(NodeLatency, ratioEdges(G));
+  R.CriticalPath.Insts = instructionsAlong(G, Cp.Nodes);
+  R.CriticalPath.Latency = Cp.Length;
+  R.CriticalPath.CyclesPerIteration = Cp.Length;
   // Through memory: some store-to-load edge joins two consecutive nodes of
   // the path (positions looked up, not searched: linear in the graph).
-  std::vector<int> position(g.nodes.size(), -1);
-  for (size_t i = 0; i < cp.nodes.size(); ++i)
-    position[cp.nodes[i]] = static_cast<int>(i);
-  for (const GraphEdge &e : g.edges)
-    if (e.distance == 0 && e.memory && position[e.from] >= 0 &&
-        position[e.to] == position[e.from] + 1)
-      r.criticalPath.throughMemory = true;
-  StageResult out;
-  out.bound = cp.length;
-  out.limiter.resource = Limiter::Resource::Chain;
-  out.limiter.insts = r.criticalPath.insts;
-  out.limiter.lines = sourceLinesOf(c.kernel, r.criticalPath.insts);
-  return out;
+  std::vector<int> Position(G.Nodes.size(), -1);
+  for (size_t I = 0; I < Cp.Nodes.size(); ++I)
+    Position[Cp.Nodes[I]] = static_cast<int>(I);
+  for (const GraphEdge &E : G.Edges)
+    if (E.Distance == 0 && E.Memory && Position[E.From] >= 0 &&
+        Position[E.To] == Position[E.From] + 1)
+      R.CriticalPath.ThroughMemory = true;
+  StageResult Out;
+  Out.Bound = Cp.Length;
+  Out.Limit.Resource = Limiter::ResourceKind::Chain;
+  Out.Limit.Insts = R.CriticalPath.Insts;
+  Out.Limit.Lines = sourceLinesOf(C.Kernel, R.CriticalPath.Insts);
+  return Out;
 }
 
 std::string criticalPathDetail(const StageResult &, const LoopReport &,

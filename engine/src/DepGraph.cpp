@@ -16,23 +16,23 @@
 
 namespace loopperf::detail {
 
-bool touchesVector(const Instruction &in, const IsaTraits &isa) {
-  auto vec = [&](const std::vector<RegUnit> &us) {
-    return std::any_of(us.begin(), us.end(), isa.isVectorUnit);
+bool touchesVector(const Instruction &In, const IsaTraits &Isa) {
+  auto Vec = [&](const std::vector<RegUnit> &Us) {
+    return std::any_of(Us.begin(), Us.end(), Isa.IsVectorUnit);
   };
-  return vec(in.writes) || vec(in.reads);
+  return Vec(In.Writes) || Vec(In.Reads);
 }
 
-bool hasVectorIndex(const MemRef &m, const IsaTraits &isa) {
-  return !m.index.empty() && isa.isVectorRegister(m.index);
+bool hasVectorIndex(const MemRef &M, const IsaTraits &Isa) {
+  return !M.Index.empty() && Isa.isVectorRegister(M.Index);
 }
 
 namespace {
 
 /// A gather: a load whose address has a vector index.
-bool isGather(const Instruction &in, const IsaTraits &isa) {
-  return std::any_of(in.mem.begin(), in.mem.end(), [&](const MemRef &m) {
-    return m.isLoad && hasVectorIndex(m, isa);
+bool isGather(const Instruction &In, const IsaTraits &Isa) {
+  return std::any_of(In.Mem.begin(), In.Mem.end(), [&](const MemRef &M) {
+    return M.IsLoad && hasVectorIndex(M, Isa);
   });
 }
 
@@ -45,19 +45,19 @@ bool isGather(const Instruction &in, const IsaTraits &isa) {
 /// into and the mask carry the whole form latency (measured on the host:
 /// vgatherdps merging into a vaddps result adds 10 cycles to the chain,
 /// bench/results/microbench-gathers.md; a load-part split made it 0).
-double loadPartLatency(const Instruction &in, const ResolvedInst &r,
-                       const LatencyParams &lat, const IsaTraits &isa) {
-  if (isGather(in, isa))
+double loadPartLatency(const Instruction &In, const ResolvedInst &R,
+                       const LatencyParams &Lat, const IsaTraits &Isa) {
+  if (isGather(In, Isa))
     return 0;
-  bool pureLoad = !r.stores && in.reads.empty();
-  if (pureLoad && !r.unknown)
-    return r.latency;
-  if (r.registerFormLatency >= 0) // OSACA: load+op = load part + register form
-    return r.latency - r.registerFormLatency;
-  double l = touchesVector(in, isa) ? lat.vecLoadLatency : lat.loadLatency;
-  if (l <= 0)
-    l = std::max(lat.vecLoadLatency, lat.loadLatency);
-  return r.unknown ? l : std::min(l, r.latency);
+  bool PureLoad = !R.Stores && In.Reads.empty();
+  if (PureLoad && !R.Unknown)
+    return R.Latency;
+  if (R.RegisterFormLatency >= 0) // OSACA: load+op = load part + register form
+    return R.Latency - R.RegisterFormLatency;
+  double L = touchesVector(In, Isa) ? Lat.VecLoadLatency : Lat.LoadLatency;
+  if (L <= 0)
+    L = std::max(Lat.VecLoadLatency, Lat.LoadLatency);
+  return R.Unknown ? L : std::min(L, R.Latency);
 }
 
 /// Collects edges keyed by (from, to, distance, memory) so that a value
@@ -68,89 +68,89 @@ class EdgeSet {
 public:
   static constexpr int NoUnit = -1, MemoryLabel = -2;
 
-  void add(unsigned from, unsigned to, double w, unsigned dist, bool memory,
-           int unit) {
+  void add(unsigned From, unsigned To, double W, unsigned Dist, bool Memory,
+           int Unit) {
     // Node ids and distances are far below 2^24 / 2^15 (bodies are capped
     // at a few thousand instructions, distances at 1024).
-    uint64_t key = uint64_t(from) << 40 | uint64_t(to) << 16 |
-                   uint64_t(dist) << 1 | memory;
-    recs_.push_back({key, static_cast<uint32_t>(recs_.size()), w, unit});
+    uint64_t Key = uint64_t(From) << 40 | uint64_t(To) << 16 |
+                   uint64_t(Dist) << 1 | Memory;
+    Recs.push_back({Key, static_cast<uint32_t>(Recs.size()), W, Unit});
   }
 
-  std::vector<GraphEdge> take(const IsaTraits &isa) {
+  std::vector<GraphEdge> take(const IsaTraits &Isa) {
     // By key, then by order of addition (what a stable sort gives, without
     // its buffer).
-    std::sort(recs_.begin(), recs_.end(), [](const Rec &a, const Rec &b) {
-      return a.key < b.key || (a.key == b.key && a.seq < b.seq);
+    std::sort(Recs.begin(), Recs.end(), [](const Rec &A, const Rec &B) {
+      return A.Key < B.Key || (A.Key == B.Key && A.Seq < B.Seq);
     });
     struct Group {
-      uint32_t first;
-      GraphEdge edge;
+      uint32_t First;
+      GraphEdge Edge;
     };
-    std::vector<Group> groups;
+    std::vector<Group> Groups;
     static const std::string Mem = "mem";
-    std::vector<const std::string *> names;
-    for (size_t i = 0; i < recs_.size();) {
-      size_t j = i;
-      const uint64_t key = recs_[i].key;
-      GraphEdge e;
-      e.from = static_cast<unsigned>(key >> 40);
-      e.to = static_cast<unsigned>(key >> 16 & 0xffffff);
-      e.distance = static_cast<unsigned>(key >> 1 & 0x7fff);
-      e.memory = key & 1;
-      e.weight = recs_[i].weight;
-      names.clear();
-      for (; j < recs_.size() && recs_[j].key == key; ++j) {
-        e.weight = std::max(e.weight, recs_[j].weight);
-        int u = recs_[j].unit;
-        if (u == NoUnit)
+    std::vector<const std::string *> Names;
+    for (size_t I = 0; I < Recs.size();) {
+      size_t J = I;
+      const uint64_t Key = Recs[I].Key;
+      GraphEdge E;
+      E.From = static_cast<unsigned>(Key >> 40);
+      E.To = static_cast<unsigned>(Key >> 16 & 0xffffff);
+      E.Distance = static_cast<unsigned>(Key >> 1 & 0x7fff);
+      E.Memory = Key & 1;
+      E.Weight = Recs[I].Weight;
+      Names.clear();
+      for (; J < Recs.size() && Recs[J].Key == Key; ++J) {
+        E.Weight = std::max(E.Weight, Recs[J].Weight);
+        int U = Recs[J].Unit;
+        if (U == NoUnit)
           continue;
-        const std::string *n = u == MemoryLabel
+        const std::string *N = U == MemoryLabel
                                    ? &Mem
-                                   : &isa.unitRegister(static_cast<RegUnit>(u));
-        if (std::find_if(names.begin(), names.end(), [&](const std::string *o) {
-              return *o == *n;
-            }) == names.end())
-          names.push_back(n);
+                                   : &Isa.unitRegister(static_cast<RegUnit>(U));
+        if (std::find_if(Names.begin(), Names.end(), [&](const std::string *O) {
+              return *O == *N;
+            }) == Names.end())
+          Names.push_back(N);
       }
-      for (const std::string *n : names)
-        e.label += (e.label.empty() ? "" : ",") + *n;
-      groups.push_back({recs_[i].seq, std::move(e)});
-      i = j;
+      for (const std::string *N : Names)
+        E.Label += (E.Label.empty() ? "" : ",") + *N;
+      Groups.push_back({Recs[I].Seq, std::move(E)});
+      I = J;
     }
-    std::sort(groups.begin(), groups.end(),
-              [](const Group &a, const Group &b) { return a.first < b.first; });
-    std::vector<GraphEdge> edges;
-    edges.reserve(groups.size());
-    for (Group &g : groups)
-      edges.push_back(std::move(g.edge));
-    return edges;
+    std::sort(Groups.begin(), Groups.end(),
+              [](const Group &A, const Group &B) { return A.First < B.First; });
+    std::vector<GraphEdge> Edges;
+    Edges.reserve(Groups.size());
+    for (Group &G : Groups)
+      Edges.push_back(std::move(G.Edge));
+    return Edges;
   }
 
 private:
   struct Rec {
-    uint64_t key;
-    uint32_t seq;
-    double weight;
-    int unit;
+    uint64_t Key;
+    uint32_t Seq;
+    double Weight;
+    int Unit;
   };
-  std::vector<Rec> recs_;
+  std::vector<Rec> Recs;
 };
 
 } // namespace
 
-LatencyParams latencyParams(const MachineModel &m) {
-  LatencyParams p;
-  p.loadLatency = m.pipeline.loadLatency.value;
-  p.vecLoadLatency = m.pipeline.vecLoadLatency.value;
-  p.storeForward =
-      m.pipeline.storeForwardLatency.value; // 0: unknown, see below
-  p.vecStoreForward = m.pipeline.vecStoreForwardLatency.value;
-  p.vec512StoreForward = m.pipeline.vec512StoreForwardLatency.value;
-  p.storeForwardFail = m.pipeline.storeForwardFailLatency.value;
-  p.vecStoreForwardFail = m.pipeline.vecStoreForwardFailLatency.value;
-  p.memoryRenaming = m.rules.memoryRenaming.enabled;
-  return p;
+LatencyParams latencyParams(const MachineModel &M) {
+  LatencyParams P;
+  P.LoadLatency = M.Pipeline.LoadLatency.Value;
+  P.VecLoadLatency = M.Pipeline.VecLoadLatency.Value;
+  P.StoreForward =
+      M.Pipeline.StoreForwardLatency.Value; // 0: unknown, see below
+  P.VecStoreForward = M.Pipeline.VecStoreForwardLatency.Value;
+  P.Vec512StoreForward = M.Pipeline.Vec512StoreForwardLatency.Value;
+  P.StoreForwardFail = M.Pipeline.StoreForwardFailLatency.Value;
+  P.VecStoreForwardFail = M.Pipeline.VecStoreForwardFailLatency.Value;
+  P.MemoryRenaming = M.Rules.MemoryRenaming.Enabled;
+  return P;
 }
 
 namespace {
@@ -162,112 +162,112 @@ namespace {
 /// general one; and, when the model knows none, the L1 load latency of the
 /// loaded register's class (a forwarded load is taken to be no faster than
 /// an L1 hit).
-double forwardLatency(const ForwardingPair &p, const Instruction &load,
-                      const LatencyParams &lat, const IsaTraits &isa) {
-  bool vec = touchesVector(load, isa);
-  if (lat.knowsForwardFailure() && (!p.contained || p.maskedStore)) {
-    double fail = vec && lat.vecStoreForwardFail > 0 ? lat.vecStoreForwardFail
-                                                     : lat.storeForwardFail;
-    return fail > 0 ? fail : lat.vecStoreForwardFail;
+double forwardLatency(const ForwardingPair &P, const Instruction &Load,
+                      const LatencyParams &Lat, const IsaTraits &Isa) {
+  bool Vec = touchesVector(Load, Isa);
+  if (Lat.knowsForwardFailure() && (!P.Contained || P.MaskedStore)) {
+    double Fail = Vec && Lat.VecStoreForwardFail > 0 ? Lat.VecStoreForwardFail
+                                                     : Lat.StoreForwardFail;
+    return Fail > 0 ? Fail : Lat.VecStoreForwardFail;
   }
-  if (lat.memoryRenaming && p.sameAddressText64)
+  if (Lat.MemoryRenaming && P.SameAddressText64)
     return 0;
-  if (p.storeBytes == 64 && lat.vec512StoreForward > 0)
-    return lat.vec512StoreForward;
-  if (vec && lat.vecStoreForward > 0)
-    return lat.vecStoreForward;
-  if (lat.storeForward > 0)
-    return lat.storeForward;
-  return vec && lat.vecLoadLatency > 0 ? lat.vecLoadLatency : lat.loadLatency;
+  if (P.StoreBytes == 64 && Lat.Vec512StoreForward > 0)
+    return Lat.Vec512StoreForward;
+  if (Vec && Lat.VecStoreForward > 0)
+    return Lat.VecStoreForward;
+  if (Lat.StoreForward > 0)
+    return Lat.StoreForward;
+  return Vec && Lat.VecLoadLatency > 0 ? Lat.VecLoadLatency : Lat.LoadLatency;
 }
 
 } // namespace
 
-DepGraph buildDepGraph(const LoopKernel &k,
-                       const std::vector<ResolvedInst> &res,
-                       const LatencyParams &lat, const IsaTraits &isa,
-                       bool memoryDependencies) {
-  DepGraph g;
-  size_t n = k.insts.size();
-  g.opNode.resize(n);
-  g.loadNode.resize(n);
-  g.writebackNode.resize(n);
-  EdgeSet edges;
+DepGraph buildDepGraph(const LoopKernel &K,
+                       const std::vector<ResolvedInst> &Res,
+                       const LatencyParams &Lat, const IsaTraits &Isa,
+                       bool MemoryDependencies) {
+  DepGraph G;
+  size_t N = K.Insts.size();
+  G.OpNode.resize(N);
+  G.LoadNode.resize(N);
+  G.WritebackNode.resize(N);
+  EdgeSet Edges;
   // Nodes in program order: writeback, load, then the operation.
-  for (unsigned i = 0; i < n; ++i) {
-    const Instruction &in = k.insts[i];
-    const ResolvedInst &r = res[i];
-    if (!in.writebackWrites.empty()) {
-      g.writebackNode[i] = static_cast<unsigned>(g.nodes.size());
-      g.nodes.push_back({i, false, true, WritebackLatency});
+  for (unsigned I = 0; I < N; ++I) {
+    const Instruction &In = K.Insts[I];
+    const ResolvedInst &R = Res[I];
+    if (!In.WritebackWrites.empty()) {
+      G.WritebackNode[I] = static_cast<unsigned>(G.Nodes.size());
+      G.Nodes.push_back({I, false, true, WritebackLatency});
     }
-    double opLatency = r.latency;
-    if (r.loads) {
-      double l = loadPartLatency(in, r, lat, isa);
-      g.loadNode[i] = static_cast<unsigned>(g.nodes.size());
-      g.nodes.push_back({i, true, false, l});
-      opLatency = std::max(0.0, r.unknown ? UnknownLatency : r.latency - l);
-      edges.add(*g.loadNode[i], static_cast<unsigned>(g.nodes.size()), l, 0,
+    double OpLatency = R.Latency;
+    if (R.Loads) {
+      double L = loadPartLatency(In, R, Lat, Isa);
+      G.LoadNode[I] = static_cast<unsigned>(G.Nodes.size());
+      G.Nodes.push_back({I, true, false, L});
+      OpLatency = std::max(0.0, R.Unknown ? UnknownLatency : R.Latency - L);
+      Edges.add(*G.LoadNode[I], static_cast<unsigned>(G.Nodes.size()), L, 0,
                 false, EdgeSet::NoUnit);
-    } else if (r.stores) {
-      opLatency = 0; // a store's own latency is not on any register path
+    } else if (R.Stores) {
+      OpLatency = 0; // a store's own latency is not on any register path
     }
-    if (in.isBranch)
-      opLatency = 0;
-    g.opNode[i] = static_cast<unsigned>(g.nodes.size());
-    g.nodes.push_back({i, false, false, opLatency});
+    if (In.IsBranch)
+      OpLatency = 0;
+    G.OpNode[I] = static_cast<unsigned>(G.Nodes.size());
+    G.Nodes.push_back({I, false, false, OpLatency});
   }
 
   // Writers of each unit, in program order, indexed by unit.
-  std::vector<std::vector<unsigned>> writers;
-  for (unsigned i = 0; i < n; ++i)
-    for (RegUnit u : k.insts[i].writes) {
-      if (u >= writers.size())
-        writers.resize(u + 1u);
-      if (writers[u].empty() || writers[u].back() != i)
-        writers[u].push_back(i);
+  std::vector<std::vector<unsigned>> Writers;
+  for (unsigned I = 0; I < N; ++I)
+    for (RegUnit U : K.Insts[I].Writes) {
+      if (U >= Writers.size())
+        Writers.resize(U + 1u);
+      if (Writers[U].empty() || Writers[U].back() != I)
+        Writers[U].push_back(I);
     }
 
-  auto addRead = [&](unsigned consumerNode, unsigned c, RegUnit u) {
-    if (u >= writers.size() || writers[u].empty())
+  auto AddRead = [&](unsigned ConsumerNode, unsigned C, RegUnit U) {
+    if (U >= Writers.size() || Writers[U].empty())
       return; // loop invariant
-    const std::vector<unsigned> &ws = writers[u];
-    auto before = std::lower_bound(ws.begin(), ws.end(), c);
-    bool sameIteration = before != ws.begin();
-    unsigned w = sameIteration ? *std::prev(before) : ws.back();
-    const std::vector<RegUnit> &wb = k.insts[w].writebackWrites;
-    unsigned from = std::find(wb.begin(), wb.end(), u) != wb.end()
-                        ? *g.writebackNode[w]
-                        : g.opNode[w];
-    edges.add(from, consumerNode, g.nodes[from].latency, sameIteration ? 0 : 1,
-              false, u);
+    const std::vector<unsigned> &Ws = Writers[U];
+    auto Before = std::lower_bound(Ws.begin(), Ws.end(), C);
+    bool SameIteration = Before != Ws.begin();
+    unsigned W = SameIteration ? *std::prev(Before) : Ws.back();
+    const std::vector<RegUnit> &Wb = K.Insts[W].WritebackWrites;
+    unsigned From = std::find(Wb.begin(), Wb.end(), U) != Wb.end()
+                        ? *G.WritebackNode[W]
+                        : G.OpNode[W];
+    Edges.add(From, ConsumerNode, G.Nodes[From].Latency, SameIteration ? 0 : 1,
+              false, U);
   };
-  for (unsigned i = 0; i < n; ++i) {
-    const Instruction &in = k.insts[i];
-    if (in.isZeroIdiom)
+  for (unsigned I = 0; I < N; ++I) {
+    const Instruction &In = K.Insts[I];
+    if (In.IsZeroIdiom)
       continue;
-    for (RegUnit u : in.reads)
-      addRead(g.opNode[i], i, u);
-    unsigned addrTarget = g.loadNode[i] ? *g.loadNode[i] : g.opNode[i];
-    for (RegUnit u : in.addrReads) {
-      addRead(addrTarget, i, u);
-      if (g.writebackNode[i])
-        addRead(*g.writebackNode[i], i, u);
+    for (RegUnit U : In.Reads)
+      AddRead(G.OpNode[I], I, U);
+    unsigned AddrTarget = G.LoadNode[I] ? *G.LoadNode[I] : G.OpNode[I];
+    for (RegUnit U : In.AddrReads) {
+      AddRead(AddrTarget, I, U);
+      if (G.WritebackNode[I])
+        AddRead(*G.WritebackNode[I], I, U);
     }
   }
 
-  if (memoryDependencies)
-    for (const ForwardingPair &p :
-         findStoreForwarding(k, isa, lat.knowsForwardFailure())) {
+  if (MemoryDependencies)
+    for (const ForwardingPair &P :
+         findStoreForwarding(K, Isa, Lat.knowsForwardFailure())) {
       // Store data ready -> load result: the forwarding latency, then the
       // loading instruction's own operation.
-      unsigned from = g.opNode[p.store];
-      double forward = forwardLatency(p, k.insts[p.load], lat, isa);
-      edges.add(from, g.opNode[p.load], g.nodes[from].latency + forward,
-                p.distance, true, EdgeSet::MemoryLabel);
+      unsigned From = G.OpNode[P.Store];
+      double Forward = forwardLatency(P, K.Insts[P.Load], Lat, Isa);
+      Edges.add(From, G.OpNode[P.Load], G.Nodes[From].Latency + Forward,
+                P.Distance, true, EdgeSet::MemoryLabel);
     }
-  g.edges = edges.take(isa);
-  return g;
+  G.Edges = Edges.take(Isa);
+  return G;
 }
 
 } // namespace loopperf::detail

@@ -20,78 +20,78 @@
 namespace loopperf::detail {
 
 struct DepNode {
-  unsigned inst = 0;
-  bool isLoad = false;
-  bool isWriteback = false; ///< address-unit base update (writebackWrites)
-  double latency = 0;
+  unsigned Inst = 0;
+  bool IsLoad = false;
+  bool IsWriteback = false; ///< address-unit base update (writebackWrites)
+  double Latency = 0;
 };
 
 /// Latency of a pre/post-index base register update (LLVM's WriteAdr).
 inline constexpr double WritebackLatency = 1;
 
 struct GraphEdge {
-  unsigned from = 0, to = 0; ///< node ids
-  double weight = 0;
-  unsigned distance = 0;
-  bool memory = false; ///< store-to-load forwarding
-  std::string label;   ///< registers ("rax", "CF") or "mem"; "" for load->op
+  unsigned From = 0, To = 0; ///< node ids
+  double Weight = 0;
+  unsigned Distance = 0;
+  bool Memory = false; ///< store-to-load forwarding
+  std::string Label;   ///< registers ("rax", "CF") or "mem"; "" for load->op
 };
 
 struct DepGraph {
-  std::vector<DepNode> nodes;
-  std::vector<GraphEdge> edges;
-  std::vector<unsigned> opNode;                       ///< per instruction
-  std::vector<std::optional<unsigned>> loadNode;      ///< per instruction
-  std::vector<std::optional<unsigned>> writebackNode; ///< per instruction
+  std::vector<DepNode> Nodes;
+  std::vector<GraphEdge> Edges;
+  std::vector<unsigned> OpNode;                       ///< per instruction
+  std::vector<std::optional<unsigned>> LoadNode;      ///< per instruction
+  std::vector<std::optional<unsigned>> WritebackNode; ///< per instruction
 };
 
 struct LatencyParams {
-  double loadLatency = 0;     ///< integer load-to-use, 0 if unknown
-  double vecLoadLatency = 0;  ///< vector load-to-use, 0 if unknown
-  double storeForward = 0;    ///< store data -> load result, 0 if unknown
-  double vecStoreForward = 0; ///< the same into a vector register, 0 if unknown
-  double vec512StoreForward =
+  double LoadLatency = 0;     ///< integer load-to-use, 0 if unknown
+  double VecLoadLatency = 0;  ///< vector load-to-use, 0 if unknown
+  double StoreForward = 0;    ///< store data -> load result, 0 if unknown
+  double VecStoreForward = 0; ///< the same into a vector register, 0 if unknown
+  double Vec512StoreForward =
       0; ///< the same from a 64-byte store, 0 if unknown
-  double storeForwardFail =
+  double StoreForwardFail =
       0; ///< store data -> load result when forwarding fails
-  double vecStoreForwardFail = 0; ///< the same into a vector register
-  bool memoryRenaming = false;    ///< rule memoryRenaming (SpecialRules)
+  double VecStoreForwardFail = 0; ///< the same into a vector register
+  bool MemoryRenaming = false;    ///< rule memoryRenaming (SpecialRules)
   /// Failing forwards are known: match stores and loads by overlap.
   bool knowsForwardFailure() const {
-    return storeForwardFail > 0 || vecStoreForwardFail > 0;
+    return StoreForwardFail > 0 || VecStoreForwardFail > 0;
   }
 };
-LatencyParams latencyParams(const MachineModel &m);
+LatencyParams latencyParams(const MachineModel &M);
 
-DepGraph buildDepGraph(const LoopKernel &k,
-                       const std::vector<ResolvedInst> &res,
-                       const LatencyParams &lat, const IsaTraits &isa,
-                       bool memoryDependencies);
+DepGraph buildDepGraph(const LoopKernel &K,
+                       const std::vector<ResolvedInst> &Res,
+                       const LatencyParams &Lat, const IsaTraits &Isa,
+                       bool MemoryDependencies);
 
 /// The instruction reads or writes a vector register.
-bool touchesVector(const Instruction &in, const IsaTraits &isa);
+bool touchesVector(const Instruction &In, const IsaTraits &Isa);
 /// The address has a vector index (x86 VSIB: gathers and scatters), as the
 /// ISA's traits name vector registers.
-bool hasVectorIndex(const MemRef &m, const IsaTraits &isa);
+bool hasVectorIndex(const MemRef &M, const IsaTraits &Isa);
 
 /// A store-to-load forwarding pair found by address arithmetic: the load of
 /// instruction `load`, `distance` iterations after the store of `store`,
 /// reads bytes that store wrote.
 struct ForwardingPair {
-  unsigned store = 0, load = 0;
-  unsigned distance = 0;
+  unsigned Store = 0, Load = 0;
+  unsigned Distance = 0;
   /// Every loaded byte comes from this store (always true without
   /// `byOverlap`: only loads at the store's address, not wider, match).
-  bool contained = true;
+  bool Contained = true;
   /// The store is masked (x86 form key with "{k}"): its data is not
   /// forwarded.
-  bool maskedStore = false;
+  bool MaskedStore = false;
   /// Both are 8-byte accesses of GPR data (the store's from a register or
   /// its own operation) written with the same base register (not written
   /// in between), no index and the same displacement: what rule
   /// memoryRenaming needs.
-  bool sameAddressText64 = false;
-  unsigned storeBytes = 0; ///< the store's width, 0 if unknown
+  bool SameAddressText64 = false;
+  unsigned StoreBytes = 0; ///< the store's width, 0 if unknown
 };
 /// Tracks every GPR as (value at iteration start + constant) through the
 /// body (x86: add/sub/inc/dec/lea with constants, register copies; other
@@ -101,8 +101,8 @@ struct ForwardingPair {
 /// as wide; with it, any store whose bytes overlap the load's (both widths
 /// known and no vector index; otherwise the same-address test) and the
 /// pair says whether the load is contained.
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &k,
-                                                const IsaTraits &isa,
-                                                bool byOverlap = false);
+std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &K,
+                                                const IsaTraits &Isa,
+                                                bool ByOverlap = false);
 
 } // namespace loopperf::detail

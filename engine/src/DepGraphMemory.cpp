@@ -13,7 +13,7 @@
 // overlap (models that know what a failed forward costs) asks instead
 // whether the load's bytes [off_load + k * stride, + width) meet the
 // store's [off_store, + width) and whether they lie inside them. Register
-// values come from the front end's typed facts (Instruction::update, 64-bit
+// values come from the front end's typed facts (Instruction::Update, 64-bit
 // writes only); any other write makes the register opaque, which can only
 // lose edges, never invent them.
 #include "DepGraph.h"
@@ -27,91 +27,91 @@ namespace loopperf::detail {
 namespace {
 
 struct SymValue {
-  int root = 0;
-  int64_t off = 0;
+  int Root = 0;
+  int64_t Off = 0;
 };
 
 struct Address {
-  int base = 0, index = 0;
-  int64_t scale = 0;
-  int64_t off = 0;
-  std::string symbol;
+  int Base = 0, Index = 0;
+  int64_t Scale = 0;
+  int64_t Off = 0;
+  std::string Symbol;
 };
 
 constexpr unsigned MaxForwardDistance = 1024;
 
 class AddressTracker {
 public:
-  explicit AddressTracker(const IsaTraits &isa) : isa_(isa) {}
+  explicit AddressTracker(const IsaTraits &Isa) : Isa(Isa) {}
 
-  SymValue value(const std::string &reg) {
-    if (reg.empty() || reg == "rip")
+  SymValue value(const std::string &Reg) {
+    if (Reg.empty() || Reg == "rip")
       return {0, 0};
-    auto it = current_.find(reg);
-    if (it != current_.end())
-      return it->second;
-    return {rootOf(reg), 0};
+    auto It = Current.find(Reg);
+    if (It != Current.end())
+      return It->second;
+    return {rootOf(Reg), 0};
   }
 
-  Address address(const MemRef &m) {
-    SymValue b = value(m.base), x = value(m.index);
-    Address a;
-    a.symbol = m.symbol;
-    a.base = b.root;
-    a.off = b.off + m.disp;
-    if (!m.index.empty()) {
-      a.index = x.root;
-      a.scale = a.index ? m.scale : 0;
-      a.off += static_cast<int64_t>(m.scale) * x.off;
+  Address address(const MemRef &M) {
+    SymValue B = value(M.Base), X = value(M.Index);
+    Address A;
+    A.Symbol = M.Symbol;
+    A.Base = B.Root;
+    A.Off = B.Off + M.Disp;
+    if (!M.Index.empty()) {
+      A.Index = X.Root;
+      A.Scale = A.Index ? M.Scale : 0;
+      A.Off += static_cast<int64_t>(M.Scale) * X.Off;
     }
-    return a;
+    return A;
   }
 
   /// Applies the register effects of instruction `i`.
-  void step(const Instruction &in, unsigned i) {
+  void step(const Instruction &In, unsigned I) {
     // The GPRs written, each once (a scratch buffer kept across steps).
-    written_.clear();
-    for (RegUnit u : in.writes) {
-      if (!isa_.isGprUnit(u))
+    Written.clear();
+    for (RegUnit U : In.Writes) {
+      if (!Isa.IsGprUnit(U))
         continue;
-      const std::string *reg = &isa_.unitRegister(u);
-      if (std::find_if(written_.begin(), written_.end(),
-                       [&](const std::string *w) { return *w == *reg; }) ==
-          written_.end())
-        written_.push_back(reg);
+      const std::string *Reg = &Isa.unitRegister(U);
+      if (std::find_if(Written.begin(), Written.end(),
+                       [&](const std::string *W) { return *W == *Reg; }) ==
+          Written.end())
+        Written.push_back(Reg);
     }
-    if (written_.empty())
+    if (Written.empty())
       return; // no address register changes (vector and flag-only code)
-    std::optional<std::pair<std::string, SymValue>> known = constantEffect(in);
-    for (const std::string *w : written_) {
-      const std::string &reg = *w;
-      if (known && known->first == reg)
-        current_[reg] = known->second;
+    std::optional<std::pair<std::string, SymValue>> Known = constantEffect(In);
+    for (const std::string *W : Written) {
+      const std::string &Reg = *W;
+      if (Known && Known->first == Reg)
+        Current[Reg] = Known->second;
       else
-        current_[reg] = {-static_cast<int>(i) - 1, 0};
+        Current[Reg] = {-static_cast<int>(I) - 1, 0};
     }
   }
 
   /// Per-iteration stride of a root, if its register advances by a constant.
-  std::optional<int64_t> stride(int root) {
-    if (root == 0)
+  std::optional<int64_t> stride(int Root) {
+    if (Root == 0)
       return 0;
-    if (root < 0)
+    if (Root < 0)
       return std::nullopt;
-    for (auto &[reg, id] : roots_)
-      if (id == root) {
-        SymValue v = value(reg);
-        if (v.root == root)
-          return v.off;
+    for (auto &[reg, id] : Roots)
+      if (id == Root) {
+        SymValue V = value(reg);
+        if (V.Root == Root)
+          return V.Off;
         return std::nullopt;
       }
     return std::nullopt;
   }
 
 private:
-  int rootOf(const std::string &reg) {
+  int rootOf(const std::string &Reg) {
     auto [it, inserted] =
-        roots_.emplace(reg, static_cast<int>(roots_.size()) + 1);
+        Roots.emplace(Reg, static_cast<int>(Roots.size()) + 1);
     return it->second;
   }
 
@@ -119,26 +119,26 @@ private:
   /// (add/sub $c, %r; inc/dec %r; lea c(%b), %r; mov %s, %r; mov $c, %r).
   /// A narrower write is opaque.
   std::optional<std::pair<std::string, SymValue>>
-  constantEffect(const Instruction &in) {
-    if (!in.update || in.update->widthBits != 64)
+  constantEffect(const Instruction &In) {
+    if (!In.Update || In.Update->WidthBits != 64)
       return std::nullopt;
-    const ConstantUpdate &u = *in.update;
-    SymValue v = u.from.empty() ? SymValue{0, 0} : value(u.from);
-    v.off += u.delta;
-    return std::pair{u.reg, v};
+    const ConstantUpdate &U = *In.Update;
+    SymValue V = U.From.empty() ? SymValue{0, 0} : value(U.From);
+    V.Off += U.Delta;
+    return std::pair{U.Reg, V};
   }
 
-  const IsaTraits &isa_;
-  std::vector<const std::string *> written_;
-  std::map<std::string, int> roots_;
-  std::map<std::string, SymValue> current_;
+  const IsaTraits &Isa;
+  std::vector<const std::string *> Written;
+  std::map<std::string, int> Roots;
+  std::map<std::string, SymValue> Current;
 };
 
 struct Access {
-  unsigned inst;
-  Address addr;
-  unsigned width;
-  const MemRef *ref;
+  unsigned Inst;
+  Address Addr;
+  unsigned Width;
+  const MemRef *Ref;
 };
 
 /// For each 64-bit GPR name, the instructions that write it, in program
@@ -147,23 +147,23 @@ struct Access {
 using RegisterWriters =
     std::map<std::string, std::vector<unsigned>, std::less<>>;
 
-RegisterWriters registerWriters(const LoopKernel &k, const IsaTraits &isa) {
-  RegisterWriters out;
-  for (unsigned i = 0; i < k.insts.size(); ++i)
-    for (RegUnit u : k.insts[i].writes)
-      if (isa.isGprUnit(u)) {
-        std::vector<unsigned> &w = out[isa.unitRegister(u)];
-        if (w.empty() || w.back() != i)
-          w.push_back(i);
+RegisterWriters registerWriters(const LoopKernel &K, const IsaTraits &Isa) {
+  RegisterWriters Out;
+  for (unsigned I = 0; I < K.Insts.size(); ++I)
+    for (RegUnit U : K.Insts[I].Writes)
+      if (Isa.IsGprUnit(U)) {
+        std::vector<unsigned> &W = Out[Isa.unitRegister(U)];
+        if (W.empty() || W.back() != I)
+          W.push_back(I);
       }
-  return out;
+  return Out;
 }
 
 /// Some instruction in the open interval (after, before) writes `reg`.
-bool writtenBetween(const std::vector<unsigned> &writers, unsigned after,
-                    unsigned before) {
-  auto it = std::upper_bound(writers.begin(), writers.end(), after);
-  return it != writers.end() && *it < before;
+bool writtenBetween(const std::vector<unsigned> &Writers, unsigned After,
+                    unsigned Before) {
+  auto It = std::upper_bound(Writers.begin(), Writers.end(), After);
+  return It != Writers.end() && *It < Before;
 }
 
 /// Rule memoryRenaming's condition: 8-byte GPR store and load written
@@ -171,37 +171,37 @@ bool writtenBetween(const std::vector<unsigned> &writers, unsigned after,
 /// the base register not written after the store and before the load. The
 /// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
 /// result (addq $1,(%rdi)); an immediate store was not measured.
-bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld,
-                       unsigned distance, const IsaTraits &isa,
-                       std::optional<RegisterWriters> &writers) {
-  const MemRef &s = *st.ref, &l = *ld.ref;
-  if (st.width != 8 || ld.width != 8 || s.base.empty() || s.base != l.base ||
-      !s.index.empty() || !l.index.empty() || !s.symbol.empty() ||
-      !l.symbol.empty() || s.disp != l.disp)
+bool sameAddressText64(const LoopKernel &K, const Access &St, const Access &Ld,
+                       unsigned Distance, const IsaTraits &Isa,
+                       std::optional<RegisterWriters> &Writers) {
+  const MemRef &S = *St.Ref, &L = *Ld.Ref;
+  if (St.Width != 8 || Ld.Width != 8 || S.Base.empty() || S.Base != L.Base ||
+      !S.Index.empty() || !L.Index.empty() || !S.Symbol.empty() ||
+      !L.Symbol.empty() || S.Disp != L.Disp)
     return false;
-  const Instruction &store = k.insts[st.inst];
-  if (touchesVector(store, isa) || touchesVector(k.insts[ld.inst], isa))
+  const Instruction &Store = K.Insts[St.Inst];
+  if (touchesVector(Store, Isa) || touchesVector(K.Insts[Ld.Inst], Isa))
     return false;
-  bool readModifyWrite =
-      std::any_of(store.mem.begin(), store.mem.end(),
-                  [](const MemRef &m) { return m.isLoad && m.isStore; });
-  bool gprData =
-      std::any_of(store.reads.begin(), store.reads.end(), isa.isGprUnit);
-  if (!readModifyWrite && !gprData)
+  bool ReadModifyWrite =
+      std::any_of(Store.Mem.begin(), Store.Mem.end(),
+                  [](const MemRef &M) { return M.IsLoad && M.IsStore; });
+  bool GprData =
+      std::any_of(Store.Reads.begin(), Store.Reads.end(), Isa.IsGprUnit);
+  if (!ReadModifyWrite && !GprData)
     return false;
-  if (!writers) // built on first use: most bodies never get here
-    writers = registerWriters(k, isa);
-  auto it = writers->find(s.base);
-  if (it == writers->end())
+  if (!Writers) // built on first use: most bodies never get here
+    Writers = registerWriters(K, Isa);
+  auto It = Writers->find(S.Base);
+  if (It == Writers->end())
     return true;
-  const std::vector<unsigned> &w = it->second;
-  if (distance == 0)
-    return !writtenBetween(w, st.inst, ld.inst);
-  if (distance ==
+  const std::vector<unsigned> &W = It->second;
+  if (Distance == 0)
+    return !writtenBetween(W, St.Inst, Ld.Inst);
+  if (Distance ==
       1) // after the store in its iteration, or before the load in the next
-    return !writtenBetween(w, st.inst, UINT_MAX) &&
-           (w.empty() || w.front() >= ld.inst);
-  return w.empty();
+    return !writtenBetween(W, St.Inst, UINT_MAX) &&
+           (W.empty() || W.front() >= Ld.Inst);
+  return W.empty();
 }
 
 /// The stores of one address group (same base and index roots, scale and
@@ -210,37 +210,37 @@ bool sameAddressText64(const LoopKernel &k, const Access &st, const Access &ld,
 /// index, or the others.
 struct StoreIndex {
   struct Entry {
-    int64_t off;
-    unsigned inst, seq, width;
+    int64_t Off;
+    unsigned Inst, Seq, Width;
   };
-  std::vector<Entry> entries;
-  int64_t minOff = 0, maxOff = 0;
-  unsigned maxWidth = 0;
+  std::vector<Entry> Entries;
+  int64_t MinOff = 0, MaxOff = 0;
+  unsigned MaxWidth = 0;
 
-  void add(const Access &a, unsigned seq) {
-    entries.push_back({a.addr.off, a.inst, seq, a.width});
+  void add(const Access &A, unsigned Seq) {
+    Entries.push_back({A.Addr.Off, A.Inst, Seq, A.Width});
   }
   void finish() {
-    std::sort(entries.begin(), entries.end(),
-              [](const Entry &a, const Entry &b) {
-                return std::tie(a.off, a.inst, a.seq) <
-                       std::tie(b.off, b.inst, b.seq);
+    std::sort(Entries.begin(), Entries.end(),
+              [](const Entry &A, const Entry &B) {
+                return std::tie(A.Off, A.Inst, A.Seq) <
+                       std::tie(B.Off, B.Inst, B.Seq);
               });
-    if (entries.empty())
+    if (Entries.empty())
       return;
-    minOff = entries.front().off, maxOff = entries.back().off;
-    for (const Entry &e : entries)
-      maxWidth = std::max(maxWidth, e.width);
+    MinOff = Entries.front().Off, MaxOff = Entries.back().Off;
+    for (const Entry &E : Entries)
+      MaxWidth = std::max(MaxWidth, E.Width);
   }
   /// Entries with offset in [lo, hi].
-  std::pair<size_t, size_t> range(int64_t lo, int64_t hi) const {
-    auto cmpLo = [](const Entry &e, int64_t v) { return e.off < v; };
-    auto cmpHi = [](int64_t v, const Entry &e) { return v < e.off; };
-    size_t a = std::lower_bound(entries.begin(), entries.end(), lo, cmpLo) -
-               entries.begin();
-    size_t b = std::upper_bound(entries.begin() + a, entries.end(), hi, cmpHi) -
-               entries.begin();
-    return {a, b};
+  std::pair<size_t, size_t> range(int64_t Lo, int64_t Hi) const {
+    auto CmpLo = [](const Entry &E, int64_t V) { return E.Off < V; };
+    auto CmpHi = [](int64_t V, const Entry &E) { return V < E.Off; };
+    size_t A = std::lower_bound(Entries.begin(), Entries.end(), Lo, CmpLo) -
+               Entries.begin();
+    size_t B = std::upper_bound(Entries.begin() + A, Entries.end(), Hi, CmpHi) -
+               Entries.begin();
+    return {A, B};
   }
 };
 
@@ -248,15 +248,15 @@ struct StoreIndex {
 /// then the latest store in the body, then the first in input order (the
 /// nearest store in execution order, which is the one the load reads).
 struct Candidate {
-  const StoreIndex::Entry *store = nullptr;
-  unsigned distance = 0;
-  bool contained = true;
+  const StoreIndex::Entry *Store = nullptr;
+  unsigned Distance = 0;
+  bool Contained = true;
 
-  void offer(const StoreIndex::Entry &e, unsigned k, bool inside) {
-    if (!store || k < distance ||
-        (k == distance && (e.inst > store->inst ||
-                           (e.inst == store->inst && e.seq < store->seq))))
-      *this = {&e, k, inside};
+  void offer(const StoreIndex::Entry &E, unsigned K, bool Inside) {
+    if (!Store || K < Distance ||
+        (K == Distance && (E.Inst > Store->Inst ||
+                           (E.Inst == Store->Inst && E.Seq < Store->Seq))))
+      *this = {&E, K, Inside};
   }
 };
 
@@ -267,155 +267,155 @@ enum class MatchKind { SameAddress, Overlap };
 /// Offers every store of `index` that the load of iteration i + k reads
 /// from iteration i's store, where the load's address is `target` in
 /// iteration i's terms. k = 0 admits only stores earlier in the body.
-void offerAt(const StoreIndex &index, MatchKind kind, const Access &ld,
-             int64_t target, unsigned k, Candidate &best) {
-  const int64_t wl = ld.width;
+void offerAt(const StoreIndex &Index, MatchKind Kind, const Access &Ld,
+             int64_t Target, unsigned K, Candidate &Best) {
+  const int64_t Wl = Ld.Width;
   const auto [a, b] =
-      kind == MatchKind::SameAddress
-          ? index.range(target, target)
-          : index.range(target - index.maxWidth + 1, target + wl - 1);
+      Kind == MatchKind::SameAddress
+          ? Index.range(Target, Target)
+          : Index.range(Target - Index.MaxWidth + 1, Target + Wl - 1);
   // Latest instruction first within each offset; every offset is visited
   // (overlapping windows hold a handful of offsets).
-  for (size_t i = b; i-- > a;) {
-    const StoreIndex::Entry &e = index.entries[i];
-    if (k == 0 && e.inst >= ld.inst)
+  for (size_t I = b; I-- > a;) {
+    const StoreIndex::Entry &E = Index.Entries[I];
+    if (K == 0 && E.Inst >= Ld.Inst)
       continue;
-    if (kind == MatchKind::SameAddress) {
-      if (e.width && ld.width && ld.width > e.width)
+    if (Kind == MatchKind::SameAddress) {
+      if (E.Width && Ld.Width && Ld.Width > E.Width)
         continue; // a wider load cannot forward from this store
-      best.offer(e, k, true);
+      Best.offer(E, K, true);
     } else {
-      const int64_t ws = e.width;
-      if (!(e.off - wl < target && target < e.off + ws))
+      const int64_t Ws = E.Width;
+      if (!(E.Off - Wl < Target && Target < E.Off + Ws))
         continue;
-      best.offer(e, k, target >= e.off && target + wl <= e.off + ws);
+      Best.offer(E, K, Target >= E.Off && Target + Wl <= E.Off + Ws);
     }
   }
 }
 
 /// The range of k >= 1 for which the load's window at target = off + k * s
 /// can meet the index's offsets, clamped to MaxForwardDistance.
-std::pair<int64_t, int64_t> distanceRange(const StoreIndex &index,
-                                          MatchKind kind, const Access &ld,
-                                          int64_t stride) {
-  const int64_t below = kind == MatchKind::SameAddress ? 0 : ld.width - 1;
-  const int64_t above =
-      kind == MatchKind::SameAddress ? 0 : int64_t(index.maxWidth) - 1;
+std::pair<int64_t, int64_t> distanceRange(const StoreIndex &Index,
+                                          MatchKind Kind, const Access &Ld,
+                                          int64_t Stride) {
+  const int64_t Below = Kind == MatchKind::SameAddress ? 0 : Ld.Width - 1;
+  const int64_t Above =
+      Kind == MatchKind::SameAddress ? 0 : int64_t(Index.MaxWidth) - 1;
   // target must lie in [minOff - below, maxOff + above].
-  int64_t lo = index.minOff - below - ld.addr.off,
-          hi = index.maxOff + above - ld.addr.off;
-  if (stride < 0) {
-    std::swap(lo, hi);
-    lo = -lo, hi = -hi, stride = -stride;
+  int64_t Lo = Index.MinOff - Below - Ld.Addr.Off,
+          Hi = Index.MaxOff + Above - Ld.Addr.Off;
+  if (Stride < 0) {
+    std::swap(Lo, Hi);
+    Lo = -Lo, Hi = -Hi, Stride = -Stride;
   }
-  const int64_t kLo =
-      std::max<int64_t>(1, lo > 0 ? (lo + stride - 1) / stride : 1);
-  const int64_t kHi =
-      std::min<int64_t>(MaxForwardDistance, hi >= 0 ? hi / stride : 0);
-  return {kLo, kHi};
+  const int64_t KLo =
+      std::max<int64_t>(1, Lo > 0 ? (Lo + Stride - 1) / Stride : 1);
+  const int64_t KHi =
+      std::min<int64_t>(MaxForwardDistance, Hi >= 0 ? Hi / Stride : 0);
+  return {KLo, KHi};
 }
 
 } // namespace
 
 std::vector<ForwardingPair>
-findStoreForwarding(const LoopKernel &k, const IsaTraits &isa, bool byOverlap) {
-  AddressTracker tracker(isa);
-  std::vector<Access> stores, loads;
-  for (unsigned i = 0; i < k.insts.size(); ++i) {
-    const Instruction &in = k.insts[i];
-    for (const MemRef &m : in.mem) {
-      if (!m.isLoad && !m.isStore)
+findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
+  AddressTracker Tracker(Isa);
+  std::vector<Access> Stores, Loads;
+  for (unsigned I = 0; I < K.Insts.size(); ++I) {
+    const Instruction &In = K.Insts[I];
+    for (const MemRef &M : In.Mem) {
+      if (!M.IsLoad && !M.IsStore)
         continue; // address arithmetic (an lea's operand), no access
-      Access acc{i, tracker.address(m), m.widthBytes, &m};
-      if (m.isLoad)
-        loads.push_back(acc);
-      if (m.isStore)
-        stores.push_back(acc);
+      Access Acc{I, Tracker.address(M), M.WidthBytes, &M};
+      if (M.IsLoad)
+        Loads.push_back(Acc);
+      if (M.IsStore)
+        Stores.push_back(Acc);
     }
-    tracker.step(in, i);
+    Tracker.step(In, I);
   }
-  if (stores.empty() || loads.empty())
+  if (Stores.empty() || Loads.empty())
     return {};
 
   // Only accesses with the same base and index roots, scale and symbol can
   // meet: one group of stores per such key, each split by how it is matched.
   using GroupKey = std::tuple<int, int, int64_t, std::string>;
-  auto keyOf = [](const Address &a) {
-    return GroupKey{a.base, a.index, a.scale, a.symbol};
+  auto KeyOf = [](const Address &A) {
+    return GroupKey{A.Base, A.Index, A.Scale, A.Symbol};
   };
-  auto overlapCapable = [&](const Access &a) {
-    return byOverlap && a.width && !hasVectorIndex(*a.ref, isa);
+  auto OverlapCapable = [&](const Access &A) {
+    return ByOverlap && A.Width && !hasVectorIndex(*A.Ref, Isa);
   };
   struct Group {
-    StoreIndex sameAddress; ///< every store, or (by overlap) those that are not
+    StoreIndex SameAddress; ///< every store, or (by overlap) those that are not
                             ///< overlapCapable
-    StoreIndex overlap;     ///< by overlap: the overlapCapable stores
+    StoreIndex Overlap;     ///< by overlap: the overlapCapable stores
   };
-  std::map<GroupKey, Group> groups;
-  for (unsigned s = 0; s < stores.size(); ++s) {
-    Group &g = groups[keyOf(stores[s].addr)];
-    (overlapCapable(stores[s]) ? g.overlap : g.sameAddress).add(stores[s], s);
+  std::map<GroupKey, Group> Groups;
+  for (unsigned S = 0; S < Stores.size(); ++S) {
+    Group &G = Groups[KeyOf(Stores[S].Addr)];
+    (OverlapCapable(Stores[S]) ? G.Overlap : G.SameAddress).add(Stores[S], S);
   }
-  for (auto &[key, g] : groups) {
-    g.sameAddress.finish();
-    g.overlap.finish();
+  for (auto &[key, g] : Groups) {
+    g.SameAddress.finish();
+    g.Overlap.finish();
   }
 
-  std::optional<RegisterWriters> writers;
-  std::vector<ForwardingPair> pairs;
-  for (const Access &ld : loads) {
-    auto it = groups.find(keyOf(ld.addr));
-    if (it == groups.end())
+  std::optional<RegisterWriters> Writers;
+  std::vector<ForwardingPair> Pairs;
+  for (const Access &Ld : Loads) {
+    auto It = Groups.find(KeyOf(Ld.Addr));
+    if (It == Groups.end())
       continue;
-    const Group &g = it->second;
+    const Group &G = It->second;
     // A load that cannot be matched by overlap is matched by address
     // against every store of the group.
-    const bool byBytes = overlapCapable(ld);
-    const std::pair<const StoreIndex *, MatchKind> indexes[] = {
-        {&g.sameAddress, MatchKind::SameAddress},
-        {&g.overlap, byBytes ? MatchKind::Overlap : MatchKind::SameAddress}};
+    const bool ByBytes = OverlapCapable(Ld);
+    const std::pair<const StoreIndex *, MatchKind> Indexes[] = {
+        {&G.SameAddress, MatchKind::SameAddress},
+        {&G.Overlap, ByBytes ? MatchKind::Overlap : MatchKind::SameAddress}};
 
-    Candidate best;
-    for (const auto &[index, kind] : indexes)
-      if (!index->entries.empty())
-        offerAt(*index, kind, ld, ld.addr.off, 0, best);
-    if (!best.store) {
+    Candidate Best;
+    for (const auto &[index, kind] : Indexes)
+      if (!index->Entries.empty())
+        offerAt(*index, kind, Ld, Ld.Addr.Off, 0, Best);
+    if (!Best.Store) {
       // Earlier iterations: the load of iteration i + k at off + k * stride.
-      const std::optional<int64_t> sb = tracker.stride(ld.addr.base),
-                                   si = tracker.stride(ld.addr.index);
-      if (sb && si) {
-        const int64_t stride = *sb + ld.addr.scale * *si;
-        if (stride == 0) {
-          for (const auto &[index, kind] : indexes)
-            if (!index->entries.empty())
-              offerAt(*index, kind, ld, ld.addr.off, 1, best);
+      const std::optional<int64_t> Sb = Tracker.stride(Ld.Addr.Base),
+                                   Si = Tracker.stride(Ld.Addr.Index);
+      if (Sb && Si) {
+        const int64_t Stride = *Sb + Ld.Addr.Scale * *Si;
+        if (Stride == 0) {
+          for (const auto &[index, kind] : Indexes)
+            if (!index->Entries.empty())
+              offerAt(*index, kind, Ld, Ld.Addr.Off, 1, Best);
         } else {
-          int64_t kLo = MaxForwardDistance + 1, kHi = 0;
-          for (const auto &[index, kind] : indexes)
-            if (!index->entries.empty()) {
-              auto [lo, hi] = distanceRange(*index, kind, ld, stride);
-              kLo = std::min(kLo, lo), kHi = std::max(kHi, hi);
+          int64_t KLo = MaxForwardDistance + 1, KHi = 0;
+          for (const auto &[index, kind] : Indexes)
+            if (!index->Entries.empty()) {
+              auto [lo, hi] = distanceRange(*index, kind, Ld, Stride);
+              KLo = std::min(KLo, lo), KHi = std::max(KHi, hi);
             }
-          for (int64_t d = kLo; d <= kHi && !best.store; ++d)
-            for (const auto &[index, kind] : indexes)
-              if (!index->entries.empty())
-                offerAt(*index, kind, ld, ld.addr.off + d * stride,
-                        static_cast<unsigned>(d), best);
+          for (int64_t D = KLo; D <= KHi && !Best.Store; ++D)
+            for (const auto &[index, kind] : Indexes)
+              if (!index->Entries.empty())
+                offerAt(*index, kind, Ld, Ld.Addr.Off + D * Stride,
+                        static_cast<unsigned>(D), Best);
         }
       }
     }
-    if (!best.store)
+    if (!Best.Store)
       continue;
-    const Access &st = stores[best.store->seq];
-    ForwardingPair p{st.inst, ld.inst, best.distance};
-    p.contained = best.contained;
-    p.maskedStore = k.insts[st.inst].formKey.find("{k}") != std::string::npos;
-    p.sameAddressText64 =
-        sameAddressText64(k, st, ld, best.distance, isa, writers);
-    p.storeBytes = st.width;
-    pairs.push_back(p);
+    const Access &St = Stores[Best.Store->Seq];
+    ForwardingPair P{St.Inst, Ld.Inst, Best.Distance};
+    P.Contained = Best.Contained;
+    P.MaskedStore = K.Insts[St.Inst].FormKey.find("{k}") != std::string::npos;
+    P.SameAddressText64 =
+        sameAddressText64(K, St, Ld, Best.Distance, Isa, Writers);
+    P.StoreBytes = St.Width;
+    Pairs.push_back(P);
   }
-  return pairs;
+  return Pairs;
 }
 
 } // namespace loopperf::detail

@@ -8,35 +8,35 @@
 namespace loopperf::detail {
 namespace {
 
-StageResult runDivider(StageContext &c, LoopReport &) {
-  StageResult out;
-  out.kind = BottleneckKind::Divider;
-  std::vector<PortDemand> divider;
-  for (unsigned i = 0; i < c.res.size(); ++i) {
-    if (!c.res[i].usesDivider)
+StageResult runDivider(StageContext &C, LoopReport &) {
+  StageResult Out;
+  Out.Kind = BottleneckKind::Divider;
+  std::vector<PortDemand> Divider;
+  for (unsigned I = 0; I < C.Res.size(); ++I) {
+    if (!C.Res[I].UsesDivider)
       continue;
-    out.limiter.insts.push_back(i);
-    if (c.fusedWithNext[i]) {
-      out.excluded.push_back(i);
+    Out.Limit.Insts.push_back(I);
+    if (C.FusedWithNext[I]) {
+      Out.Excluded.push_back(I);
       continue;
     }
-    for (const ResourceUse &u : c.res[i].uses)
-      divider.push_back({u.ports, u.cycles, i});
+    for (const ResourceUse &U : C.Res[I].Uses)
+      Divider.push_back({U.Ports, U.Cycles, I});
   }
-  if (divider.empty())
-    return out;
-  PortSolution div =
-      solvePortPressure(divider, static_cast<unsigned>(c.model.ports.size()));
-  out.bound = div.bound;
+  if (Divider.empty())
+    return Out;
+  PortSolution Div =
+      solvePortPressure(Divider, static_cast<unsigned>(C.Model.Ports.size()));
+  Out.Bound = Div.Bound;
   // The divider port, or (models without one, e.g. LLVM's Zen models) the
   // pipes where the divide instructions' own demand is densest (Zn3FP1 for
   // vdivpd, not the load pipes its memory operand also uses).
-  out.limiter.resource = Limiter::Resource::Unit;
-  out.limiter.ports = c.model.dividerPort >= 0
-                          ? PortMask(1) << c.model.dividerPort
-                          : div.saturated;
-  out.limiter.lines = sourceLinesOf(c.kernel, out.limiter.insts);
-  return out;
+  Out.Limit.Resource = Limiter::ResourceKind::Unit;
+  Out.Limit.Ports = C.Model.DividerPort >= 0
+                        ? PortMask(1) << C.Model.DividerPort
+                        : Div.Saturated;
+  Out.Limit.Lines = sourceLinesOf(C.Kernel, Out.Limit.Insts);
+  return Out;
 }
 
 } // namespace

@@ -17,83 +17,83 @@ namespace {
 /// 32-bit data, vptestnmd + vpsubq, stays unknown rather than guessed). An
 /// untyped move in such a loop moves that type: `x[i] / k` loads with vmovups
 /// and divides with vdivps (4 bytes).
-unsigned commonElementBytes(const LoopKernel &k, const IsaTraits &isa) {
-  unsigned common = 0;
-  for (const Instruction &in : k.insts) {
-    if (!detail::touchesVector(in, isa) || in.untypedData)
+unsigned commonElementBytes(const LoopKernel &K, const IsaTraits &Isa) {
+  unsigned Common = 0;
+  for (const Instruction &In : K.Insts) {
+    if (!detail::touchesVector(In, Isa) || In.UntypedData)
       continue;
-    if (!in.mem.empty())
+    if (!In.Mem.empty())
       continue; // memory forms are counted by their own access
-    if (!in.elementBytes || (common && in.elementBytes != common))
+    if (!In.ElementBytes || (Common && In.ElementBytes != Common))
       return 0; // an untyped or differently typed vector operation: no guess
-    common = in.elementBytes;
+    Common = In.ElementBytes;
   }
-  return common;
+  return Common;
 }
 
 } // namespace
 
-unsigned countElementsPerIteration(const LoopKernel &k) {
-  if (!k.isa)
+unsigned countElementsPerIteration(const LoopKernel &K) {
+  if (!K.Isa)
     return 0; // no ISA named: nothing is known about its registers
-  const IsaTraits &isa = *k.isa;
+  const IsaTraits &Isa = *K.Isa;
   // Per-iteration stride of every GPR the body writes; nullopt = not a
   // constant step (its addresses tell nothing).
-  std::map<std::string, std::optional<int64_t>, std::less<>> stride;
-  for (const Instruction &in : k.insts) {
-    const ConstantUpdate *step =
-        in.update && in.update->isStep() ? &*in.update : nullptr;
-    for (RegUnit u : in.writes) {
-      if (!isa.isGprUnit(u))
+  std::map<std::string, std::optional<int64_t>, std::less<>> Stride;
+  for (const Instruction &In : K.Insts) {
+    const ConstantUpdate *Step =
+        In.Update && In.Update->isStep() ? &*In.Update : nullptr;
+    for (RegUnit U : In.Writes) {
+      if (!Isa.IsGprUnit(U))
         continue;
-      const std::string &r = isa.unitRegister(u);
-      if (step && r == step->reg)
+      const std::string &R = Isa.unitRegister(U);
+      if (Step && R == Step->Reg)
         continue;
-      stride[r] = std::nullopt;
+      Stride[R] = std::nullopt;
     }
-    if (step) {
-      auto it = stride.find(step->reg);
-      if (it == stride.end())
-        stride[step->reg] = step->delta;
-      else if (it->second)
-        it->second = *it->second + step->delta;
+    if (Step) {
+      auto It = Stride.find(Step->Reg);
+      if (It == Stride.end())
+        Stride[Step->Reg] = Step->Delta;
+      else if (It->second)
+        It->second = *It->second + Step->Delta;
     }
   }
-  auto strideOf = [&](const std::string &r) -> std::optional<int64_t> {
-    if (r.empty())
+  auto StrideOf = [&](const std::string &R) -> std::optional<int64_t> {
+    if (R.empty())
       return 0;
-    if (!isa.isGprRegister(r))
+    if (!Isa.isGprRegister(R))
       return std::nullopt; // vector index (gather/scatter)
-    auto it = stride.find(r);
-    return it == stride.end() ? std::optional<int64_t>(0) : it->second;
+    auto It = Stride.find(R);
+    return It == Stride.end() ? std::optional<int64_t>(0) : It->second;
   };
 
-  const unsigned loopElem = commonElementBytes(k, isa);
-  unsigned elements = 0;
-  for (const Instruction &in : k.insts) {
-    if (in.mem.empty())
+  const unsigned LoopElem = commonElementBytes(K, Isa);
+  unsigned Elements = 0;
+  for (const Instruction &In : K.Insts) {
+    if (In.Mem.empty())
       continue;
-    unsigned elem = in.elementBytes;
-    if (!elem && in.untypedData)
-      elem = loopElem;
-    if (!elem)
+    unsigned Elem = In.ElementBytes;
+    if (!Elem && In.UntypedData)
+      Elem = LoopElem;
+    if (!Elem)
       continue;
-    for (const MemRef &r : in.mem) {
-      std::optional<int64_t> b = strideOf(r.base), x = strideOf(r.index);
-      if (!b || !x)
+    for (const MemRef &R : In.Mem) {
+      std::optional<int64_t> B = StrideOf(R.Base), X = StrideOf(R.Index);
+      if (!B || !X)
         continue;
-      int64_t bytes = std::llabs(*b + r.scale * *x);
-      if (bytes == 0)
+      int64_t Bytes = std::llabs(*B + R.Scale * *X);
+      if (Bytes == 0)
         continue; // the same address every iteration
-      if (bytes % elem)
+      if (Bytes % Elem)
         return 0;
-      unsigned n = static_cast<unsigned>(bytes / elem);
-      if (elements && n != elements)
+      unsigned N = static_cast<unsigned>(Bytes / Elem);
+      if (Elements && N != Elements)
         return 0;
-      elements = n;
+      Elements = N;
     }
   }
-  return elements;
+  return Elements;
 }
 
 } // namespace loopperf

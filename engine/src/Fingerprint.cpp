@@ -5,28 +5,28 @@
 
 namespace loopperf {
 
-uint64_t fnv1a64(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ull;
+uint64_t fnv1a64(std::string_view Bytes) {
+  uint64_t H = 0xcbf29ce484222325ull;
+  for (unsigned char C : Bytes) {
+    H ^= C;
+    H *= 0x100000001b3ull;
   }
-  return h;
+  return H;
 }
 
-std::string fingerprintInput(const LoopKernel &k) {
-  std::string s;
-  for (const Instruction &in : k.insts) {
-    s += !in.formKey.empty()    ? in.formKey
-         : !in.mnemonic.empty() ? in.mnemonic
-                                : in.text;
-    s += '\n';
+std::string fingerprintInput(const LoopKernel &K) {
+  std::string S;
+  for (const Instruction &In : K.Insts) {
+    S += !In.FormKey.empty()    ? In.FormKey
+         : !In.Mnemonic.empty() ? In.Mnemonic
+                                : In.Text;
+    S += '\n';
   }
-  return s;
+  return S;
 }
 
-std::string loopFingerprint(const LoopKernel &k) {
-  return fmt::format("{:016x}", fnv1a64(fingerprintInput(k)));
+std::string loopFingerprint(const LoopKernel &K) {
+  return fmt::format("{:016x}", fnv1a64(fingerprintInput(K)));
 }
 
 } // namespace loopperf

@@ -31,228 +31,229 @@
 
 namespace loopperf::detail {
 
-std::string matchStem(std::string_view mnemonic,
-                      const std::vector<std::string> &stems) {
-  std::string m(mnemonic);
-  for (char &c : m)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  auto has = [&](const std::string &s) {
-    return std::find(stems.begin(), stems.end(), s) != stems.end();
+std::string matchStem(std::string_view Mnemonic,
+                      const std::vector<std::string> &Stems) {
+  std::string M(Mnemonic);
+  for (char &C : M)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  auto Has = [&](const std::string &S) {
+    return std::find(Stems.begin(), Stems.end(), S) != Stems.end();
   };
-  if (has(m))
-    return m;
-  if (m.size() > 2 &&
-      std::string_view("bwlq").find(m.back()) != std::string_view::npos) {
-    m.pop_back();
-    if (has(m))
-      return m;
+  if (Has(M))
+    return M;
+  if (M.size() > 2 &&
+      std::string_view("bwlq").find(M.back()) != std::string_view::npos) {
+    M.pop_back();
+    if (Has(M))
+      return M;
   }
   return {};
 }
 
 namespace {
 
-unsigned fusedUops(const ResolvedInst &r, const SpecialRules &rules) {
-  if (r.unknown || !rules.microFusion || r.uops < 2)
-    return std::max(1u, r.uops);
-  bool unlaminated = rules.unlaminateIndexed && r.indexedMem;
-  unsigned u = r.uops;
-  if (!unlaminated) {
-    if (r.loads && u > 1)
-      --u; // the load uop travels with the operation
-    if (r.stores && u > 1)
-      --u; // store-address and store-data are one fused uop
+unsigned fusedUops(const ResolvedInst &R, const SpecialRules &Rules) {
+  if (R.Unknown || !Rules.MicroFusion || R.Uops < 2)
+    return std::max(1u, R.Uops);
+  bool Unlaminated = Rules.UnlaminateIndexed && R.IndexedMem;
+  unsigned U = R.Uops;
+  if (!Unlaminated) {
+    if (R.Loads && U > 1)
+      --U; // the load uop travels with the operation
+    if (R.Stores && U > 1)
+      --U; // store-address and store-data are one fused uop
   }
-  return u;
+  return U;
 }
 
-bool canMacroFuse(const Instruction &first, const Instruction &branch,
-                  const SpecialRules &rules) {
-  if (!branch.isBranch || !branch.isConditional || first.isBranch)
+bool canMacroFuse(const Instruction &First, const Instruction &Branch,
+                  const SpecialRules &Rules) {
+  if (!Branch.IsBranch || !Branch.IsConditional || First.IsBranch)
     return false;
-  if (matchStem(formOperation(first), rules.macroFusible).empty())
+  if (matchStem(formOperation(First), Rules.MacroFusible).empty())
     return false;
   // A memory operand together with an immediate does not fuse on any core.
-  bool hasMem = !first.mem.empty();
-  bool hasImm = first.formKey.find("imm") != std::string::npos;
-  return !(hasMem && hasImm);
+  bool HasMem = !First.Mem.empty();
+  bool HasImm = First.FormKey.find("imm") != std::string::npos;
+  return !(HasMem && HasImm);
 }
 
 /// "2" or "2 to 3": the line counts of the placements that cross.
-std::string crossingLines(const LayoutReport &l) {
-  unsigned lo = 0, hi = 0;
-  for (unsigned n : l.linesAt)
-    if (n > 1) {
-      lo = lo ? std::min(lo, n) : n;
-      hi = std::max(hi, n);
+std::string crossingLines(const LayoutReport &L) {
+  unsigned Lo = 0, Hi = 0;
+  for (unsigned N : L.LinesAt)
+    if (N > 1) {
+      Lo = Lo ? std::min(Lo, N) : N;
+      Hi = std::max(Hi, N);
     }
-  return lo == hi ? fmt::format("{}", lo) : fmt::format("{} to {}", lo, hi);
+  return Lo == Hi ? fmt::format("{}", Lo) : fmt::format("{} to {}", Lo, Hi);
 }
 
 } // namespace
 
-LayoutReport analyzeLayout(const CodeLayout &layout, const MachineModel &m) {
-  LayoutReport r;
-  if (!layout.known())
-    return r;
-  r.known = true;
-  r.section = layout.section;
-  r.sectionOffset = layout.sectionOffset;
-  r.sectionAlignment = std::max<uint64_t>(layout.sectionAlignment, 1);
-  r.addressKnown = layout.address.has_value();
-  r.address = layout.address.value_or(0);
-  r.bytes = layout.bytes;
-  r.lineBytes = m.rules.lineCrossing.bytes ? m.rules.lineCrossing.bytes : 64;
-  const uint64_t line = r.lineBytes;
-  if (r.addressKnown) {
-    r.placements.push_back(static_cast<unsigned>(r.address % line));
+LayoutReport analyzeLayout(const CodeLayout &Layout, const MachineModel &M) {
+  LayoutReport R;
+  if (!Layout.known())
+    return R;
+  R.Known = true;
+  R.Section = Layout.Section;
+  R.SectionOffset = Layout.SectionOffset;
+  R.SectionAlignment = std::max<uint64_t>(Layout.SectionAlignment, 1);
+  R.AddressKnown = Layout.Address.has_value();
+  R.Address = Layout.Address.value_or(0);
+  R.Bytes = Layout.Bytes;
+  R.LineBytes = M.Rules.LineCrossing.Bytes ? M.Rules.LineCrossing.Bytes : 64;
+  const uint64_t Line = R.LineBytes;
+  if (R.AddressKnown) {
+    R.Placements.push_back(static_cast<unsigned>(R.Address % Line));
   } else {
     // start = offset + k·alignment: modulo the line, every offset that is
     // congruent to it modulo gcd(alignment, line).
-    uint64_t step = std::gcd(r.sectionAlignment, line);
-    for (uint64_t o = r.sectionOffset % step; o < line; o += step)
-      r.placements.push_back(static_cast<unsigned>(o));
+    uint64_t Step = std::gcd(R.SectionAlignment, Line);
+    for (uint64_t O = R.SectionOffset % Step; O < Line; O += Step)
+      R.Placements.push_back(static_cast<unsigned>(O));
   }
-  std::map<unsigned, unsigned> howOften;
-  for (unsigned p : r.placements) {
-    unsigned n =
-        r.bytes ? static_cast<unsigned>((p + r.bytes - 1) / line + 1) : 1;
-    r.linesAt.push_back(n);
-    ++howOften[n];
-    r.crossingPlacements += n > 1;
+  std::map<unsigned, unsigned> HowOften;
+  for (unsigned P : R.Placements) {
+    unsigned N =
+        R.Bytes ? static_cast<unsigned>((P + R.Bytes - 1) / Line + 1) : 1;
+    R.LinesAt.push_back(N);
+    ++HowOften[N];
+    R.CrossingPlacements += N > 1;
   }
   // The count most placements give; on a tie the smaller (map order).
-  unsigned best = 0;
-  for (auto [n, times] : howOften)
-    if (times > best) {
-      best = times;
-      r.linesSpanned = n;
+  unsigned Best = 0;
+  for (auto [n, times] : HowOften)
+    if (times > Best) {
+      Best = times;
+      R.LinesSpanned = n;
     }
-  return r;
+  return R;
 }
 
-std::vector<std::string> layoutNotes(const LayoutReport &l,
-                                     const MachineModel &m) {
-  const SpecialRules::LineCrossing &rule = m.rules.lineCrossing;
-  std::vector<std::string> notes;
-  if (!l.known || rule.bytes == 0 || rule.minCycles <= 0 ||
-      l.crossingPlacements == 0)
-    return notes;
-  std::string avoid =
-      l.bytes <= l.lineBytes
+std::vector<std::string> layoutNotes(const LayoutReport &L,
+                                     const MachineModel &M) {
+  const SpecialRules::LineCrossingRule &Rule = M.Rules.LineCrossing;
+  std::vector<std::string> Notes;
+  if (!L.Known || Rule.Bytes == 0 || Rule.MinCycles <= 0 ||
+      L.CrossingPlacements == 0)
+    return Notes;
+  std::string Avoid =
+      L.Bytes <= L.LineBytes
           ? fmt::format("; align the loop to {0} (-falign-loops={0}) to avoid",
-                        l.lineBytes)
+                        L.LineBytes)
           : std::string();
-  if (l.placements.size() == 1) {
-    notes.push_back(fmt::format("the loop's {} bytes start at offset {} of a "
+  if (L.Placements.size() == 1) {
+    Notes.push_back(fmt::format("the loop's {} bytes start at offset {} of a "
                                 "{}-byte line and span {} lines: at least {} "
                                 "cycles/iteration on this model{}",
-                                l.bytes, l.placements[0], l.lineBytes,
-                                l.linesAt[0], rule.minCycles, avoid));
-  } else if (l.crossingPlacements == l.placements.size()) {
-    notes.push_back(fmt::format("the loop's {} bytes span {} {}-byte lines "
+                                L.Bytes, L.Placements[0], L.LineBytes,
+                                L.LinesAt[0], Rule.MinCycles, Avoid));
+  } else if (L.CrossingPlacements == L.Placements.size()) {
+    Notes.push_back(fmt::format("the loop's {} bytes span {} {}-byte lines "
                                 "wherever it is placed: at least {} "
                                 "cycles/iteration on this model",
-                                l.bytes, crossingLines(l), l.lineBytes,
-                                rule.minCycles));
+                                L.Bytes, crossingLines(L), L.LineBytes,
+                                Rule.MinCycles));
   } else {
-    uint64_t step = std::gcd(l.sectionAlignment, uint64_t(l.lineBytes));
-    notes.push_back(fmt::format("spans {} {}-byte lines at {} of {} placements "
+    uint64_t Step = std::gcd(L.SectionAlignment, uint64_t(L.LineBytes));
+    Notes.push_back(fmt::format("spans {} {}-byte lines at {} of {} placements "
                                 "(aligned to {}): {} cycles/iteration "
                                 "there{}; the bound takes what most placements "
                                 "give ({} line{}; a tie counts as fewer)",
-                                crossingLines(l), l.lineBytes,
-                                l.crossingPlacements, l.placements.size(), step,
-                                rule.minCycles, avoid, l.linesSpanned,
-                                l.linesSpanned == 1 ? "" : "s"));
+                                crossingLines(L), L.LineBytes,
+                                L.CrossingPlacements, L.Placements.size(), Step,
+                                Rule.MinCycles, Avoid, L.LinesSpanned,
+                                L.LinesSpanned == 1 ? "" : "s"));
   }
-  return notes;
+  return Notes;
 }
 
-FrontEndResult analyzeFrontEnd(const LoopKernel &k,
-                               const std::vector<ResolvedInst> &res,
-                               const MachineModel &m) {
-  FrontEndResult fe;
-  size_t n = k.insts.size();
-  fe.fusedWithNext.assign(n, false);
-  fe.fusedUopsOf.assign(n, 0);
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0 && fe.fusedWithNext[i - 1])
+FrontEndResult analyzeFrontEnd(const LoopKernel &K,
+                               const std::vector<ResolvedInst> &Res,
+                               const MachineModel &M) {
+  FrontEndResult Fe;
+  size_t N = K.Insts.size();
+  Fe.FusedWithNext.assign(N, false);
+  Fe.FusedUopsOf.assign(N, 0);
+  for (size_t I = 0; I < N; ++I) {
+    if (I > 0 && Fe.FusedWithNext[I - 1])
       continue; // the branch rides with its flag producer
-    fe.fusedUopsOf[i] = fusedUops(res[i], m.rules);
-    if (i + 1 < n && canMacroFuse(k.insts[i], k.insts[i + 1], m.rules))
-      fe.fusedWithNext[i] = true;
-    fe.fusedUops += fe.fusedUopsOf[i];
-    ++fe.macroOps;
+    Fe.FusedUopsOf[I] = fusedUops(Res[I], M.Rules);
+    if (I + 1 < N && canMacroFuse(K.Insts[I], K.Insts[I + 1], M.Rules))
+      Fe.FusedWithNext[I] = true;
+    Fe.FusedUops += Fe.FusedUopsOf[I];
+    ++Fe.MacroOps;
   }
 
-  const PipelineParams &p = m.pipeline;
-  auto consider = [&](double cycles, Limiter::Resource what, double width,
-                      double amount) {
-    if (cycles > fe.bound) {
-      fe.bound = cycles;
-      fe.limiter = Limiter{};
-      fe.limiter.resource = what;
-      fe.limiter.width = width;
-      fe.limiter.amount = amount;
+  const PipelineParams &P = M.Pipeline;
+  auto Consider = [&](double Cycles, Limiter::ResourceKind What, double Width,
+                      double Amount) {
+    if (Cycles > Fe.Bound) {
+      Fe.Bound = Cycles;
+      Fe.Limit = Limiter{};
+      Fe.Limit.Resource = What;
+      Fe.Limit.Width = Width;
+      Fe.Limit.Amount = Amount;
     }
   };
-  if (p.dispatchWidth.value > 0)
-    consider(fe.fusedUops / p.dispatchWidth.value, Limiter::Resource::Dispatch,
-             p.dispatchWidth.value, fe.fusedUops);
-  bool inLoopBuffer =
-      p.loopBufferSize.value > 0 && fe.fusedUops <= p.loopBufferSize.value;
-  if (!inLoopBuffer && p.uopCacheWidth.value > 0)
-    consider(fe.fusedUops / p.uopCacheWidth.value, Limiter::Resource::UopCache,
-             p.uopCacheWidth.value, fe.fusedUops);
-  bool knownTooBigForLoopBuffer = p.loopBufferSize.value > 0 && !inLoopBuffer;
-  if (knownTooBigForLoopBuffer && p.uopCacheWidth.value <= 0 &&
-      p.decodeWidth.value > 0)
-    consider(fe.macroOps / p.decodeWidth.value, Limiter::Resource::Decode,
-             p.decodeWidth.value, fe.macroOps);
-  if (p.takenBranchesPerCycle.value > 0)
-    consider(1.0 / p.takenBranchesPerCycle.value,
-             Limiter::Resource::TakenBranches, p.takenBranchesPerCycle.value,
-             1);
-  fe.layout = analyzeLayout(k.layout, m);
-  const SpecialRules::LineCrossing &lc = m.rules.lineCrossing;
-  if (fe.layout.known && lc.bytes > 0 && lc.minCycles > 0 &&
-      fe.layout.linesSpanned > 1) {
-    fe.layout.lineCrossingCycles = lc.minCycles;
-    if (lc.minCycles > fe.bound) {
-      consider(lc.minCycles, Limiter::Resource::LineCrossing, 0,
-               fe.layout.linesSpanned);
-      fe.limiter.lineBytes = lc.bytes;
-      fe.limiter.crossingPlacements = fe.layout.crossingPlacements;
-      fe.limiter.placements =
-          static_cast<unsigned>(fe.layout.placements.size());
+  if (P.DispatchWidth.Value > 0)
+    Consider(Fe.FusedUops / P.DispatchWidth.Value,
+             Limiter::ResourceKind::Dispatch, P.DispatchWidth.Value,
+             Fe.FusedUops);
+  bool InLoopBuffer =
+      P.LoopBufferSize.Value > 0 && Fe.FusedUops <= P.LoopBufferSize.Value;
+  if (!InLoopBuffer && P.UopCacheWidth.Value > 0)
+    Consider(Fe.FusedUops / P.UopCacheWidth.Value,
+             Limiter::ResourceKind::UopCache, P.UopCacheWidth.Value,
+             Fe.FusedUops);
+  bool KnownTooBigForLoopBuffer = P.LoopBufferSize.Value > 0 && !InLoopBuffer;
+  if (KnownTooBigForLoopBuffer && P.UopCacheWidth.Value <= 0 &&
+      P.DecodeWidth.Value > 0)
+    Consider(Fe.MacroOps / P.DecodeWidth.Value, Limiter::ResourceKind::Decode,
+             P.DecodeWidth.Value, Fe.MacroOps);
+  if (P.TakenBranchesPerCycle.Value > 0)
+    Consider(1.0 / P.TakenBranchesPerCycle.Value,
+             Limiter::ResourceKind::TakenBranches,
+             P.TakenBranchesPerCycle.Value, 1);
+  Fe.Layout = analyzeLayout(K.Layout, M);
+  const SpecialRules::LineCrossingRule &Lc = M.Rules.LineCrossing;
+  if (Fe.Layout.Known && Lc.Bytes > 0 && Lc.MinCycles > 0 &&
+      Fe.Layout.LinesSpanned > 1) {
+    Fe.Layout.LineCrossingCycles = Lc.MinCycles;
+    if (Lc.MinCycles > Fe.Bound) {
+      Consider(Lc.MinCycles, Limiter::ResourceKind::LineCrossing, 0,
+               Fe.Layout.LinesSpanned);
+      Fe.Limit.LineBytes = Lc.Bytes;
+      Fe.Limit.CrossingPlacements = Fe.Layout.CrossingPlacements;
+      Fe.Limit.Placements = static_cast<unsigned>(Fe.Layout.Placements.size());
     }
   }
-  return fe;
+  return Fe;
 }
 
 namespace {
 
-StageResult runFrontEnd(StageContext &c, LoopReport &r) {
-  FrontEndResult fe = analyzeFrontEnd(c.kernel, c.res, c.model);
-  r.frontEndUops = fe.fusedUops;
-  r.layout = fe.layout;
-  for (unsigned i = 0; i < c.res.size(); ++i)
-    r.perInstruction[i].fusedWithNext = fe.fusedWithNext[i];
+StageResult runFrontEnd(StageContext &C, LoopReport &R) {
+  FrontEndResult Fe = analyzeFrontEnd(C.Kernel, C.Res, C.Model);
+  R.FrontEndUops = Fe.FusedUops;
+  R.Layout = Fe.Layout;
+  for (unsigned I = 0; I < C.Res.size(); ++I)
+    R.PerInstruction[I].FusedWithNext = Fe.FusedWithNext[I];
   // Fusion is this stage's product for the stages after it (StageContext).
-  c.fusedWithNext = fe.fusedWithNext;
-  for (std::string &n : layoutNotes(r.layout, c.model))
-    r.notes.push_back(std::move(n));
-  StageResult out;
-  out.kind = BottleneckKind::FrontEnd;
-  out.bound = fe.bound;
-  out.limiter = std::move(fe.limiter);
-  return out;
+  C.FusedWithNext = Fe.FusedWithNext;
+  for (std::string &N : layoutNotes(R.Layout, C.Model))
+    R.Notes.push_back(std::move(N));
+  StageResult Out;
+  Out.Kind = BottleneckKind::FrontEnd;
+  Out.Bound = Fe.Bound;
+  Out.Limit = std::move(Fe.Limit);
+  return Out;
 }
 
-std::string frontEndDetail(const StageResult &, const LoopReport &r,
+std::string frontEndDetail(const StageResult &, const LoopReport &R,
                            const MachineModel &) {
-  return fmt::format("({} fused uops, {} unfused)", r.frontEndUops, r.uops);
+  return fmt::format("({} fused uops, {} unfused)", R.FrontEndUops, R.Uops);
 }
 
 } // namespace

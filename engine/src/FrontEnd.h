@@ -13,34 +13,34 @@
 namespace loopperf::detail {
 
 struct FrontEndResult {
-  double bound = 0;      ///< cycles per iteration
-  double fusedUops = 0;  ///< after micro- and macro-fusion
-  unsigned macroOps = 0; ///< x86 instructions, a fused pair counting once
+  double Bound = 0;      ///< cycles per iteration
+  double FusedUops = 0;  ///< after micro- and macro-fusion
+  unsigned MacroOps = 0; ///< x86 instructions, a fused pair counting once
   std::vector<bool>
-      fusedWithNext; ///< instruction i macro-fuses with branch i+1
-  std::vector<unsigned> fusedUopsOf; ///< per instruction (0 for a fused branch)
-  Limiter limiter; ///< what sets the bound, e.g. dispatch width 4
+      FusedWithNext; ///< instruction i macro-fuses with branch i+1
+  std::vector<unsigned> FusedUopsOf; ///< per instruction (0 for a fused branch)
+  Limiter Limit; ///< what sets the bound, e.g. dispatch width 4
   LayoutReport
-      layout; ///< the kernel's layout in lines (known if the kernel's is)
+      Layout; ///< the kernel's layout in lines (known if the kernel's is)
 };
 
 /// The kernel's layout against the model's lines of code (LayoutReport):
 /// the placements the loop start may have within a line and the lines the
 /// body spans at each.
-LayoutReport analyzeLayout(const CodeLayout &layout, const MachineModel &m);
+LayoutReport analyzeLayout(const CodeLayout &Layout, const MachineModel &M);
 
 /// What the report says about a layout that crosses a line when the model
 /// has a lineCrossing rule (empty otherwise).
-std::vector<std::string> layoutNotes(const LayoutReport &l,
-                                     const MachineModel &m);
+std::vector<std::string> layoutNotes(const LayoutReport &L,
+                                     const MachineModel &M);
 
 /// AT&T mnemonic without a size suffix when `stems` contains that stem
 /// ("cmpq" -> "cmp"); empty when neither spelling is in `stems`.
-std::string matchStem(std::string_view mnemonic,
-                      const std::vector<std::string> &stems);
+std::string matchStem(std::string_view Mnemonic,
+                      const std::vector<std::string> &Stems);
 
-FrontEndResult analyzeFrontEnd(const LoopKernel &k,
-                               const std::vector<ResolvedInst> &res,
-                               const MachineModel &m);
+FrontEndResult analyzeFrontEnd(const LoopKernel &K,
+                               const std::vector<ResolvedInst> &Res,
+                               const MachineModel &M);
 
 } // namespace loopperf::detail

@@ -7,31 +7,31 @@
 
 namespace loopperf {
 
-std::string measuredHostModel(const CpuIdentity &id) {
-  if (id.amd && id.family == 0x19 && id.model == 0x01 && id.hypervisor)
+std::string measuredHostModel(const CpuIdentity &Id) {
+  if (Id.Amd && Id.Family == 0x19 && Id.Model == 0x01 && Id.Hypervisor)
     return "epyc-kvm-host";
   return "";
 }
 
 CpuIdentity hostCpuIdentity() {
-  CpuIdentity id;
+  CpuIdentity Id;
 #if defined(__x86_64__) || defined(__i386__)
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx))
-    return id;
-  id.amd = ebx == 0x68747541;   // "Auth"enticAMD
-  id.intel = ebx == 0x756e6547; // "Genu"ineIntel
-  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
-    return id;
-  id.family = (eax >> 8) & 0xf;
-  id.model = (eax >> 4) & 0xf;
-  if (id.family == 0xf)
-    id.family += (eax >> 20) & 0xff;
-  if (id.family == 0x6 || id.family >= 0xf)
-    id.model += ((eax >> 16) & 0xf) << 4;
-  id.hypervisor = (ecx >> 31) & 1;
+  unsigned Eax = 0, Ebx = 0, Ecx = 0, Edx = 0;
+  if (!__get_cpuid(0, &Eax, &Ebx, &Ecx, &Edx))
+    return Id;
+  Id.Amd = Ebx == 0x68747541;   // "Auth"enticAMD
+  Id.Intel = Ebx == 0x756e6547; // "Genu"ineIntel
+  if (!__get_cpuid(1, &Eax, &Ebx, &Ecx, &Edx))
+    return Id;
+  Id.Family = (Eax >> 8) & 0xf;
+  Id.Model = (Eax >> 4) & 0xf;
+  if (Id.Family == 0xf)
+    Id.Family += (Eax >> 20) & 0xff;
+  if (Id.Family == 0x6 || Id.Family >= 0xf)
+    Id.Model += ((Eax >> 16) & 0xf) << 4;
+  Id.Hypervisor = (Ecx >> 31) & 1;
 #endif
-  return id;
+  return Id;
 }
 
 } // namespace loopperf

@@ -13,18 +13,18 @@ namespace {
 
 constexpr unsigned MaxUnits = 256; // x86 uses 0..238, AArch64 0..81
 
-bool x86DivideOperation(std::string_view m) {
-  if (m.starts_with("v"))
-    m.remove_prefix(1);
+bool x86DivideOperation(std::string_view M) {
+  if (M.starts_with("v"))
+    M.remove_prefix(1);
   // div/idiv (GPR), divss..vdivpd and sqrt* (SSE/AVX), fdiv*/fsqrt (x87).
-  return m.starts_with("div") || m.starts_with("idiv") ||
-         m.starts_with("sqrt") || m.starts_with("fdiv") ||
-         m.starts_with("fsqrt");
+  return M.starts_with("div") || M.starts_with("idiv") ||
+         M.starts_with("sqrt") || M.starts_with("fdiv") ||
+         M.starts_with("fsqrt");
 }
 
-bool aarch64DivideOperation(std::string_view m) {
-  return m.starts_with("sdiv") || m.starts_with("udiv") ||
-         m.starts_with("fdiv") || m.starts_with("fsqrt");
+bool aarch64DivideOperation(std::string_view M) {
+  return M.starts_with("sdiv") || M.starts_with("udiv") ||
+         M.starts_with("fdiv") || M.starts_with("fsqrt");
 }
 
 constexpr IsaTraits X86{"x86-64",           x86::isVectorUnit,
@@ -39,64 +39,64 @@ constexpr IsaTraits AArch64{"aarch64",
 
 /// Per-ISA tables, filled on first use (thread-safe static init).
 struct Tables {
-  std::vector<std::string> names;
-  std::set<std::string, std::less<>> gprs, vectors;
+  std::vector<std::string> Names;
+  std::set<std::string, std::less<>> Gprs, Vectors;
 
-  explicit Tables(const IsaTraits &isa) : names(MaxUnits) {
-    for (unsigned u = 0; u < MaxUnits; ++u) {
-      const RegUnit r = static_cast<RegUnit>(u);
-      names[u] = isa.registerOfUnit(r);
-      if (isa.isGprUnit(r))
-        gprs.insert(names[u]);
-      if (isa.isVectorUnit(r))
-        vectors.insert(names[u]);
+  explicit Tables(const IsaTraits &Isa) : Names(MaxUnits) {
+    for (unsigned U = 0; U < MaxUnits; ++U) {
+      const RegUnit R = static_cast<RegUnit>(U);
+      Names[U] = Isa.RegisterOfUnit(R);
+      if (Isa.IsGprUnit(R))
+        Gprs.insert(Names[U]);
+      if (Isa.IsVectorUnit(R))
+        Vectors.insert(Names[U]);
     }
   }
 };
 
-const Tables &tablesOf(const IsaTraits &isa) {
+const Tables &tablesOf(const IsaTraits &Isa) {
   static const Tables X86Tables(X86), AArch64Tables(AArch64);
-  return &isa == &AArch64 ? AArch64Tables : X86Tables;
+  return &Isa == &AArch64 ? AArch64Tables : X86Tables;
 }
 
 } // namespace
 
-const std::string &IsaTraits::unitRegister(RegUnit u) const {
+const std::string &IsaTraits::unitRegister(RegUnit U) const {
   static const std::string Unknown = "?";
-  return u < MaxUnits ? tablesOf(*this).names[u] : Unknown;
+  return U < MaxUnits ? tablesOf(*this).Names[U] : Unknown;
 }
 
-bool IsaTraits::isGprRegister(std::string_view name) const {
-  return tablesOf(*this).gprs.count(name) != 0;
+bool IsaTraits::isGprRegister(std::string_view Name) const {
+  return tablesOf(*this).Gprs.count(Name) != 0;
 }
 
-bool IsaTraits::isVectorRegister(std::string_view name) const {
-  return tablesOf(*this).vectors.count(name) != 0;
+bool IsaTraits::isVectorRegister(std::string_view Name) const {
+  return tablesOf(*this).Vectors.count(Name) != 0;
 }
 
-bool IsaTraits::isDivide(const Instruction &in) const {
-  return isDivideOperation(formOperation(in));
+bool IsaTraits::isDivide(const Instruction &In) const {
+  return IsDivideOperation(formOperation(In));
 }
 
 const IsaTraits &x86Isa() { return X86; }
 const IsaTraits &aarch64Isa() { return AArch64; }
 
-const IsaTraits *findIsa(std::string_view name) {
-  if (name == X86.name)
+const IsaTraits *findIsa(std::string_view Name) {
+  if (Name == X86.Name)
     return &X86;
-  if (name == AArch64.name)
+  if (Name == AArch64.Name)
     return &AArch64;
   return nullptr;
 }
 
-const IsaTraits &kernelIsa(const LoopKernel &kernel,
-                           std::string_view modelIsa) {
-  if (kernel.isa)
-    return *kernel.isa;
-  if (const IsaTraits *isa = findIsa(modelIsa))
-    return *isa;
+const IsaTraits &kernelIsa(const LoopKernel &Kernel,
+                           std::string_view ModelIsa) {
+  if (Kernel.Isa)
+    return *Kernel.Isa;
+  if (const IsaTraits *Isa = findIsa(ModelIsa))
+    return *Isa;
   throw std::invalid_argument("unknown instruction set '" +
-                              std::string(modelIsa) +
+                              std::string(ModelIsa) +
                               "' (known: x86-64, aarch64)");
 }
 

@@ -6,95 +6,95 @@
 
 namespace loopperf {
 
-const InstrForm *MachineModel::findOpcode(std::string_view opcode) const {
-  if (opcode.empty())
+const InstrForm *MachineModel::findOpcode(std::string_view Opcode) const {
+  if (Opcode.empty())
     return nullptr;
   // Forms are sorted by opcode with empty opcodes last.
-  auto it = std::lower_bound(forms.begin(), forms.end(), opcode,
-                             [](const InstrForm &f, std::string_view op) {
-                               if (f.opcode.empty())
+  auto It = std::lower_bound(Forms.begin(), Forms.end(), Opcode,
+                             [](const InstrForm &F, std::string_view Op) {
+                               if (F.Opcode.empty())
                                  return false;
-                               return f.opcode < op;
+                               return F.Opcode < Op;
                              });
-  if (it != forms.end() && it->opcode == opcode)
-    return &*it;
+  if (It != Forms.end() && It->Opcode == Opcode)
+    return &*It;
   return nullptr;
 }
 
-const InstrForm *MachineModel::findAsmKey(std::string_view key) const {
-  auto it = std::lower_bound(
-      byAsmKey.begin(), byAsmKey.end(), key,
-      [&](uint32_t i, std::string_view k) { return forms[i].asmKey < k; });
-  if (it != byAsmKey.end() && forms[*it].asmKey == key)
-    return &forms[*it];
+const InstrForm *MachineModel::findAsmKey(std::string_view Key) const {
+  auto It = std::lower_bound(
+      ByAsmKey.begin(), ByAsmKey.end(), Key,
+      [&](uint32_t I, std::string_view K) { return Forms[I].AsmKey < K; });
+  if (It != ByAsmKey.end() && Forms[*It].AsmKey == Key)
+    return &Forms[*It];
   return nullptr;
 }
 
-std::string MachineModel::portSetName(PortMask m) const {
-  std::string s;
-  for (size_t i = 0; i < ports.size() && i < 64; ++i) {
-    if (!(m >> i & 1))
+std::string MachineModel::portSetName(PortMask M) const {
+  std::string S;
+  for (size_t I = 0; I < Ports.size() && I < 64; ++I) {
+    if (!(M >> I & 1))
       continue;
-    if (!s.empty())
-      s += '+';
-    s += ports[i].name;
+    if (!S.empty())
+      S += '+';
+    S += Ports[I].Name;
   }
-  return s.empty() ? std::string("none") : s;
+  return S.empty() ? std::string("none") : S;
 }
 
-std::string_view MachineModel::Storage::intern(std::string s) {
-  strings.push_back(std::make_unique<std::string>(std::move(s)));
-  return *strings.back();
+std::string_view MachineModel::OwnedTables::intern(std::string S) {
+  Strings.push_back(std::make_unique<std::string>(std::move(S)));
+  return *Strings.back();
 }
 
 void MachineModel::finalizeStorage() {
-  if (!storage)
+  if (!Storage)
     return;
-  auto &fs = storage->forms;
-  std::stable_sort(fs.begin(), fs.end(),
-                   [](const InstrForm &a, const InstrForm &b) {
-                     if (a.opcode.empty() != b.opcode.empty())
-                       return b.opcode.empty();
-                     return a.opcode < b.opcode;
+  auto &Fs = Storage->Forms;
+  std::stable_sort(Fs.begin(), Fs.end(),
+                   [](const InstrForm &A, const InstrForm &B) {
+                     if (A.Opcode.empty() != B.Opcode.empty())
+                       return B.Opcode.empty();
+                     return A.Opcode < B.Opcode;
                    });
-  auto &idx = storage->byAsmKey;
-  idx.resize(fs.size());
-  std::iota(idx.begin(), idx.end(), 0u);
-  std::stable_sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
-    return fs[a].asmKey < fs[b].asmKey;
+  auto &Idx = Storage->ByAsmKey;
+  Idx.resize(Fs.size());
+  std::iota(Idx.begin(), Idx.end(), 0u);
+  std::stable_sort(Idx.begin(), Idx.end(), [&](uint32_t A, uint32_t B) {
+    return Fs[A].AsmKey < Fs[B].AsmKey;
   });
-  forms = fs;
-  byAsmKey = idx;
-  resources = storage->resources;
+  Forms = Fs;
+  ByAsmKey = Idx;
+  Resources = Storage->Resources;
 }
 
-void MachineModel::adoptPackedForms(const char *strings,
-                                    std::span<const PackedForm> rows) {
-  if (!storage)
-    storage = std::make_shared<Storage>();
-  auto &fs = storage->forms;
-  fs.clear();
-  fs.reserve(rows.size());
-  for (const PackedForm &r : rows) {
-    InstrForm f;
-    f.opcode = std::string_view(strings + r.opcodeOffset, r.opcodeLength);
-    f.asmKey = std::string_view(strings + r.asmKeyOffset, r.asmKeyLength);
-    f.uops = r.uops;
-    f.latency = r.latency;
-    f.rthroughput = r.rthroughput;
-    f.resBegin = r.resBegin;
-    f.resCount = r.resCount;
-    f.flags = r.flags;
-    f.source = r.source;
-    fs.push_back(f);
+void MachineModel::adoptPackedForms(const char *Strings,
+                                    std::span<const PackedForm> Rows) {
+  if (!Storage)
+    Storage = std::make_shared<OwnedTables>();
+  auto &Fs = Storage->Forms;
+  Fs.clear();
+  Fs.reserve(Rows.size());
+  for (const PackedForm &R : Rows) {
+    InstrForm F;
+    F.Opcode = std::string_view(Strings + R.OpcodeOffset, R.OpcodeLength);
+    F.AsmKey = std::string_view(Strings + R.AsmKeyOffset, R.AsmKeyLength);
+    F.Uops = R.Uops;
+    F.Latency = R.Latency;
+    F.Rthroughput = R.Rthroughput;
+    F.ResBegin = R.ResBegin;
+    F.ResCount = R.ResCount;
+    F.Flags = R.Flags;
+    F.Source = R.Source;
+    Fs.push_back(F);
   }
-  forms = fs;
+  Forms = Fs;
 }
 
-bool isGenericX86Cpu(std::string_view cpu) {
-  return cpu.empty() || cpu == "generic" || cpu == "intel" ||
-         cpu.substr(0, 6) == "x86-64" || cpu == "i386" || cpu == "i486" ||
-         cpu == "i586" || cpu == "i686";
+bool isGenericX86Cpu(std::string_view Cpu) {
+  return Cpu.empty() || Cpu == "generic" || Cpu == "intel" ||
+         Cpu.substr(0, 6) == "x86-64" || Cpu == "i386" || Cpu == "i486" ||
+         Cpu == "i586" || Cpu == "i686";
 }
 
 } // namespace loopperf

@@ -10,68 +10,68 @@
 
 namespace loopperf {
 
-double portBound(std::span<const ResourceUse> uses) {
+double portBound(std::span<const ResourceUse> Uses) {
   // The bound max_S load(S)/|S| is attained at a union of the demands' own
   // port sets, so enumerate unions of the distinct masks (few per form).
-  std::vector<std::pair<PortMask, double>> masks;
-  for (const ResourceUse &u : uses) {
-    auto it = std::find_if(masks.begin(), masks.end(),
-                           [&](auto &p) { return p.first == u.ports; });
-    if (it == masks.end())
-      masks.push_back({u.ports, u.cycles});
+  std::vector<std::pair<PortMask, double>> Masks;
+  for (const ResourceUse &U : Uses) {
+    auto It = std::find_if(Masks.begin(), Masks.end(),
+                           [&](auto &P) { return P.first == U.Ports; });
+    if (It == Masks.end())
+      Masks.push_back({U.Ports, U.Cycles});
     else
-      it->second += u.cycles;
+      It->second += U.Cycles;
   }
-  if (masks.size() > 16) // not a realistic form; keep the check cheap
-    masks.resize(16);
-  double best = 0;
-  for (uint32_t sel = 1; sel < (1u << masks.size()); ++sel) {
-    PortMask s = 0;
-    for (size_t i = 0; i < masks.size(); ++i)
-      if (sel >> i & 1)
-        s |= masks[i].first;
-    double load = 0;
-    for (auto &[m, c] : masks)
-      if ((m & ~s) == 0)
-        load += c;
-    if (s)
-      best = std::max(best, load / std::popcount(s));
+  if (Masks.size() > 16) // not a realistic form; keep the check cheap
+    Masks.resize(16);
+  double Best = 0;
+  for (uint32_t Sel = 1; Sel < (1u << Masks.size()); ++Sel) {
+    PortMask S = 0;
+    for (size_t I = 0; I < Masks.size(); ++I)
+      if (Sel >> I & 1)
+        S |= Masks[I].first;
+    double Load = 0;
+    for (auto &[m, c] : Masks)
+      if ((m & ~S) == 0)
+        Load += c;
+    if (S)
+      Best = std::max(Best, Load / std::popcount(S));
   }
-  return best;
+  return Best;
 }
 
 namespace {
 
-bool sameNumbers(const MachineModel &m, const InstrForm &a,
-                 const InstrForm &b) {
-  if (a.uops != b.uops || a.latency != b.latency ||
-      a.rthroughput != b.rthroughput || a.resCount != b.resCount ||
-      (a.flags & FormUnsupported) != (b.flags & FormUnsupported))
+bool sameNumbers(const MachineModel &M, const InstrForm &A,
+                 const InstrForm &B) {
+  if (A.Uops != B.Uops || A.Latency != B.Latency ||
+      A.Rthroughput != B.Rthroughput || A.ResCount != B.ResCount ||
+      (A.Flags & FormUnsupported) != (B.Flags & FormUnsupported))
     return false;
-  auto ra = m.resourcesOf(a), rb = m.resourcesOf(b);
-  for (size_t i = 0; i < ra.size(); ++i)
-    if (ra[i].ports != rb[i].ports || ra[i].cycles != rb[i].cycles)
+  auto Ra = M.resourcesOf(A), Rb = M.resourcesOf(B);
+  for (size_t I = 0; I < Ra.size(); ++I)
+    if (Ra[I].Ports != Rb[I].Ports || Ra[I].Cycles != Rb[I].Cycles)
       return false;
   return true;
 }
 
 /// Destination operand class of a key: AT&T puts it last, AArch64 first.
-std::string_view destinationClass(const MachineModel &m, std::string_view key) {
-  size_t sp = key.find(' ');
-  if (sp == std::string_view::npos)
+std::string_view destinationClass(const MachineModel &M, std::string_view Key) {
+  size_t Sp = Key.find(' ');
+  if (Sp == std::string_view::npos)
     return {};
-  std::string_view ops = key.substr(sp + 1);
-  if (m.isa == "aarch64")
-    return ops.substr(0, ops.find(','));
-  size_t comma = ops.rfind(',');
-  return comma == std::string_view::npos ? ops : ops.substr(comma + 1);
+  std::string_view Ops = Key.substr(Sp + 1);
+  if (M.Isa == "aarch64")
+    return Ops.substr(0, Ops.find(','));
+  size_t Comma = Ops.rfind(',');
+  return Comma == std::string_view::npos ? Ops : Ops.substr(Comma + 1);
 }
 
-bool isRegisterClass(std::string_view c) {
-  c = c.substr(0, c.find('{'));
-  return !c.empty() && c != "imm" && c != "mem" && c != "mem!" &&
-         c != "label" && c != "rc" && c != "sae" && c != "sysreg" &&
-         c != "cond" && c != "shift" && c != "ext";
+bool isRegisterClass(std::string_view C) {
+  C = C.substr(0, C.find('{'));
+  return !C.empty() && C != "imm" && C != "mem" && C != "mem!" &&
+         C != "label" && C != "rc" && C != "sae" && C != "sysreg" &&
+         C != "cond" && C != "shift" && C != "ext";
 }
 
 /// A register-to-register move of one class that the model's rule
@@ -79,118 +79,118 @@ bool isRegisterClass(std::string_view c) {
 /// Masked moves merge into their destination and are not such moves.
 /// Also exchanges and movslq r32,r32 (movsxd), which AMD's guides list as
 /// zero-cycle moves, and register NOPs, which write nothing.
-bool eliminatedMove(const MachineModel &m, std::string_view key) {
-  if (m.isa != "x86-64" || key.find('{') != std::string_view::npos)
+bool eliminatedMove(const MachineModel &M, std::string_view Key) {
+  if (M.Isa != "x86-64" || Key.find('{') != std::string_view::npos)
     return false;
-  size_t sp = key.find(' ');
-  if (sp == std::string_view::npos)
+  size_t Sp = Key.find(' ');
+  if (Sp == std::string_view::npos)
     return false;
-  std::string_view mn = key.substr(0, sp);
-  if (mn.substr(0, 3) == "nop")
+  std::string_view Mn = Key.substr(0, Sp);
+  if (Mn.substr(0, 3) == "nop")
     return true;
-  if (!m.rules.moveElimination)
+  if (!M.Rules.MoveElimination)
     return false;
-  if (!x86::isEliminableMoveMnemonic(mn) && mn != "xchgl" && mn != "xchgq" &&
-      mn != "movslq")
+  if (!x86::isEliminableMoveMnemonic(Mn) && Mn != "xchgl" && Mn != "xchgq" &&
+      Mn != "movslq")
     return false;
-  std::string_view ops = key.substr(sp + 1);
-  size_t comma = ops.find(',');
-  return comma != std::string_view::npos &&
-         ops.substr(0, comma) == ops.substr(comma + 1) &&
-         isRegisterClass(ops.substr(0, comma));
+  std::string_view Ops = Key.substr(Sp + 1);
+  size_t Comma = Ops.find(',');
+  return Comma != std::string_view::npos &&
+         Ops.substr(0, Comma) == Ops.substr(Comma + 1) &&
+         isRegisterClass(Ops.substr(0, Comma));
 }
 
 } // namespace
 
-std::vector<ModelFinding> checkModel(const MachineModel &m) {
-  std::vector<ModelFinding> out;
-  auto add = [&](ModelFinding::Severity sev, std::string kind,
-                 const InstrForm *f, std::string msg) {
-    ModelFinding x;
-    x.severity = sev;
-    x.kind = std::move(kind);
-    if (f) {
-      x.opcode = std::string(f->opcode);
-      x.asmKey = std::string(f->asmKey);
+std::vector<ModelFinding> checkModel(const MachineModel &M) {
+  std::vector<ModelFinding> Out;
+  auto Add = [&](ModelFinding::SeverityKind Sev, std::string Kind,
+                 const InstrForm *F, std::string Msg) {
+    ModelFinding X;
+    X.Severity = Sev;
+    X.Kind = std::move(Kind);
+    if (F) {
+      X.Opcode = std::string(F->Opcode);
+      X.AsmKey = std::string(F->AsmKey);
     }
-    x.message = std::move(msg);
-    out.push_back(std::move(x));
+    X.Message = std::move(Msg);
+    Out.push_back(std::move(X));
   };
-  using Sev = ModelFinding::Severity;
+  using Sev = ModelFinding::SeverityKind;
 
-  const PortMask valid =
-      m.ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << m.ports.size()) - 1;
-  if (m.dividerPort >= static_cast<int>(m.ports.size()))
-    add(Sev::Error, "bad-port-mask", nullptr,
-        fmt::format("divider port {} does not exist ({} ports)", m.dividerPort,
-                    m.ports.size()));
-  if (m.loadPorts & ~valid)
-    add(Sev::Error, "bad-port-mask", nullptr,
+  const PortMask Valid =
+      M.Ports.size() >= 64 ? ~PortMask(0) : (PortMask(1) << M.Ports.size()) - 1;
+  if (M.DividerPort >= static_cast<int>(M.Ports.size()))
+    Add(Sev::Error, "bad-port-mask", nullptr,
+        fmt::format("divider port {} does not exist ({} ports)", M.DividerPort,
+                    M.Ports.size()));
+  if (M.LoadPorts & ~Valid)
+    Add(Sev::Error, "bad-port-mask", nullptr,
         "load ports name a port that does not exist");
-  if (m.storePorts & ~valid)
-    add(Sev::Error, "bad-port-mask", nullptr,
+  if (M.StorePorts & ~Valid)
+    Add(Sev::Error, "bad-port-mask", nullptr,
         "store ports name a port that does not exist");
 
-  PortMask used = 0;
-  for (const InstrForm &f : m.forms) {
-    if (f.resBegin + f.resCount > m.resources.size()) {
-      add(Sev::Error, "bad-port-mask", &f,
+  PortMask Used = 0;
+  for (const InstrForm &F : M.Forms) {
+    if (F.ResBegin + F.ResCount > M.Resources.size()) {
+      Add(Sev::Error, "bad-port-mask", &F,
           "resource list lies outside the resource table");
       continue;
     }
-    auto res = m.resourcesOf(f);
-    bool badMask = false;
-    for (const ResourceUse &u : res) {
-      used |= u.ports;
-      badMask |= (u.ports & ~valid) != 0 || u.ports == 0;
+    auto Res = M.resourcesOf(F);
+    bool BadMask = false;
+    for (const ResourceUse &U : Res) {
+      Used |= U.Ports;
+      BadMask |= (U.Ports & ~Valid) != 0 || U.Ports == 0;
     }
-    if (badMask) {
-      add(Sev::Error, "bad-port-mask", &f,
+    if (BadMask) {
+      Add(Sev::Error, "bad-port-mask", &F,
           "a resource demand names a port that does not exist");
       continue;
     }
-    if (f.flags & FormUnsupported)
+    if (F.Flags & FormUnsupported)
       continue;
-    double bound = portBound(res);
-    if (f.rthroughput + std::max(0.01, 0.01 * bound) < bound)
-      add(Sev::Warning, "throughput-below-port-bound", &f,
+    double Bound = portBound(Res);
+    if (F.Rthroughput + std::max(0.01, 0.01 * Bound) < Bound)
+      Add(Sev::Warning, "throughput-below-port-bound", &F,
           fmt::format("reciprocal throughput {:.3g} is below the port bound "
                       "{:.3g} of its "
                       "resources",
-                      f.rthroughput, bound));
-    if (f.latency == 0 && !(f.flags & (FormMayStore | FormBranch)) &&
-        isRegisterClass(destinationClass(m, f.asmKey)) &&
-        !eliminatedMove(m, f.asmKey))
-      add(Sev::Warning, "zero-latency", &f,
+                      F.Rthroughput, Bound));
+    if (F.Latency == 0 && !(F.Flags & (FormMayStore | FormBranch)) &&
+        isRegisterClass(destinationClass(M, F.AsmKey)) &&
+        !eliminatedMove(M, F.AsmKey))
+      Add(Sev::Warning, "zero-latency", &F,
           "writes a register but has latency 0");
   }
-  for (size_t p = 0; p < m.ports.size() && p < 64; ++p)
-    if (!(used >> p & 1))
-      add(Sev::Warning, "unused-port", nullptr,
-          fmt::format("port {} is used by no form", m.ports[p].name));
+  for (size_t P = 0; P < M.Ports.size() && P < 64; ++P)
+    if (!(Used >> P & 1))
+      Add(Sev::Warning, "unused-port", nullptr,
+          fmt::format("port {} is used by no form", M.Ports[P].Name));
 
   // Duplicates: forms are sorted by opcode; byAsmKey groups keys.
-  for (size_t i = 1; i < m.forms.size(); ++i) {
-    const InstrForm &a = m.forms[i - 1], &b = m.forms[i];
-    if (!a.opcode.empty() && a.opcode == b.opcode && a.asmKey == b.asmKey &&
-        !sameNumbers(m, a, b))
-      add(Sev::Error, "conflicting-duplicate", &b,
+  for (size_t I = 1; I < M.Forms.size(); ++I) {
+    const InstrForm &A = M.Forms[I - 1], &B = M.Forms[I];
+    if (!A.Opcode.empty() && A.Opcode == B.Opcode && A.AsmKey == B.AsmKey &&
+        !sameNumbers(M, A, B))
+      Add(Sev::Error, "conflicting-duplicate", &B,
           fmt::format("opcode {} appears twice with different numbers",
-                      b.opcode));
+                      B.Opcode));
   }
-  for (size_t i = 1; i < m.byAsmKey.size(); ++i) {
-    const InstrForm &a = m.forms[m.byAsmKey[i - 1]],
-                    &b = m.forms[m.byAsmKey[i]];
-    if (a.asmKey.empty() || a.asmKey != b.asmKey || a.opcode == b.opcode ||
-        ((a.flags | b.flags) & FormUnsupported) || sameNumbers(m, a, b))
+  for (size_t I = 1; I < M.ByAsmKey.size(); ++I) {
+    const InstrForm &A = M.Forms[M.ByAsmKey[I - 1]],
+                    &B = M.Forms[M.ByAsmKey[I]];
+    if (A.AsmKey.empty() || A.AsmKey != B.AsmKey || A.Opcode == B.Opcode ||
+        ((A.Flags | B.Flags) & FormUnsupported) || sameNumbers(M, A, B))
       continue;
-    add(Sev::Note, "conflicting-duplicate", &b,
+    Add(Sev::Note, "conflicting-duplicate", &B,
         fmt::format("key '{}' is shared by {} and {} with different numbers; "
                     "lookups by key use {}",
-                    b.asmKey, a.opcode, b.opcode,
-                    m.forms[m.byAsmKey[i - 1]].opcode));
+                    B.AsmKey, A.Opcode, B.Opcode,
+                    M.Forms[M.ByAsmKey[I - 1]].Opcode));
   }
-  return out;
+  return Out;
 }
 
 } // namespace loopperf

@@ -12,131 +12,131 @@ namespace {
 
 /// A model cites sources beyond the numbers generated from LLVM's
 /// scheduling model (provenance ids "llvm19", ...).
-bool isCurated(const MachineModel &m) {
+bool isCurated(const MachineModel &M) {
   return std::any_of(
-      m.sources.begin(), m.sources.end(),
-      [](const ProvenanceEntry &p) { return p.id.rfind("llvm", 0) != 0; });
+      M.Sources.begin(), M.Sources.end(),
+      [](const ProvenanceEntry &P) { return P.Id.rfind("llvm", 0) != 0; });
 }
 
 /// "native": the measured model, else the compiler's name, else CPUID's.
-std::string nativeCpu(const ModelRequest &r) {
-  if (std::string measured = measuredHostModel(hostCpuIdentity());
-      !measured.empty())
-    return measured;
-  if (!r.compilerHostCpu.empty())
-    return r.compilerHostCpu;
+std::string nativeCpu(const ModelRequest &R) {
+  if (std::string Measured = measuredHostModel(hostCpuIdentity());
+      !Measured.empty())
+    return Measured;
+  if (!R.CompilerHostCpu.empty())
+    return R.CompilerHostCpu;
   return hostCpuModelName();
 }
 
 /// Generic names describe an ISA level, not a core (x86: isGenericX86Cpu;
 /// every ISA: "generic").
-bool isGeneric(const ModelRequest &r, const std::string &cpu) {
-  return r.targetIsa == "x86-64" ? isGenericX86Cpu(cpu)
-                                 : cpu.empty() || cpu == "generic";
+bool isGeneric(const ModelRequest &R, const std::string &Cpu) {
+  return R.TargetIsa == "x86-64" ? isGenericX86Cpu(Cpu)
+                                 : Cpu.empty() || Cpu == "generic";
 }
 
 } // namespace
 
-ModelChoice ModelChooser::choose(const ModelRequest &r) {
-  ModelChoice c;
-  auto fail = [&c](ModelChoice::Failure f, std::string why) {
-    c.model = nullptr;
-    c.failure = f;
-    c.error = std::move(why);
-    return c;
+ModelChoice ModelChooser::choose(const ModelRequest &R) {
+  ModelChoice C;
+  auto Fail = [&C](ModelChoice::FailureKind F, std::string Why) {
+    C.Model = nullptr;
+    C.Failure = F;
+    C.Error = std::move(Why);
+    return C;
   };
 
-  if (!r.modelFile.empty()) {
-    auto it = Files.find(r.modelFile);
-    if (it == Files.end()) {
-      ModelLoadResult loaded = loadModelFile(r.modelFile, Builtin);
-      it = Files
-               .emplace(r.modelFile,
+  if (!R.ModelFile.empty()) {
+    auto It = Files.find(R.ModelFile);
+    if (It == Files.end()) {
+      ModelLoadResult Loaded = loadModelFile(R.ModelFile, Builtin);
+      It = Files
+               .emplace(R.ModelFile,
                         std::make_pair(std::shared_ptr<const MachineModel>(
-                                           std::move(loaded.model)),
-                                       loaded.error))
+                                           std::move(Loaded.Model)),
+                                       Loaded.Error))
                .first;
     }
-    if (!it->second.first)
-      return fail(ModelChoice::Failure::ModelFile,
-                  "cannot load model file: " + it->second.second);
-    c.model = it->second.first.get();
-    c.basis = "model file " + r.modelFile;
-    c.note = c.basis;
+    if (!It->second.first)
+      return Fail(ModelChoice::FailureKind::ModelFile,
+                  "cannot load model file: " + It->second.second);
+    C.Model = It->second.first.get();
+    C.Basis = "model file " + R.ModelFile;
+    C.Note = C.Basis;
   } else {
     // Which CPU, and why; `why` stays empty when the target CPU itself is
     // used, so that a curated model of exactly that CPU needs no note.
-    std::string why;
-    if (!r.cpu.empty()) {
-      c.cpu = r.cpu == "native" ? nativeCpu(r) : r.cpu;
-      c.basis = r.cpuOption + "=" + r.cpu;
-      if (r.cpu == "native")
-        c.basis += " (" + (c.cpu.empty() ? "unknown host" : c.cpu) + ")";
-    } else if (!isGeneric(r, r.tuneCpu) && r.tuneCpu != r.targetCpu &&
-               Builtin && Builtin(r.tuneCpu) != nullptr) {
-      c.cpu = r.tuneCpu;
-      c.basis = why = "-mtune=" + r.tuneCpu;
-    } else if (!isGeneric(r, r.targetCpu)) {
-      c.cpu = r.targetCpu;
-      c.basis = (r.targetIsa == "x86-64" ? "-march=" : "-mcpu=") + r.targetCpu;
-    } else if (r.targetIsa == "x86-64") {
-      c.cpu = DefaultX86Model;
-      c.basis = why =
+    std::string Why;
+    if (!R.Cpu.empty()) {
+      C.Cpu = R.Cpu == "native" ? nativeCpu(R) : R.Cpu;
+      C.Basis = R.CpuOption + "=" + R.Cpu;
+      if (R.Cpu == "native")
+        C.Basis += " (" + (C.Cpu.empty() ? "unknown host" : C.Cpu) + ")";
+    } else if (!isGeneric(R, R.TuneCpu) && R.TuneCpu != R.TargetCpu &&
+               Builtin && Builtin(R.TuneCpu) != nullptr) {
+      C.Cpu = R.TuneCpu;
+      C.Basis = Why = "-mtune=" + R.TuneCpu;
+    } else if (!isGeneric(R, R.TargetCpu)) {
+      C.Cpu = R.TargetCpu;
+      C.Basis = (R.TargetIsa == "x86-64" ? "-march=" : "-mcpu=") + R.TargetCpu;
+    } else if (R.TargetIsa == "x86-64") {
+      C.Cpu = DefaultX86Model;
+      C.Basis = Why =
           "default model for -march=" +
-          (r.targetCpu.empty() ? std::string("x86-64") : r.targetCpu) +
-          " -mtune=" + (r.tuneCpu.empty() ? std::string("generic") : r.tuneCpu);
+          (R.TargetCpu.empty() ? std::string("x86-64") : R.TargetCpu) +
+          " -mtune=" + (R.TuneCpu.empty() ? std::string("generic") : R.TuneCpu);
     }
-    if (c.cpu.empty())
-      return fail(ModelChoice::Failure::NoModel,
-                  r.cpu == "native"
+    if (C.Cpu.empty())
+      return Fail(ModelChoice::FailureKind::NoModel,
+                  R.Cpu == "native"
                       ? "no machine model for the host CPU (unknown)"
-                      : "no target CPU (name one with " + r.cpuOption + "=)");
-    c.model = Builtin ? Builtin(c.cpu) : nullptr;
-    if (!c.model)
-      return fail(ModelChoice::Failure::NoModel,
-                  "no machine model for CPU '" + c.cpu + "'" +
-                      (r.cpu == "native" ? " (the host CPU)"
-                       : r.cpu.empty()   ? " (" + c.basis +
+                      : "no target CPU (name one with " + R.CpuOption + "=)");
+    C.Model = Builtin ? Builtin(C.Cpu) : nullptr;
+    if (!C.Model)
+      return Fail(ModelChoice::FailureKind::NoModel,
+                  "no machine model for CPU '" + C.Cpu + "'" +
+                      (R.Cpu == "native" ? " (the host CPU)"
+                       : R.Cpu.empty()   ? " (" + C.Basis +
                                              "; name a CPU that has one with " +
-                                             r.cpuOption + "=CPU)"
+                                             R.CpuOption + "=CPU)"
                                        : ""));
-    c.note = why;
-    if (c.note.empty() && c.model->name != c.cpu)
-      c.note = "the " + c.model->name + " model, for " + c.cpu;
+    C.Note = Why;
+    if (C.Note.empty() && C.Model->Name != C.Cpu)
+      C.Note = "the " + C.Model->Name + " model, for " + C.Cpu;
   }
 
-  c.name = c.model->name;
-  c.curated = isCurated(*c.model);
-  if (!c.curated)
-    c.note += (c.note.empty() ? "" : "; ") +
+  C.Name = C.Model->Name;
+  C.Curated = isCurated(*C.Model);
+  if (!C.Curated)
+    C.Note += (C.Note.empty() ? "" : "; ") +
               std::string("LLVM-generated, no curated overlay: ") +
-              c.model->description;
-  if (c.model->isa != r.targetIsa)
-    return fail(ModelChoice::Failure::IsaMismatch,
-                "model '" + c.model->name + "' is for " + c.model->isa +
-                    ", the target is " + r.targetIsa);
-  return c;
+              C.Model->Description;
+  if (C.Model->Isa != R.TargetIsa)
+    return Fail(ModelChoice::FailureKind::IsaMismatch,
+                "model '" + C.Model->Name + "' is for " + C.Model->Isa +
+                    ", the target is " + R.TargetIsa);
+  return C;
 }
 
 std::string hostCpuModelName() {
-  const CpuIdentity id = hostCpuIdentity();
-  if (std::string measured = measuredHostModel(id); !measured.empty())
-    return measured;
-  const unsigned family = id.family, model = id.model;
-  if (id.amd) {
-    if (family == 0x1a)
+  const CpuIdentity Id = hostCpuIdentity();
+  if (std::string Measured = measuredHostModel(Id); !Measured.empty())
+    return Measured;
+  const unsigned Family = Id.Family, Model = Id.Model;
+  if (Id.Amd) {
+    if (Family == 0x1a)
       return "znver5";
-    if (family == 0x19) // Zen 4: models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf
-      return (model >= 0x10 && model <= 0x1f) ||
-                     (model >= 0x60 && model <= 0x7f) ||
-                     (model >= 0xa0 && model <= 0xaf)
+    if (Family == 0x19) // Zen 4: models 0x10-0x1f, 0x60-0x7f, 0xa0-0xaf
+      return (Model >= 0x10 && Model <= 0x1f) ||
+                     (Model >= 0x60 && Model <= 0x7f) ||
+                     (Model >= 0xa0 && Model <= 0xaf)
                  ? "znver4"
                  : "znver3";
-    if (family == 0x17) // Zen 2: models 0x30 and up; Zen 1/Zen+ below
-      return model >= 0x30 ? "znver2" : "znver1";
+    if (Family == 0x17) // Zen 2: models 0x30 and up; Zen 1/Zen+ below
+      return Model >= 0x30 ? "znver2" : "znver1";
   }
-  if (id.intel && family == 6) {
-    switch (model) {
+  if (Id.Intel && Family == 6) {
+    switch (Model) {
     case 0x8f:
     case 0xcf:
       return "sapphirerapids";

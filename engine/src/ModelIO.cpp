@@ -24,479 +24,480 @@ struct SchemaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void fail(const std::string &where, const std::string &what) {
-  throw SchemaError(where + ": " + what);
+[[noreturn]] void fail(const std::string &Where, const std::string &What) {
+  throw SchemaError(Where + ": " + What);
 }
 
-const json &member(const json &obj, const char *key, const std::string &where) {
-  auto it = obj.find(key);
-  if (it == obj.end())
-    fail(where, std::string("missing field '") + key + "'");
-  return *it;
+const json &member(const json &Obj, const char *Key, const std::string &Where) {
+  auto It = Obj.find(Key);
+  if (It == Obj.end())
+    fail(Where, std::string("missing field '") + Key + "'");
+  return *It;
 }
 
-double asNumber(const json &v, const std::string &where) {
-  if (!v.is_number())
-    fail(where, "expected a number");
-  double d = v.get<double>();
-  if (d < 0)
-    fail(where, "must not be negative");
-  return d;
+double asNumber(const json &V, const std::string &Where) {
+  if (!V.is_number())
+    fail(Where, "expected a number");
+  double D = V.get<double>();
+  if (D < 0)
+    fail(Where, "must not be negative");
+  return D;
 }
 
-std::string asString(const json &v, const std::string &where) {
-  if (!v.is_string())
-    fail(where, "expected a string");
-  return v.get<std::string>();
+std::string asString(const json &V, const std::string &Where) {
+  if (!V.is_string())
+    fail(Where, "expected a string");
+  return V.get<std::string>();
 }
 
-bool asBool(const json &v, const std::string &where) {
-  if (!v.is_boolean())
-    fail(where, "expected true or false");
-  return v.get<bool>();
+bool asBool(const json &V, const std::string &Where) {
+  if (!V.is_boolean())
+    fail(Where, "expected true or false");
+  return V.get<bool>();
 }
 
-const json &asArray(const json &v, const std::string &where) {
-  if (!v.is_array())
-    fail(where, "expected an array");
-  return v;
+const json &asArray(const json &V, const std::string &Where) {
+  if (!V.is_array())
+    fail(Where, "expected an array");
+  return V;
 }
 
-const json &asObject(const json &v, const std::string &where) {
-  if (!v.is_object())
-    fail(where, "expected an object");
-  return v;
+const json &asObject(const json &V, const std::string &Where) {
+  if (!V.is_object())
+    fail(Where, "expected an object");
+  return V;
 }
 
-uint16_t asCount(const json &v, const std::string &where) {
-  double d = asNumber(v, where);
-  if (d != static_cast<double>(static_cast<uint16_t>(d)))
-    fail(where, "expected a whole number below 65536");
-  return static_cast<uint16_t>(d);
+uint16_t asCount(const json &V, const std::string &Where) {
+  double D = asNumber(V, Where);
+  if (D != static_cast<double>(static_cast<uint16_t>(D)))
+    fail(Where, "expected a whole number below 65536");
+  return static_cast<uint16_t>(D);
 }
 
 /// Builds one owned model from a base (optional) and a JSON document.
 class ModelBuilder {
 public:
-  explicit ModelBuilder(std::unique_ptr<MachineModel> m) : M(std::move(m)) {
-    S = M->storage.get();
+  explicit ModelBuilder(std::unique_ptr<MachineModel> Base)
+      : M(std::move(Base)) {
+    S = M->Storage.get();
   }
 
-  void apply(const json &doc, bool isOverride) {
-    asObject(doc, "(top level)");
-    if (auto it = doc.find("schema");
-        it != doc.end() && asNumber(*it, "schema") != 1)
+  void apply(const json &Doc, bool IsOverride) {
+    asObject(Doc, "(top level)");
+    if (auto It = Doc.find("schema");
+        It != Doc.end() && asNumber(*It, "schema") != 1)
       fail("schema", "unsupported schema version (expected 1)");
-    applyHeader(doc, isOverride);
+    applyHeader(Doc, IsOverride);
     // Numbers without "src" default to "defaultSource", else to the first
     // source this document declares.
-    if (auto it = doc.find("sources"); it != doc.end()) {
-      const json &v = asArray(*it, "sources");
-      applySources(v);
-      if (!v.empty())
-        defaultSource = sourceIndex(
-            asString(member(v[0], "id", "sources[0]"), "sources[0].id"),
+    if (auto It = Doc.find("sources"); It != Doc.end()) {
+      const json &V = asArray(*It, "sources");
+      applySources(V);
+      if (!V.empty())
+        DefaultSource = sourceIndex(
+            asString(member(V[0], "id", "sources[0]"), "sources[0].id"),
             "sources[0]");
     }
-    if (auto it = doc.find("defaultSource"); it != doc.end())
-      defaultSource =
-          sourceIndex(asString(*it, "defaultSource"), "defaultSource");
-    if (auto it = doc.find("ports"); it != doc.end()) {
-      if (isOverride)
+    if (auto It = Doc.find("defaultSource"); It != Doc.end())
+      DefaultSource =
+          sourceIndex(asString(*It, "defaultSource"), "defaultSource");
+    if (auto It = Doc.find("ports"); It != Doc.end()) {
+      if (IsOverride)
         fail("ports",
              "an override cannot redefine the port list (use addPorts)");
-      applyPorts(*it);
-    } else if (!isOverride) {
+      applyPorts(*It);
+    } else if (!IsOverride) {
       fail("ports", "missing field 'ports'");
     }
-    if (auto it = doc.find("addPorts"); it != doc.end()) {
-      if (!isOverride)
+    if (auto It = Doc.find("addPorts"); It != Doc.end()) {
+      if (!IsOverride)
         fail("addPorts",
              "only an override adds ports (a model lists them in 'ports')");
-      applyAddPorts(*it);
+      applyAddPorts(*It);
     }
-    if (auto it = doc.find("dividerPort"); it != doc.end())
-      M->dividerPort = portIndex(asString(*it, "dividerPort"), "dividerPort");
-    if (auto it = doc.find("loadPorts"); it != doc.end())
-      M->loadPorts = portMask(asString(*it, "loadPorts"), "loadPorts");
-    if (auto it = doc.find("storePorts"); it != doc.end())
-      M->storePorts = portMask(asString(*it, "storePorts"), "storePorts");
-    if (auto it = doc.find("pipeline"); it != doc.end())
-      applyPipeline(*it);
-    if (auto it = doc.find("rules"); it != doc.end())
-      applyRules(*it);
-    if (auto it = doc.find("forms"); it != doc.end())
-      applyForms(*it, isOverride);
-    else if (!isOverride)
+    if (auto It = Doc.find("dividerPort"); It != Doc.end())
+      M->DividerPort = portIndex(asString(*It, "dividerPort"), "dividerPort");
+    if (auto It = Doc.find("loadPorts"); It != Doc.end())
+      M->LoadPorts = portMask(asString(*It, "loadPorts"), "loadPorts");
+    if (auto It = Doc.find("storePorts"); It != Doc.end())
+      M->StorePorts = portMask(asString(*It, "storePorts"), "storePorts");
+    if (auto It = Doc.find("pipeline"); It != Doc.end())
+      applyPipeline(*It);
+    if (auto It = Doc.find("rules"); It != Doc.end())
+      applyRules(*It);
+    if (auto It = Doc.find("forms"); It != Doc.end())
+      applyForms(*It, IsOverride);
+    else if (!IsOverride)
       fail("forms", "missing field 'forms'");
-    if (auto it = doc.find("portRules"); it != doc.end())
-      applyPortRules(*it);
-    if (auto it = doc.find("formRules"); it != doc.end())
-      applyFormRules(*it);
-    if (auto it = doc.find("resourceRules"); it != doc.end())
-      applyResourceRules(*it);
+    if (auto It = Doc.find("portRules"); It != Doc.end())
+      applyPortRules(*It);
+    if (auto It = Doc.find("formRules"); It != Doc.end())
+      applyFormRules(*It);
+    if (auto It = Doc.find("resourceRules"); It != Doc.end())
+      applyResourceRules(*It);
   }
 
   std::unique_ptr<MachineModel> finish() {
     M->finalizeStorage();
     // Among forms sharing a key, let supported ones come first so that
     // findAsmKey prefers a form the CPU implements.
-    auto &fs = S->forms;
-    std::stable_sort(S->byAsmKey.begin(), S->byAsmKey.end(),
-                     [&](uint32_t a, uint32_t b) {
-                       if (fs[a].asmKey != fs[b].asmKey)
-                         return fs[a].asmKey < fs[b].asmKey;
-                       return !(fs[a].flags & FormUnsupported) &&
-                              (fs[b].flags & FormUnsupported);
+    auto &Fs = S->Forms;
+    std::stable_sort(S->ByAsmKey.begin(), S->ByAsmKey.end(),
+                     [&](uint32_t A, uint32_t B) {
+                       if (Fs[A].AsmKey != Fs[B].AsmKey)
+                         return Fs[A].AsmKey < Fs[B].AsmKey;
+                       return !(Fs[A].Flags & FormUnsupported) &&
+                              (Fs[B].Flags & FormUnsupported);
                      });
     return std::move(M);
   }
 
 private:
-  void applyHeader(const json &doc, bool isOverride) {
-    if (auto it = doc.find("name"); it != doc.end())
-      M->name = asString(*it, "name");
-    else if (!isOverride)
+  void applyHeader(const json &Doc, bool IsOverride) {
+    if (auto It = Doc.find("name"); It != Doc.end())
+      M->Name = asString(*It, "name");
+    else if (!IsOverride)
       fail("name", "missing field 'name'");
-    if (auto it = doc.find("isa"); it != doc.end())
-      M->isa = asString(*it, "isa");
-    if (auto it = doc.find("llvmCpu"); it != doc.end())
-      M->llvmCpu = asString(*it, "llvmCpu");
-    if (auto it = doc.find("description"); it != doc.end())
-      M->description = asString(*it, "description");
+    if (auto It = Doc.find("isa"); It != Doc.end())
+      M->Isa = asString(*It, "isa");
+    if (auto It = Doc.find("llvmCpu"); It != Doc.end())
+      M->LlvmCpu = asString(*It, "llvmCpu");
+    if (auto It = Doc.find("description"); It != Doc.end())
+      M->Description = asString(*It, "description");
   }
 
-  void applySources(const json &v) {
-    asArray(v, "sources");
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string where = "sources[" + std::to_string(i) + "]";
-      const json &e = asObject(v[i], where);
-      ProvenanceEntry p{
-          asString(member(e, "id", where), where + ".id"),
-          asString(member(e, "description", where), where + ".description")};
-      auto same =
-          std::find_if(M->sources.begin(), M->sources.end(),
-                       [&](const ProvenanceEntry &q) { return q.id == p.id; });
-      if (same == M->sources.end())
-        M->sources.push_back(std::move(p));
+  void applySources(const json &V) {
+    asArray(V, "sources");
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string Where = "sources[" + std::to_string(I) + "]";
+      const json &E = asObject(V[I], Where);
+      ProvenanceEntry P{
+          asString(member(E, "id", Where), Where + ".id"),
+          asString(member(E, "description", Where), Where + ".description")};
+      auto Same =
+          std::find_if(M->Sources.begin(), M->Sources.end(),
+                       [&](const ProvenanceEntry &Q) { return Q.Id == P.Id; });
+      if (Same == M->Sources.end())
+        M->Sources.push_back(std::move(P));
       else
-        same->description = p.description;
+        Same->Description = P.Description;
     }
   }
 
-  uint16_t sourceIndex(const std::string &id, const std::string &where) const {
-    for (size_t i = 0; i < M->sources.size(); ++i)
-      if (M->sources[i].id == id)
-        return static_cast<uint16_t>(i);
-    fail(where, "unknown source id '" + id + "' (declare it in 'sources')");
+  uint16_t sourceIndex(const std::string &Id, const std::string &Where) const {
+    for (size_t I = 0; I < M->Sources.size(); ++I)
+      if (M->Sources[I].Id == Id)
+        return static_cast<uint16_t>(I);
+    fail(Where, "unknown source id '" + Id + "' (declare it in 'sources')");
   }
 
-  uint16_t sourceOf(const json &obj, const std::string &where) const {
-    auto it = obj.find("src");
-    if (it == obj.end())
-      it = obj.find("source");
-    return it == obj.end() ? defaultSource
-                           : sourceIndex(asString(*it, where + ".src"), where);
+  uint16_t sourceOf(const json &Obj, const std::string &Where) const {
+    auto It = Obj.find("src");
+    if (It == Obj.end())
+      It = Obj.find("source");
+    return It == Obj.end() ? DefaultSource
+                           : sourceIndex(asString(*It, Where + ".src"), Where);
   }
 
-  void applyPorts(const json &v) {
-    asArray(v, "ports");
-    if (v.size() > 64)
+  void applyPorts(const json &V) {
+    asArray(V, "ports");
+    if (V.size() > 64)
       fail("ports", "at most 64 ports");
-    M->ports.clear();
-    for (size_t i = 0; i < v.size(); ++i)
-      M->ports.push_back({asString(v[i], "ports[" + std::to_string(i) + "]")});
+    M->Ports.clear();
+    for (size_t I = 0; I < V.size(); ++I)
+      M->Ports.push_back({asString(V[I], "ports[" + std::to_string(I) + "]")});
   }
 
   /// "addPorts": ["P6", "P7"]: ports appended to the base model's list
   /// (existing port masks keep their bits), at most 64 in all.
-  void applyAddPorts(const json &v) {
-    asArray(v, "addPorts");
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string where = "addPorts[" + std::to_string(i) + "]";
-      std::string name = asString(v[i], where);
-      if (name.empty() || name.find('+') != std::string::npos)
-        fail(where, "a port name is not empty and has no '+'");
-      for (const Port &p : M->ports)
-        if (p.name == name)
-          fail(where, "port '" + name + "' already exists");
-      if (M->ports.size() >= 64)
-        fail(where, "at most 64 ports");
-      M->ports.push_back({name});
+  void applyAddPorts(const json &V) {
+    asArray(V, "addPorts");
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string Where = "addPorts[" + std::to_string(I) + "]";
+      std::string Name = asString(V[I], Where);
+      if (Name.empty() || Name.find('+') != std::string::npos)
+        fail(Where, "a port name is not empty and has no '+'");
+      for (const Port &P : M->Ports)
+        if (P.Name == Name)
+          fail(Where, "port '" + Name + "' already exists");
+      if (M->Ports.size() >= 64)
+        fail(Where, "at most 64 ports");
+      M->Ports.push_back({Name});
     }
   }
 
-  int portIndex(const std::string &name, const std::string &where) const {
-    for (size_t i = 0; i < M->ports.size(); ++i)
-      if (M->ports[i].name == name)
-        return static_cast<int>(i);
-    fail(where, "unknown port '" + name + "'");
+  int portIndex(const std::string &Name, const std::string &Where) const {
+    for (size_t I = 0; I < M->Ports.size(); ++I)
+      if (M->Ports[I].Name == Name)
+        return static_cast<int>(I);
+    fail(Where, "unknown port '" + Name + "'");
   }
 
   /// "P0+P1+P5" -> mask; "" -> 0.
-  PortMask portMask(const std::string &set, const std::string &where) const {
-    PortMask m = 0;
-    size_t start = 0;
-    while (start < set.size()) {
-      size_t plus = set.find('+', start);
-      std::string name =
-          set.substr(start, plus == std::string::npos ? plus : plus - start);
-      m |= PortMask(1) << portIndex(name, where);
-      if (plus == std::string::npos)
+  PortMask portMask(const std::string &Set, const std::string &Where) const {
+    PortMask M = 0;
+    size_t Start = 0;
+    while (Start < Set.size()) {
+      size_t Plus = Set.find('+', Start);
+      std::string Name =
+          Set.substr(Start, Plus == std::string::npos ? Plus : Plus - Start);
+      M |= PortMask(1) << portIndex(Name, Where);
+      if (Plus == std::string::npos)
         break;
-      start = plus + 1;
+      Start = Plus + 1;
     }
-    return m;
+    return M;
   }
 
-  void applyPipeline(const json &v) {
-    asObject(v, "pipeline");
-    static const std::map<std::string, Sourced PipelineParams::*> fields = {
-        {"decodeWidth", &PipelineParams::decodeWidth},
-        {"uopCacheWidth", &PipelineParams::uopCacheWidth},
-        {"dispatchWidth", &PipelineParams::dispatchWidth},
-        {"retireWidth", &PipelineParams::retireWidth},
-        {"robSize", &PipelineParams::robSize},
-        {"schedulerSize", &PipelineParams::schedulerSize},
-        {"loadQueueSize", &PipelineParams::loadQueueSize},
-        {"storeQueueSize", &PipelineParams::storeQueueSize},
-        {"loopBufferSize", &PipelineParams::loopBufferSize},
-        {"takenBranchesPerCycle", &PipelineParams::takenBranchesPerCycle},
-        {"loadLatency", &PipelineParams::loadLatency},
-        {"vecLoadLatency", &PipelineParams::vecLoadLatency},
-        {"storeForwardLatency", &PipelineParams::storeForwardLatency},
-        {"vecStoreForwardLatency", &PipelineParams::vecStoreForwardLatency},
+  void applyPipeline(const json &V) {
+    asObject(V, "pipeline");
+    static const std::map<std::string, Sourced PipelineParams::*> Fields = {
+        {"decodeWidth", &PipelineParams::DecodeWidth},
+        {"uopCacheWidth", &PipelineParams::UopCacheWidth},
+        {"dispatchWidth", &PipelineParams::DispatchWidth},
+        {"retireWidth", &PipelineParams::RetireWidth},
+        {"robSize", &PipelineParams::RobSize},
+        {"schedulerSize", &PipelineParams::SchedulerSize},
+        {"loadQueueSize", &PipelineParams::LoadQueueSize},
+        {"storeQueueSize", &PipelineParams::StoreQueueSize},
+        {"loopBufferSize", &PipelineParams::LoopBufferSize},
+        {"takenBranchesPerCycle", &PipelineParams::TakenBranchesPerCycle},
+        {"loadLatency", &PipelineParams::LoadLatency},
+        {"vecLoadLatency", &PipelineParams::VecLoadLatency},
+        {"storeForwardLatency", &PipelineParams::StoreForwardLatency},
+        {"vecStoreForwardLatency", &PipelineParams::VecStoreForwardLatency},
         {"vec512StoreForwardLatency",
-         &PipelineParams::vec512StoreForwardLatency},
-        {"storeForwardFailLatency", &PipelineParams::storeForwardFailLatency},
+         &PipelineParams::Vec512StoreForwardLatency},
+        {"storeForwardFailLatency", &PipelineParams::StoreForwardFailLatency},
         {"vecStoreForwardFailLatency",
-         &PipelineParams::vecStoreForwardFailLatency},
-        {"mispredictPenalty", &PipelineParams::mispredictPenalty}};
-    for (auto it = v.begin(); it != v.end(); ++it) {
-      std::string where = "pipeline." + it.key();
-      auto f = fields.find(it.key());
-      if (f == fields.end())
-        fail(where, "unknown pipeline parameter");
-      const json &e = asObject(it.value(), where);
-      Sourced s;
-      s.value = asNumber(member(e, "value", where), where + ".value");
-      s.source = sourceOf(e, where);
-      M->pipeline.*(f->second) = s;
+         &PipelineParams::VecStoreForwardFailLatency},
+        {"mispredictPenalty", &PipelineParams::MispredictPenalty}};
+    for (auto It = V.begin(); It != V.end(); ++It) {
+      std::string Where = "pipeline." + It.key();
+      auto F = Fields.find(It.key());
+      if (F == Fields.end())
+        fail(Where, "unknown pipeline parameter");
+      const json &E = asObject(It.value(), Where);
+      Sourced S;
+      S.Value = asNumber(member(E, "value", Where), Where + ".value");
+      S.Source = sourceOf(E, Where);
+      M->Pipeline.*(F->second) = S;
     }
   }
 
-  void applyRules(const json &v) {
-    asObject(v, "rules");
-    static const std::map<std::string, bool SpecialRules::*> flags = {
-        {"zeroIdioms", &SpecialRules::zeroIdioms},
-        {"moveElimination", &SpecialRules::moveElimination},
-        {"microFusion", &SpecialRules::microFusion},
-        {"unlaminateIndexed", &SpecialRules::unlaminateIndexed},
-        {"fastLea", &SpecialRules::fastLea}};
-    for (auto it = v.begin(); it != v.end(); ++it) {
-      std::string where = "rules." + it.key();
-      if (auto f = flags.find(it.key()); f != flags.end()) {
-        M->rules.*(f->second) = asBool(it.value(), where);
-      } else if (it.key() == "macroFusible") {
-        M->rules.macroFusible.clear();
-        const json &a = asArray(it.value(), where);
-        for (size_t i = 0; i < a.size(); ++i)
-          M->rules.macroFusible.push_back(
-              asString(a[i], where + "[" + std::to_string(i) + "]"));
-      } else if (it.key() == "lineCrossing") {
-        applyLineCrossing(it.value(), where);
-      } else if (it.key() == "memoryRenaming") {
-        applyMemoryRenaming(it.value(), where);
-      } else if (it.key() == "source" || it.key() == "src") {
-        M->rules.source = sourceIndex(asString(it.value(), where), where);
-      } else if (it.key() != "notes") {
-        fail(where, "unknown rule");
+  void applyRules(const json &V) {
+    asObject(V, "rules");
+    static const std::map<std::string, bool SpecialRules::*> Flags = {
+        {"zeroIdioms", &SpecialRules::ZeroIdioms},
+        {"moveElimination", &SpecialRules::MoveElimination},
+        {"microFusion", &SpecialRules::MicroFusion},
+        {"unlaminateIndexed", &SpecialRules::UnlaminateIndexed},
+        {"fastLea", &SpecialRules::FastLea}};
+    for (auto It = V.begin(); It != V.end(); ++It) {
+      std::string Where = "rules." + It.key();
+      if (auto F = Flags.find(It.key()); F != Flags.end()) {
+        M->Rules.*(F->second) = asBool(It.value(), Where);
+      } else if (It.key() == "macroFusible") {
+        M->Rules.MacroFusible.clear();
+        const json &A = asArray(It.value(), Where);
+        for (size_t I = 0; I < A.size(); ++I)
+          M->Rules.MacroFusible.push_back(
+              asString(A[I], Where + "[" + std::to_string(I) + "]"));
+      } else if (It.key() == "lineCrossing") {
+        applyLineCrossing(It.value(), Where);
+      } else if (It.key() == "memoryRenaming") {
+        applyMemoryRenaming(It.value(), Where);
+      } else if (It.key() == "source" || It.key() == "src") {
+        M->Rules.Source = sourceIndex(asString(It.value(), Where), Where);
+      } else if (It.key() != "notes") {
+        fail(Where, "unknown rule");
       }
     }
   }
 
   /// "lineCrossing": {"bytes": 64, "minCycles": 2, "src": id}; bytes 0
   /// removes the rule (in an override of a model that has one).
-  void applyLineCrossing(const json &v, const std::string &where) {
-    asObject(v, where);
-    for (auto it = v.begin(); it != v.end(); ++it)
-      if (it.key() != "bytes" && it.key() != "minCycles" && it.key() != "src" &&
-          it.key() != "source" && it.key() != "note")
-        fail(where + "." + it.key(),
+  void applyLineCrossing(const json &V, const std::string &Where) {
+    asObject(V, Where);
+    for (auto It = V.begin(); It != V.end(); ++It)
+      if (It.key() != "bytes" && It.key() != "minCycles" && It.key() != "src" &&
+          It.key() != "source" && It.key() != "note")
+        fail(Where + "." + It.key(),
              "unknown field (bytes, minCycles, src, note)");
-    double bytes = asNumber(member(v, "bytes", where), where + ".bytes");
-    auto b = static_cast<uint32_t>(bytes);
-    if (bytes != b || bytes > 4096 || (b & (b - 1)) != 0)
-      fail(where + ".bytes", "expected 0 or a power of two up to 4096");
-    SpecialRules::LineCrossing rule;
-    if (b != 0) {
-      rule.bytes = b;
-      rule.minCycles =
-          asNumber(member(v, "minCycles", where), where + ".minCycles");
-      if (rule.minCycles <= 0)
-        fail(where + ".minCycles", "must be positive");
-      rule.source = sourceOf(v, where);
+    double Bytes = asNumber(member(V, "bytes", Where), Where + ".bytes");
+    auto B = static_cast<uint32_t>(Bytes);
+    if (Bytes != B || Bytes > 4096 || (B & (B - 1)) != 0)
+      fail(Where + ".bytes", "expected 0 or a power of two up to 4096");
+    SpecialRules::LineCrossingRule Rule;
+    if (B != 0) {
+      Rule.Bytes = B;
+      Rule.MinCycles =
+          asNumber(member(V, "minCycles", Where), Where + ".minCycles");
+      if (Rule.MinCycles <= 0)
+        fail(Where + ".minCycles", "must be positive");
+      Rule.Source = sourceOf(V, Where);
     }
-    M->rules.lineCrossing = rule;
+    M->Rules.LineCrossing = Rule;
   }
 
   /// "memoryRenaming": {"src": id, "note": text} turns the rule on (the
-  /// conditions are fixed, see SpecialRules::MemoryRenaming); false turns
+  /// conditions are fixed, see SpecialRules::MemoryRenamingRule); false turns
   /// it off (in an override of a model that has it).
-  void applyMemoryRenaming(const json &v, const std::string &where) {
-    SpecialRules::MemoryRenaming rule;
-    if (v.is_boolean() && !v.get<bool>()) {
-      M->rules.memoryRenaming = rule;
+  void applyMemoryRenaming(const json &V, const std::string &Where) {
+    SpecialRules::MemoryRenamingRule Rule;
+    if (V.is_boolean() && !V.get<bool>()) {
+      M->Rules.MemoryRenaming = Rule;
       return;
     }
-    if (!v.is_object())
-      fail(where, "expected {\"src\": id, \"note\": text} or false");
-    for (auto it = v.begin(); it != v.end(); ++it)
-      if (it.key() != "src" && it.key() != "source" && it.key() != "note")
-        fail(where + "." + it.key(), "unknown field (src, note)");
-    rule.enabled = true;
-    rule.source = sourceOf(v, where);
-    M->rules.memoryRenaming = rule;
+    if (!V.is_object())
+      fail(Where, "expected {\"src\": id, \"note\": text} or false");
+    for (auto It = V.begin(); It != V.end(); ++It)
+      if (It.key() != "src" && It.key() != "source" && It.key() != "note")
+        fail(Where + "." + It.key(), "unknown field (src, note)");
+    Rule.Enabled = true;
+    Rule.Source = sourceOf(V, Where);
+    M->Rules.MemoryRenaming = Rule;
   }
 
   /// Resource list "[[portset, cycles], ...]" appended to storage.
-  void readResources(const json &v, const std::string &where, InstrForm &f) {
-    asArray(v, where);
-    f.resBegin = static_cast<uint32_t>(S->resources.size());
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string w = where + "[" + std::to_string(i) + "]";
-      if (!v[i].is_array() || v[i].size() != 2)
-        fail(w, "expected [\"port+port\", cycles]");
-      ResourceUse u;
-      u.ports = portMask(asString(v[i][0], w + "[0]"), w + "[0]");
-      if (!u.ports)
-        fail(w, "empty port set");
-      u.cycles = static_cast<float>(asNumber(v[i][1], w + "[1]"));
-      S->resources.push_back(u);
+  void readResources(const json &V, const std::string &Where, InstrForm &F) {
+    asArray(V, Where);
+    F.ResBegin = static_cast<uint32_t>(S->Resources.size());
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string W = Where + "[" + std::to_string(I) + "]";
+      if (!V[I].is_array() || V[I].size() != 2)
+        fail(W, "expected [\"port+port\", cycles]");
+      ResourceUse U;
+      U.Ports = portMask(asString(V[I][0], W + "[0]"), W + "[0]");
+      if (!U.Ports)
+        fail(W, "empty port set");
+      U.Cycles = static_cast<float>(asNumber(V[I][1], W + "[1]"));
+      S->Resources.push_back(U);
     }
-    f.resCount = static_cast<uint16_t>(v.size());
+    F.ResCount = static_cast<uint16_t>(V.size());
   }
 
-  uint16_t readFlags(const json &v, const std::string &where) const {
-    static const std::map<std::string, uint16_t> names = {
+  uint16_t readFlags(const json &V, const std::string &Where) const {
+    static const std::map<std::string, uint16_t> Names = {
         {"load", FormMayLoad},
         {"store", FormMayStore},
         {"unsupported", FormUnsupported},
         {"divider", FormDivider},
         {"branch", FormBranch},
         {"overlaid", FormOverlaid}};
-    uint16_t flags = 0;
-    asArray(v, where);
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string w = where + "[" + std::to_string(i) + "]";
-      auto it = names.find(asString(v[i], w));
-      if (it == names.end())
-        fail(w, "unknown flag (load, store, unsupported, divider, branch, "
+    uint16_t Flags = 0;
+    asArray(V, Where);
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string W = Where + "[" + std::to_string(I) + "]";
+      auto It = Names.find(asString(V[I], W));
+      if (It == Names.end())
+        fail(W, "unknown flag (load, store, unsupported, divider, branch, "
                 "overlaid)");
-      flags |= it->second;
+      Flags |= It->second;
     }
-    return flags;
+    return Flags;
   }
 
   /// Set the fields present in `e` on `f`.
-  void patchForm(const json &e, const std::string &where, InstrForm &f,
-                 bool overlay) {
-    if (auto it = e.find("key"); it != e.end())
-      f.asmKey = S->intern(asString(*it, where + ".key"));
-    bool numbers = false;
-    if (auto it = e.find("uops"); it != e.end())
-      f.uops = asCount(*it, where + ".uops"), numbers = true;
-    if (auto it = e.find("lat"); it != e.end())
-      f.latency = asCount(*it, where + ".lat"), numbers = true;
-    if (auto it = e.find("rtp"); it != e.end())
-      f.rthroughput = static_cast<float>(asNumber(*it, where + ".rtp")),
-      numbers = true;
-    if (auto it = e.find("res"); it != e.end())
-      readResources(*it, where + ".res", f), numbers = true;
-    if (auto it = e.find("flags"); it != e.end())
-      f.flags = readFlags(*it, where + ".flags");
-    else if (numbers)
-      f.flags &= ~FormUnsupported;
-    f.source = sourceOf(e, where);
-    if (overlay)
-      f.flags |= FormOverlaid;
+  void patchForm(const json &E, const std::string &Where, InstrForm &F,
+                 bool Overlay) {
+    if (auto It = E.find("key"); It != E.end())
+      F.AsmKey = S->intern(asString(*It, Where + ".key"));
+    bool Numbers = false;
+    if (auto It = E.find("uops"); It != E.end())
+      F.Uops = asCount(*It, Where + ".uops"), Numbers = true;
+    if (auto It = E.find("lat"); It != E.end())
+      F.Latency = asCount(*It, Where + ".lat"), Numbers = true;
+    if (auto It = E.find("rtp"); It != E.end())
+      F.Rthroughput = static_cast<float>(asNumber(*It, Where + ".rtp")),
+      Numbers = true;
+    if (auto It = E.find("res"); It != E.end())
+      readResources(*It, Where + ".res", F), Numbers = true;
+    if (auto It = E.find("flags"); It != E.end())
+      F.Flags = readFlags(*It, Where + ".flags");
+    else if (Numbers)
+      F.Flags &= ~FormUnsupported;
+    F.Source = sourceOf(E, Where);
+    if (Overlay)
+      F.Flags |= FormOverlaid;
   }
 
-  void applyForms(const json &v, bool isOverride) {
-    asArray(v, "forms");
-    if (!isOverride) {
-      S->forms.reserve(v.size());
-      for (size_t i = 0; i < v.size(); ++i) {
-        std::string where = "forms[" + std::to_string(i) + "]";
-        const json &e = asObject(v[i], where);
-        InstrForm f;
-        if (auto it = e.find("op"); it != e.end())
-          f.opcode = S->intern(asString(*it, where + ".op"));
-        if (f.opcode.empty() && !e.contains("key"))
-          fail(where, "a form needs 'op' or 'key'");
-        if (!e.contains("uops") && !e.contains("flags"))
-          fail(where, "missing field 'uops' (or flags [\"unsupported\"])");
-        patchForm(e, where, f, false);
-        S->forms.push_back(f);
+  void applyForms(const json &V, bool IsOverride) {
+    asArray(V, "forms");
+    if (!IsOverride) {
+      S->Forms.reserve(V.size());
+      for (size_t I = 0; I < V.size(); ++I) {
+        std::string Where = "forms[" + std::to_string(I) + "]";
+        const json &E = asObject(V[I], Where);
+        InstrForm F;
+        if (auto It = E.find("op"); It != E.end())
+          F.Opcode = S->intern(asString(*It, Where + ".op"));
+        if (F.Opcode.empty() && !E.contains("key"))
+          fail(Where, "a form needs 'op' or 'key'");
+        if (!E.contains("uops") && !E.contains("flags"))
+          fail(Where, "missing field 'uops' (or flags [\"unsupported\"])");
+        patchForm(E, Where, F, false);
+        S->Forms.push_back(F);
       }
       return;
     }
     // Overrides: patch every form with the same opcode (and key, if both are
     // given; the key alone otherwise); add a new form when nothing matches.
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string where = "forms[" + std::to_string(i) + "]";
-      const json &e = asObject(v[i], where);
-      std::string op = e.contains("op") ? asString(e["op"], where + ".op") : "";
-      std::string key =
-          e.contains("key") ? asString(e["key"], where + ".key") : "";
-      if (op.empty() && key.empty())
-        fail(where, "a form needs 'op' or 'key'");
-      bool matched = false;
-      for (size_t fi = 0; fi < S->forms.size(); ++fi) {
-        InstrForm &f = S->forms[fi];
-        bool hit = op.empty()
-                       ? f.asmKey == key
-                       : f.opcode == op && (key.empty() || f.asmKey == key);
-        if (!hit)
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string Where = "forms[" + std::to_string(I) + "]";
+      const json &E = asObject(V[I], Where);
+      std::string Op = E.contains("op") ? asString(E["op"], Where + ".op") : "";
+      std::string Key =
+          E.contains("key") ? asString(E["key"], Where + ".key") : "";
+      if (Op.empty() && Key.empty())
+        fail(Where, "a form needs 'op' or 'key'");
+      bool Matched = false;
+      for (size_t Fi = 0; Fi < S->Forms.size(); ++Fi) {
+        InstrForm &F = S->Forms[Fi];
+        bool Hit = Op.empty()
+                       ? F.AsmKey == Key
+                       : F.Opcode == Op && (Key.empty() || F.AsmKey == Key);
+        if (!Hit)
           continue;
-        json patch = e;
-        patch.erase("key"); // the key selected the form; keep it
-        patchForm(patch, where, f, true);
-        if (e.contains("res"))
-          givenDemands.insert(fi);
-        matched = true;
+        json Patch = E;
+        Patch.erase("key"); // the key selected the form; keep it
+        patchForm(Patch, Where, F, true);
+        if (E.contains("res"))
+          GivenDemands.insert(Fi);
+        Matched = true;
       }
-      if (!matched) {
-        InstrForm f;
-        f.opcode = S->intern(op);
-        patchForm(e, where, f, true);
-        if (e.contains("res"))
-          givenDemands.insert(S->forms.size());
-        S->forms.push_back(f);
+      if (!Matched) {
+        InstrForm F;
+        F.Opcode = S->intern(Op);
+        patchForm(E, Where, F, true);
+        if (E.contains("res"))
+          GivenDemands.insert(S->Forms.size());
+        S->Forms.push_back(F);
       }
     }
   }
 
-  static std::string_view mnemonicOf(std::string_view key) {
-    return key.substr(0, key.find(' '));
+  static std::string_view mnemonicOf(std::string_view Key) {
+    return Key.substr(0, Key.find(' '));
   }
 
-  static bool hasOperandClass(std::string_view key, std::string_view cls) {
-    size_t sp = key.find(' ');
-    if (sp == std::string_view::npos)
+  static bool hasOperandClass(std::string_view Key, std::string_view Cls) {
+    size_t Sp = Key.find(' ');
+    if (Sp == std::string_view::npos)
       return false;
-    std::string_view ops = key.substr(sp + 1);
-    size_t start = 0;
-    while (start <= ops.size()) {
-      size_t comma = ops.find(',', start);
-      std::string_view op = ops.substr(
-          start, comma == std::string_view::npos ? comma : comma - start);
-      if (op.substr(0, cls.size()) == cls &&
-          (op.size() == cls.size() || op[cls.size()] == '{'))
+    std::string_view Ops = Key.substr(Sp + 1);
+    size_t Start = 0;
+    while (Start <= Ops.size()) {
+      size_t Comma = Ops.find(',', Start);
+      std::string_view Op = Ops.substr(
+          Start, Comma == std::string_view::npos ? Comma : Comma - Start);
+      if (Op.substr(0, Cls.size()) == Cls &&
+          (Op.size() == Cls.size() || Op[Cls.size()] == '{'))
         return true;
-      if (comma == std::string_view::npos)
+      if (Comma == std::string_view::npos)
         break;
-      start = comma + 1;
+      Start = Comma + 1;
     }
     return false;
   }
@@ -504,52 +505,52 @@ private:
   /// {"mnemonics": [...], "keys": [...], "lat": n, "src": id}: register forms
   /// get latency n, pure load+op forms n + the load-to-use latency (vector
   /// or integer, from the pipeline parameters); store forms are left alone.
-  void applyFormRules(const json &v) {
-    asArray(v, "formRules");
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string where = "formRules[" + std::to_string(i) + "]";
-      const json &r = asObject(v[i], where);
-      std::vector<std::string> mnemonics, keys;
-      if (auto it = r.find("mnemonics"); it != r.end())
-        for (const json &m : asArray(*it, where + ".mnemonics"))
-          mnemonics.push_back(asString(m, where + ".mnemonics[]"));
-      if (auto it = r.find("keys"); it != r.end())
-        for (const json &k : asArray(*it, where + ".keys"))
-          keys.push_back(asString(k, where + ".keys[]"));
-      if (mnemonics.empty() && keys.empty())
-        fail(where, "needs 'mnemonics' or 'keys'");
-      uint16_t lat = asCount(member(r, "lat", where), where + ".lat");
-      uint16_t src = sourceOf(r, where);
-      unsigned hits = 0;
-      for (InstrForm &f : S->forms) {
-        if (f.asmKey.empty() || (f.flags & (FormUnsupported | FormMayStore)))
+  void applyFormRules(const json &V) {
+    asArray(V, "formRules");
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string Where = "formRules[" + std::to_string(I) + "]";
+      const json &R = asObject(V[I], Where);
+      std::vector<std::string> Mnemonics, Keys;
+      if (auto It = R.find("mnemonics"); It != R.end())
+        for (const json &M : asArray(*It, Where + ".mnemonics"))
+          Mnemonics.push_back(asString(M, Where + ".mnemonics[]"));
+      if (auto It = R.find("keys"); It != R.end())
+        for (const json &K : asArray(*It, Where + ".keys"))
+          Keys.push_back(asString(K, Where + ".keys[]"));
+      if (Mnemonics.empty() && Keys.empty())
+        fail(Where, "needs 'mnemonics' or 'keys'");
+      uint16_t Lat = asCount(member(R, "lat", Where), Where + ".lat");
+      uint16_t Src = sourceOf(R, Where);
+      unsigned Hits = 0;
+      for (InstrForm &F : S->Forms) {
+        if (F.AsmKey.empty() || (F.Flags & (FormUnsupported | FormMayStore)))
           continue;
-        bool hit =
-            std::find(keys.begin(), keys.end(), f.asmKey) != keys.end() ||
-            std::find(mnemonics.begin(), mnemonics.end(),
-                      mnemonicOf(f.asmKey)) != mnemonics.end();
-        if (!hit)
+        bool Hit =
+            std::find(Keys.begin(), Keys.end(), F.AsmKey) != Keys.end() ||
+            std::find(Mnemonics.begin(), Mnemonics.end(),
+                      mnemonicOf(F.AsmKey)) != Mnemonics.end();
+        if (!Hit)
           continue;
-        bool memOperand = hasOperandClass(f.asmKey, "mem");
-        uint16_t total = lat;
-        if (memOperand) {
-          if (!(f.flags & FormMayLoad))
+        bool MemOperand = hasOperandClass(F.AsmKey, "mem");
+        uint16_t Total = Lat;
+        if (MemOperand) {
+          if (!(F.Flags & FormMayLoad))
             continue;
-          bool vec = hasOperandClass(f.asmKey, "xmm") ||
-                     hasOperandClass(f.asmKey, "ymm") ||
-                     hasOperandClass(f.asmKey, "zmm");
-          const Sourced &ld = vec && M->pipeline.vecLoadLatency.value > 0
-                                  ? M->pipeline.vecLoadLatency
-                                  : M->pipeline.loadLatency;
-          total = static_cast<uint16_t>(lat + ld.value);
+          bool Vec = hasOperandClass(F.AsmKey, "xmm") ||
+                     hasOperandClass(F.AsmKey, "ymm") ||
+                     hasOperandClass(F.AsmKey, "zmm");
+          const Sourced &Ld = Vec && M->Pipeline.VecLoadLatency.Value > 0
+                                  ? M->Pipeline.VecLoadLatency
+                                  : M->Pipeline.LoadLatency;
+          Total = static_cast<uint16_t>(Lat + Ld.Value);
         }
-        f.latency = total;
-        f.source = src;
-        f.flags |= FormOverlaid;
-        ++hits;
+        F.Latency = Total;
+        F.Source = Src;
+        F.Flags |= FormOverlaid;
+        ++Hits;
       }
-      if (hits == 0)
-        fail(where, "matches no form");
+      if (Hits == 0)
+        fail(Where, "matches no form");
     }
   }
 
@@ -564,89 +565,89 @@ private:
   /// form's reciprocal throughput follows the change of its densest demand
   /// per port; the model's loadPorts/storePorts follow `to`. Forms get their
   /// own copy of the demand list.
-  void applyPortRules(const json &v) {
-    asArray(v, "portRules");
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string where = "portRules[" + std::to_string(i) + "]";
-      const json &r = asObject(v[i], where);
-      for (auto it = r.begin(); it != r.end(); ++it)
-        if (it.key() != "ports" && it.key() != "to" &&
-            it.key() != "fromCycles" && it.key() != "toCycles" &&
-            it.key() != "only" && it.key() != "src" && it.key() != "source" &&
-            it.key() != "note")
-          fail(where + "." + it.key(), "unknown field (ports, to, fromCycles, "
+  void applyPortRules(const json &V) {
+    asArray(V, "portRules");
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string Where = "portRules[" + std::to_string(I) + "]";
+      const json &R = asObject(V[I], Where);
+      for (auto It = R.begin(); It != R.end(); ++It)
+        if (It.key() != "ports" && It.key() != "to" &&
+            It.key() != "fromCycles" && It.key() != "toCycles" &&
+            It.key() != "only" && It.key() != "src" && It.key() != "source" &&
+            It.key() != "note")
+          fail(Where + "." + It.key(), "unknown field (ports, to, fromCycles, "
                                        "toCycles, only, src, note)");
-      PortMask from =
-          portMask(asString(member(r, "ports", where), where + ".ports"),
-                   where + ".ports");
-      if (!from)
-        fail(where + ".ports", "empty port set");
-      PortMask to = from;
-      if (auto it = r.find("to"); it != r.end())
-        to = portMask(asString(*it, where + ".to"), where + ".to");
-      double fromCycles = r.contains("fromCycles")
-                              ? asNumber(r["fromCycles"], where + ".fromCycles")
+      PortMask From =
+          portMask(asString(member(R, "ports", Where), Where + ".ports"),
+                   Where + ".ports");
+      if (!From)
+        fail(Where + ".ports", "empty port set");
+      PortMask To = From;
+      if (auto It = R.find("to"); It != R.end())
+        To = portMask(asString(*It, Where + ".to"), Where + ".to");
+      double FromCycles = R.contains("fromCycles")
+                              ? asNumber(R["fromCycles"], Where + ".fromCycles")
                               : -1;
-      double toCycles = r.contains("toCycles")
-                            ? asNumber(r["toCycles"], where + ".toCycles")
+      double ToCycles = R.contains("toCycles")
+                            ? asNumber(R["toCycles"], Where + ".toCycles")
                             : -1;
-      if (toCycles == 0)
-        fail(where + ".toCycles",
+      if (ToCycles == 0)
+        fail(Where + ".toCycles",
              "must be positive (drop a demand with \"to\": \"\")");
-      std::string only =
-          r.contains("only") ? asString(r["only"], where + ".only") : "";
-      if (!only.empty() && only != "stores" && only != "loads")
-        fail(where + ".only", "expected \"stores\" or \"loads\"");
-      if (to == from && toCycles < 0)
-        fail(where, "changes nothing (give 'to' or 'toCycles')");
-      uint16_t src = sourceOf(r, where);
-      unsigned hits = 0;
-      for (size_t fi = 0; fi < S->forms.size(); ++fi) {
-        InstrForm &f = S->forms[fi];
-        if ((f.flags & FormUnsupported) || givenDemands.count(fi))
+      std::string Only =
+          R.contains("only") ? asString(R["only"], Where + ".only") : "";
+      if (!Only.empty() && Only != "stores" && Only != "loads")
+        fail(Where + ".only", "expected \"stores\" or \"loads\"");
+      if (To == From && ToCycles < 0)
+        fail(Where, "changes nothing (give 'to' or 'toCycles')");
+      uint16_t Src = sourceOf(R, Where);
+      unsigned Hits = 0;
+      for (size_t Fi = 0; Fi < S->Forms.size(); ++Fi) {
+        InstrForm &F = S->Forms[Fi];
+        if ((F.Flags & FormUnsupported) || GivenDemands.count(Fi))
           continue;
-        if (only == "stores" &&
-            (!(f.flags & FormMayStore) || (f.flags & FormMayLoad)))
+        if (Only == "stores" &&
+            (!(F.Flags & FormMayStore) || (F.Flags & FormMayLoad)))
           continue;
-        if (only == "loads" && !(f.flags & FormMayLoad))
+        if (Only == "loads" && !(F.Flags & FormMayLoad))
           continue;
-        std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
-                                      S->resources.begin() + f.resBegin +
-                                          f.resCount);
-        float before = static_cast<float>(portBound(uses));
-        bool changed = false;
-        std::vector<ResourceUse> out;
-        for (ResourceUse u : uses) {
-          if (u.ports == from && (fromCycles < 0 || u.cycles == fromCycles)) {
-            changed = true;
-            if (!to)
+        std::vector<ResourceUse> Uses(S->Resources.begin() + F.ResBegin,
+                                      S->Resources.begin() + F.ResBegin +
+                                          F.ResCount);
+        float Before = static_cast<float>(portBound(Uses));
+        bool Changed = false;
+        std::vector<ResourceUse> Out;
+        for (ResourceUse U : Uses) {
+          if (U.Ports == From && (FromCycles < 0 || U.Cycles == FromCycles)) {
+            Changed = true;
+            if (!To)
               continue;
-            u.ports = to;
-            if (toCycles > 0)
-              u.cycles = static_cast<float>(toCycles);
+            U.Ports = To;
+            if (ToCycles > 0)
+              U.Cycles = static_cast<float>(ToCycles);
           }
-          out.push_back(u);
+          Out.push_back(U);
         }
-        if (!changed)
+        if (!Changed)
           continue;
-        f.resBegin = static_cast<uint32_t>(S->resources.size());
-        f.resCount = static_cast<uint16_t>(out.size());
-        S->resources.insert(S->resources.end(), out.begin(), out.end());
-        float after = static_cast<float>(portBound(out));
-        if (before > 0 && after > 0 && std::abs(f.rthroughput - before) < 1e-4f)
-          f.rthroughput = after;
-        else if (after > f.rthroughput)
-          f.rthroughput = after;
-        f.source = src;
-        f.flags |= FormOverlaid;
-        ++hits;
+        F.ResBegin = static_cast<uint32_t>(S->Resources.size());
+        F.ResCount = static_cast<uint16_t>(Out.size());
+        S->Resources.insert(S->Resources.end(), Out.begin(), Out.end());
+        float After = static_cast<float>(portBound(Out));
+        if (Before > 0 && After > 0 && std::abs(F.Rthroughput - Before) < 1e-4f)
+          F.Rthroughput = After;
+        else if (After > F.Rthroughput)
+          F.Rthroughput = After;
+        F.Source = Src;
+        F.Flags |= FormOverlaid;
+        ++Hits;
       }
-      if (to && M->loadPorts == from)
-        M->loadPorts = to;
-      if (to && M->storePorts == from)
-        M->storePorts = to;
-      if (hits == 0)
-        fail(where, "matches no form");
+      if (To && M->LoadPorts == From)
+        M->LoadPorts = To;
+      if (To && M->StorePorts == From)
+        M->StorePorts = To;
+      if (Hits == 0)
+        fail(Where, "matches no form");
     }
   }
 
@@ -658,143 +659,143 @@ private:
   /// The form's reciprocal throughput is scaled alike. Forms get their own
   /// copy of the demand list, so shared lists are never changed behind
   /// another form's back.
-  void applyResourceRules(const json &v) {
-    asArray(v, "resourceRules");
-    for (size_t i = 0; i < v.size(); ++i) {
-      std::string where = "resourceRules[" + std::to_string(i) + "]";
-      const json &r = asObject(v[i], where);
-      std::string cls =
-          asString(member(r, "operandClass", where), where + ".operandClass");
-      PortMask ports =
-          portMask(asString(member(r, "ports", where), where + ".ports"),
-                   where + ".ports");
-      double from =
-          asNumber(member(r, "fromCycles", where), where + ".fromCycles");
-      double to = asNumber(member(r, "toCycles", where), where + ".toCycles");
-      if (from <= 0 || to <= 0)
-        fail(where, "fromCycles and toCycles must be positive");
-      uint16_t src = sourceOf(r, where);
-      unsigned hits = 0;
-      for (size_t fi = 0; fi < S->forms.size(); ++fi) {
-        InstrForm &f = S->forms[fi];
-        if (f.asmKey.empty() || (f.flags & FormUnsupported) ||
-            !hasOperandClass(f.asmKey, cls) || givenDemands.count(fi))
+  void applyResourceRules(const json &V) {
+    asArray(V, "resourceRules");
+    for (size_t I = 0; I < V.size(); ++I) {
+      std::string Where = "resourceRules[" + std::to_string(I) + "]";
+      const json &R = asObject(V[I], Where);
+      std::string Cls =
+          asString(member(R, "operandClass", Where), Where + ".operandClass");
+      PortMask Ports =
+          portMask(asString(member(R, "ports", Where), Where + ".ports"),
+                   Where + ".ports");
+      double From =
+          asNumber(member(R, "fromCycles", Where), Where + ".fromCycles");
+      double To = asNumber(member(R, "toCycles", Where), Where + ".toCycles");
+      if (From <= 0 || To <= 0)
+        fail(Where, "fromCycles and toCycles must be positive");
+      uint16_t Src = sourceOf(R, Where);
+      unsigned Hits = 0;
+      for (size_t Fi = 0; Fi < S->Forms.size(); ++Fi) {
+        InstrForm &F = S->Forms[Fi];
+        if (F.AsmKey.empty() || (F.Flags & FormUnsupported) ||
+            !hasOperandClass(F.AsmKey, Cls) || GivenDemands.count(Fi))
           continue;
-        std::vector<ResourceUse> uses(S->resources.begin() + f.resBegin,
-                                      S->resources.begin() + f.resBegin +
-                                          f.resCount);
-        bool changed = false;
-        for (ResourceUse &u : uses)
-          if ((u.ports & ~ports) == 0 && u.cycles == from) {
-            u.cycles = static_cast<float>(to);
-            changed = true;
+        std::vector<ResourceUse> Uses(S->Resources.begin() + F.ResBegin,
+                                      S->Resources.begin() + F.ResBegin +
+                                          F.ResCount);
+        bool Changed = false;
+        for (ResourceUse &U : Uses)
+          if ((U.Ports & ~Ports) == 0 && U.Cycles == From) {
+            U.Cycles = static_cast<float>(To);
+            Changed = true;
           }
-        if (!changed)
+        if (!Changed)
           continue;
-        f.resBegin = static_cast<uint32_t>(S->resources.size());
-        S->resources.insert(S->resources.end(), uses.begin(), uses.end());
+        F.ResBegin = static_cast<uint32_t>(S->Resources.size());
+        S->Resources.insert(S->Resources.end(), Uses.begin(), Uses.end());
         // Scaled alike, but never below what the form's other demands
         // need (a zmm load+op keeps its load pipe's share).
-        f.rthroughput = static_cast<float>(
-            std::max<double>(f.rthroughput * to / from, portBound(uses)));
-        f.source = src;
-        f.flags |= FormOverlaid;
-        ++hits;
+        F.Rthroughput = static_cast<float>(
+            std::max<double>(F.Rthroughput * To / From, portBound(Uses)));
+        F.Source = Src;
+        F.Flags |= FormOverlaid;
+        ++Hits;
       }
-      if (hits == 0)
-        fail(where, "matches no form");
+      if (Hits == 0)
+        fail(Where, "matches no form");
     }
   }
 
   std::unique_ptr<MachineModel> M;
-  MachineModel::Storage *S;
-  uint16_t defaultSource = 0;
+  MachineModel::OwnedTables *S;
+  uint16_t DefaultSource = 0;
   /// Forms whose demands this document's "forms" gave explicitly: port and
   /// resource rules leave them alone (their "res" names the final ports).
-  std::set<size_t> givenDemands;
+  std::set<size_t> GivenDemands;
 };
 
 } // namespace
 
-std::unique_ptr<MachineModel> cloneModel(const MachineModel &m) {
-  auto c = std::make_unique<MachineModel>();
-  c->name = m.name;
-  c->llvmCpu = m.llvmCpu;
-  c->isa = m.isa;
-  c->description = m.description;
-  c->ports = m.ports;
-  c->pipeline = m.pipeline;
-  c->rules = m.rules;
-  c->sources = m.sources;
-  c->dividerPort = m.dividerPort;
-  c->loadPorts = m.loadPorts;
-  c->storePorts = m.storePorts;
-  c->storage = std::make_shared<MachineModel::Storage>();
-  auto &S = *c->storage;
-  S.resources.assign(m.resources.begin(), m.resources.end());
-  S.forms.reserve(m.forms.size());
-  for (InstrForm f : m.forms) {
-    f.opcode =
-        f.opcode.empty() ? std::string_view() : S.intern(std::string(f.opcode));
-    f.asmKey =
-        f.asmKey.empty() ? std::string_view() : S.intern(std::string(f.asmKey));
-    S.forms.push_back(f);
+std::unique_ptr<MachineModel> cloneModel(const MachineModel &M) {
+  auto C = std::make_unique<MachineModel>();
+  C->Name = M.Name;
+  C->LlvmCpu = M.LlvmCpu;
+  C->Isa = M.Isa;
+  C->Description = M.Description;
+  C->Ports = M.Ports;
+  C->Pipeline = M.Pipeline;
+  C->Rules = M.Rules;
+  C->Sources = M.Sources;
+  C->DividerPort = M.DividerPort;
+  C->LoadPorts = M.LoadPorts;
+  C->StorePorts = M.StorePorts;
+  C->Storage = std::make_shared<MachineModel::OwnedTables>();
+  auto &S = *C->Storage;
+  S.Resources.assign(M.Resources.begin(), M.Resources.end());
+  S.Forms.reserve(M.Forms.size());
+  for (InstrForm F : M.Forms) {
+    F.Opcode =
+        F.Opcode.empty() ? std::string_view() : S.intern(std::string(F.Opcode));
+    F.AsmKey =
+        F.AsmKey.empty() ? std::string_view() : S.intern(std::string(F.AsmKey));
+    S.Forms.push_back(F);
   }
-  c->finalizeStorage();
-  return c;
+  C->finalizeStorage();
+  return C;
 }
 
-ModelLoadResult parseModel(std::string_view jsonText, std::string_view fileName,
-                           const BaseModelResolver &resolveBase) {
-  ModelLoadResult r;
-  std::string file(fileName);
-  json doc;
+ModelLoadResult parseModel(std::string_view JsonText, std::string_view FileName,
+                           const BaseModelResolver &ResolveBase) {
+  ModelLoadResult R;
+  std::string File(FileName);
+  json Doc;
   try {
-    doc = json::parse(jsonText.begin(), jsonText.end());
-  } catch (const json::parse_error &e) {
-    r.error = file + ": not valid JSON (byte " + std::to_string(e.byte) +
-              "): " + e.what();
-    return r;
-  } catch (const json::exception &e) {
+    Doc = json::parse(JsonText.begin(), JsonText.end());
+  } catch (const json::parse_error &E) {
+    R.Error = File + ": not valid JSON (byte " + std::to_string(E.byte) +
+              "): " + E.what();
+    return R;
+  } catch (const json::exception &E) {
     // The parser also throws out_of_range (a number beyond double, 1e999).
-    r.error = file + ": not valid JSON: " + e.what();
-    return r;
+    R.Error = File + ": not valid JSON: " + E.what();
+    return R;
   }
   try {
-    bool isOverride = doc.is_object() && doc.contains("base");
-    std::unique_ptr<MachineModel> start;
-    if (isOverride) {
-      std::string base = asString(doc["base"], "base");
-      const MachineModel *b = resolveBase ? resolveBase(base) : nullptr;
-      if (!b)
-        fail("base", "unknown base model '" + base + "'");
-      start = cloneModel(*b);
+    bool IsOverride = Doc.is_object() && Doc.contains("base");
+    std::unique_ptr<MachineModel> Start;
+    if (IsOverride) {
+      std::string Base = asString(Doc["base"], "base");
+      const MachineModel *B = ResolveBase ? ResolveBase(Base) : nullptr;
+      if (!B)
+        fail("base", "unknown base model '" + Base + "'");
+      Start = cloneModel(*B);
     } else {
-      start = std::make_unique<MachineModel>();
-      start->storage = std::make_shared<MachineModel::Storage>();
+      Start = std::make_unique<MachineModel>();
+      Start->Storage = std::make_shared<MachineModel::OwnedTables>();
     }
-    ModelBuilder builder(std::move(start));
-    builder.apply(doc, isOverride);
-    r.model = builder.finish();
-  } catch (const SchemaError &e) {
-    r.error = file + ": " + e.what();
-  } catch (const std::exception &e) {
-    r.error = file + ": " + e.what();
+    ModelBuilder Builder(std::move(Start));
+    Builder.apply(Doc, IsOverride);
+    R.Model = Builder.finish();
+  } catch (const SchemaError &E) {
+    R.Error = File + ": " + E.what();
+  } catch (const std::exception &E) {
+    R.Error = File + ": " + E.what();
   }
-  return r;
+  return R;
 }
 
-ModelLoadResult loadModelFile(const std::string &path,
-                              const BaseModelResolver &resolveBase) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    ModelLoadResult r;
-    r.error = path + ": cannot open file";
-    return r;
+ModelLoadResult loadModelFile(const std::string &Path,
+                              const BaseModelResolver &ResolveBase) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In) {
+    ModelLoadResult R;
+    R.Error = Path + ": cannot open file";
+    return R;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseModel(text.str(), path, resolveBase);
+  std::ostringstream Text;
+  Text << In.rdbuf();
+  return parseModel(Text.str(), Path, ResolveBase);
 }
 
 } // namespace loopperf

@@ -14,153 +14,153 @@ namespace {
 
 constexpr double RelEps = 1e-9;
 
-bool greater(double a, double b) {
-  return a > b + RelEps * std::max(1.0, std::fabs(b));
+bool greater(double A, double B) {
+  return A > B + RelEps * std::max(1.0, std::fabs(B));
 }
-bool nearlyEqual(double a, double b) {
-  return !greater(a, b) && !greater(b, a);
+bool nearlyEqual(double A, double B) {
+  return !greater(A, B) && !greater(B, A);
 }
 
-double loadWithin(std::span<const PortDemand> demands, PortMask s) {
-  double sum = 0;
-  for (const PortDemand &d : demands)
-    if ((d.mask & ~s) == 0)
-      sum += d.cycles;
-  return sum;
+double loadWithin(std::span<const PortDemand> Demands, PortMask S) {
+  double Sum = 0;
+  for (const PortDemand &D : Demands)
+    if ((D.Mask & ~S) == 0)
+      Sum += D.Cycles;
+  return Sum;
 }
 
 /// Takes `candidate` if it is denser, or equally dense and larger (the union
 /// of two tight sets is tight, so the largest tight set is unique).
-void consider(DensestSet &best, double density, PortMask s) {
-  if (greater(density, best.density) ||
-      (nearlyEqual(density, best.density) &&
-       std::popcount(s) > std::popcount(best.ports)))
-    best = {density, s};
+void consider(DensestSet &Best, double Density, PortMask S) {
+  if (greater(Density, Best.Density) ||
+      (nearlyEqual(Density, Best.Density) &&
+       std::popcount(S) > std::popcount(Best.Ports)))
+    Best = {Density, S};
 }
 
-std::vector<PortMask> distinctMasks(std::span<const PortDemand> demands) {
-  std::vector<PortMask> masks;
-  for (const PortDemand &d : demands)
-    if (d.mask)
-      masks.push_back(d.mask);
-  std::sort(masks.begin(), masks.end());
-  masks.erase(std::unique(masks.begin(), masks.end()), masks.end());
-  return masks;
+std::vector<PortMask> distinctMasks(std::span<const PortDemand> Demands) {
+  std::vector<PortMask> Masks;
+  for (const PortDemand &D : Demands)
+    if (D.Mask)
+      Masks.push_back(D.Mask);
+  std::sort(Masks.begin(), Masks.end());
+  Masks.erase(std::unique(Masks.begin(), Masks.end()), Masks.end());
+  return Masks;
 }
 
 /// Routes all demands onto their ports with capacity `cap` per port.
 /// Returns the flow network and, per demand, its (port, edge id) pairs.
 struct Routing {
-  MaxFlow flow;
-  double routed = 0;
+  MaxFlow Flow;
+  double Routed = 0;
   std::vector<std::pair<unsigned, size_t>>
-      portEdges; ///< demand d's: [first[d], first[d + 1])
-  std::vector<size_t> first;
-  std::array<uint32_t, 64> portNode{}; ///< node of each port used, 0 if none
+      PortEdges; ///< demand d's: [first[d], first[d + 1])
+  std::vector<size_t> First;
+  std::array<uint32_t, 64> PortNode{}; ///< node of each port used, 0 if none
 };
 
-Routing route(std::span<const PortDemand> demands, PortMask ports, double cap) {
+Routing route(std::span<const PortDemand> Demands, PortMask Ports, double Cap) {
   // Nodes: 0 source, 1 sink, 2.. demands, then one node per port in use.
-  const size_t n = demands.size();
-  PortMask used = ports;
-  size_t pairs = 0;
-  for (const PortDemand &d : demands) {
-    used |= d.mask;
-    pairs += static_cast<size_t>(std::popcount(d.mask));
+  const size_t N = Demands.size();
+  PortMask Used = Ports;
+  size_t Pairs = 0;
+  for (const PortDemand &D : Demands) {
+    Used |= D.Mask;
+    Pairs += static_cast<size_t>(std::popcount(D.Mask));
   }
-  const size_t usedPorts = static_cast<size_t>(std::popcount(used));
-  Routing r{MaxFlow(2 + n + usedPorts, n + pairs + usedPorts), 0, {}, {}, {}};
-  uint32_t next = static_cast<uint32_t>(2 + n);
-  for (unsigned p = 0; p < 64; ++p)
-    if (used >> p & 1)
-      r.portNode[p] = next++;
-  r.portEdges.reserve(pairs);
-  r.first.reserve(n + 1);
-  for (size_t d = 0; d < n; ++d) {
-    r.first.push_back(r.portEdges.size());
-    r.flow.addEdge(0, 2 + d, demands[d].cycles);
-    for (unsigned p = 0; p < 64; ++p)
-      if (demands[d].mask >> p & 1)
-        r.portEdges.push_back(
-            {p, r.flow.addEdge(2 + d, r.portNode[p], demands[d].cycles)});
+  const size_t UsedPorts = static_cast<size_t>(std::popcount(Used));
+  Routing R{MaxFlow(2 + N + UsedPorts, N + Pairs + UsedPorts), 0, {}, {}, {}};
+  uint32_t Next = static_cast<uint32_t>(2 + N);
+  for (unsigned P = 0; P < 64; ++P)
+    if (Used >> P & 1)
+      R.PortNode[P] = Next++;
+  R.PortEdges.reserve(Pairs);
+  R.First.reserve(N + 1);
+  for (size_t D = 0; D < N; ++D) {
+    R.First.push_back(R.PortEdges.size());
+    R.Flow.addEdge(0, 2 + D, Demands[D].Cycles);
+    for (unsigned P = 0; P < 64; ++P)
+      if (Demands[D].Mask >> P & 1)
+        R.PortEdges.push_back(
+            {P, R.Flow.addEdge(2 + D, R.PortNode[P], Demands[D].Cycles)});
   }
-  r.first.push_back(r.portEdges.size());
-  for (unsigned p = 0; p < 64; ++p)
-    if (ports >> p & 1)
-      r.flow.addEdge(r.portNode[p], 1, cap);
-  r.routed = r.flow.run(0, 1);
-  return r;
+  R.First.push_back(R.PortEdges.size());
+  for (unsigned P = 0; P < 64; ++P)
+    if (Ports >> P & 1)
+      R.Flow.addEdge(R.PortNode[P], 1, Cap);
+  R.Routed = R.Flow.run(0, 1);
+  return R;
 }
 
-PortMask unionOfMasks(std::span<const PortDemand> demands) {
-  PortMask all = 0;
-  for (const PortDemand &d : demands)
-    all |= d.mask;
-  return all;
+PortMask unionOfMasks(std::span<const PortDemand> Demands) {
+  PortMask All = 0;
+  for (const PortDemand &D : Demands)
+    All |= D.Mask;
+  return All;
 }
 
-double totalCycles(std::span<const PortDemand> demands) {
-  double t = 0;
-  for (const PortDemand &d : demands)
-    t += d.cycles;
-  return t;
+double totalCycles(std::span<const PortDemand> Demands) {
+  double T = 0;
+  for (const PortDemand &D : Demands)
+    T += D.Cycles;
+  return T;
 }
 
 } // namespace
 
-DensestSet densestPortSetByUnions(std::span<const PortDemand> demands) {
+DensestSet densestPortSetByUnions(std::span<const PortDemand> Demands) {
   // Demands with the same mask are interchangeable: sum them once so each
   // candidate set costs O(distinct masks), not O(demands).
-  std::vector<PortMask> masks = distinctMasks(demands);
-  std::vector<PortDemand> byMask;
-  byMask.reserve(masks.size());
-  for (PortMask m : masks)
-    byMask.push_back({m, 0, 0});
-  for (const PortDemand &d : demands)
-    if (d.mask)
+  std::vector<PortMask> Masks = distinctMasks(Demands);
+  std::vector<PortDemand> ByMask;
+  ByMask.reserve(Masks.size());
+  for (PortMask M : Masks)
+    ByMask.push_back({M, 0, 0});
+  for (const PortDemand &D : Demands)
+    if (D.Mask)
       std::lower_bound(
-          byMask.begin(), byMask.end(), d.mask,
-          [](const PortDemand &a, PortMask m) { return a.mask < m; })
-          ->cycles += d.cycles;
+          ByMask.begin(), ByMask.end(), D.Mask,
+          [](const PortDemand &A, PortMask M) { return A.Mask < M; })
+          ->Cycles += D.Cycles;
   // Every union of distinct masks: the densest set is one of them. Kept
   // sorted and unique after each mask (at most 2^12 unions).
-  std::vector<PortMask> unions;
-  for (PortMask m : masks) {
-    const size_t n = unions.size();
-    for (size_t i = 0; i < n; ++i)
-      unions.push_back(unions[i] | m);
-    unions.push_back(m);
-    std::sort(unions.begin(), unions.end());
-    unions.erase(std::unique(unions.begin(), unions.end()), unions.end());
+  std::vector<PortMask> Unions;
+  for (PortMask M : Masks) {
+    const size_t N = Unions.size();
+    for (size_t I = 0; I < N; ++I)
+      Unions.push_back(Unions[I] | M);
+    Unions.push_back(M);
+    std::sort(Unions.begin(), Unions.end());
+    Unions.erase(std::unique(Unions.begin(), Unions.end()), Unions.end());
   }
-  DensestSet best;
-  for (PortMask s : unions)
-    consider(best, loadWithin(byMask, s) / std::popcount(s), s);
-  return best;
+  DensestSet Best;
+  for (PortMask S : Unions)
+    consider(Best, loadWithin(ByMask, S) / std::popcount(S), S);
+  return Best;
 }
 
-DensestSet densestPortSetByFlow(std::span<const PortDemand> demands) {
-  PortMask all = unionOfMasks(demands);
-  if (!all)
+DensestSet densestPortSetByFlow(std::span<const PortDemand> Demands) {
+  PortMask All = unionOfMasks(Demands);
+  if (!All)
     return {};
-  double total = totalCycles(demands);
-  DensestSet best{total / std::popcount(all), all};
+  double Total = totalCycles(Demands);
+  DensestSet Best{Total / std::popcount(All), All};
   // Each round either routes everything (best is optimal) or finds a set
   // whose density strictly exceeds the current one; there are finitely many
   // sets, and in practice two or three rounds suffice.
   for (;;) {
-    Routing r = route(demands, all, best.density);
-    if (!greater(total, r.routed))
-      return best;
-    std::vector<bool> side = r.flow.sourceSide(0);
-    PortMask violated = 0;
-    for (unsigned p = 0; p < 64; ++p)
-      if (r.portNode[p] && side[r.portNode[p]])
-        violated |= PortMask(1) << p;
-    double density = loadWithin(demands, violated) / std::popcount(violated);
-    if (!greater(density, best.density))
-      return best; // numerically converged
-    best = {density, violated};
+    Routing R = route(Demands, All, Best.Density);
+    if (!greater(Total, R.Routed))
+      return Best;
+    std::vector<bool> Side = R.Flow.sourceSide(0);
+    PortMask Violated = 0;
+    for (unsigned P = 0; P < 64; ++P)
+      if (R.PortNode[P] && Side[R.PortNode[P]])
+        Violated |= PortMask(1) << P;
+    double Density = loadWithin(Demands, Violated) / std::popcount(Violated);
+    if (!greater(Density, Best.Density))
+      return Best; // numerically converged
+    Best = {Density, Violated};
   }
 }
 
@@ -171,81 +171,81 @@ namespace {
 /// highest density. Integer, FP and load/store pipes usually form separate
 /// components, which keeps the enumeration small.
 /// The port sets of the components, in order of their last merge.
-std::vector<PortMask> componentPorts(std::span<const PortDemand> demands) {
-  std::vector<PortMask> comps, keep; // port sets of the components found so far
-  for (const PortDemand &d : demands) {
-    PortMask merged = d.mask;
-    keep.clear();
-    for (PortMask c : comps)
-      (c & merged) ? void(merged |= c) : keep.push_back(c);
-    keep.push_back(merged);
-    comps.swap(keep);
+std::vector<PortMask> componentPorts(std::span<const PortDemand> Demands) {
+  std::vector<PortMask> Comps, Keep; // port sets of the components found so far
+  for (const PortDemand &D : Demands) {
+    PortMask Merged = D.Mask;
+    Keep.clear();
+    for (PortMask C : Comps)
+      (C & Merged) ? void(Merged |= C) : Keep.push_back(C);
+    Keep.push_back(Merged);
+    Comps.swap(Keep);
   }
-  return comps;
+  return Comps;
 }
 
 std::vector<std::vector<PortDemand>>
-splitIntoComponents(std::span<const PortDemand> demands) {
-  const std::vector<PortMask> comps = componentPorts(demands);
-  std::vector<std::vector<PortDemand>> out(comps.size());
-  for (const PortDemand &d : demands)
-    for (size_t c = 0; c < comps.size(); ++c)
-      if (d.mask & comps[c]) {
-        out[c].push_back(d);
+splitIntoComponents(std::span<const PortDemand> Demands) {
+  const std::vector<PortMask> Comps = componentPorts(Demands);
+  std::vector<std::vector<PortDemand>> Out(Comps.size());
+  for (const PortDemand &D : Demands)
+    for (size_t C = 0; C < Comps.size(); ++C)
+      if (D.Mask & Comps[C]) {
+        Out[C].push_back(D);
         break;
       }
-  return out;
+  return Out;
 }
 
-DensestSet densestInComponent(std::span<const PortDemand> demands) {
-  if (distinctMasks(demands).size() <= MaxMasksForEnumeration)
-    return densestPortSetByUnions(demands);
-  return densestPortSetByFlow(demands);
+DensestSet densestInComponent(std::span<const PortDemand> Demands) {
+  if (distinctMasks(Demands).size() <= MaxMasksForEnumeration)
+    return densestPortSetByUnions(Demands);
+  return densestPortSetByFlow(Demands);
 }
 
 } // namespace
 
-DensestSet densestPortSet(std::span<const PortDemand> demands) {
-  DensestSet best;
-  for (const std::vector<PortDemand> &comp : splitIntoComponents(demands)) {
-    DensestSet d = densestInComponent(comp);
-    if (greater(d.density, best.density))
-      best = d;
-    else if (nearlyEqual(d.density, best.density))
-      best.ports |=
-          d.ports; // disjoint tight sets of equal density: their union is tight
+DensestSet densestPortSet(std::span<const PortDemand> Demands) {
+  DensestSet Best;
+  for (const std::vector<PortDemand> &Comp : splitIntoComponents(Demands)) {
+    DensestSet D = densestInComponent(Comp);
+    if (greater(D.Density, Best.Density))
+      Best = D;
+    else if (nearlyEqual(D.Density, Best.Density))
+      Best.Ports |=
+          D.Ports; // disjoint tight sets of equal density: their union is tight
   }
-  return best;
+  return Best;
 }
 
-PortSolution solvePortPressure(std::span<const PortDemand> demands,
-                               unsigned numPorts) {
-  PortSolution sol;
-  sol.portLoad.assign(numPorts, 0);
-  sol.numPorts = numPorts;
-  sol.perDemand.assign(demands.size() * numPorts, 0);
+PortSolution solvePortPressure(std::span<const PortDemand> Demands,
+                               unsigned NumPorts) {
+  PortSolution Sol;
+  Sol.PortLoad.assign(NumPorts, 0);
+  Sol.NumPorts = NumPorts;
+  Sol.PerDemand.assign(Demands.size() * NumPorts, 0);
 
   // Demands with the same mask are interchangeable: solve for one aggregate
   // per distinct mask, then share its per-port flow among the members in
   // proportion to their cycles.
-  std::vector<PortDemand> rest;
-  std::vector<std::vector<size_t>> members;
-  for (size_t i = 0; i < demands.size(); ++i) {
-    if (!demands[i].mask || demands[i].cycles <= 0)
+  std::vector<PortDemand> Rest;
+  std::vector<std::vector<size_t>> Members;
+  for (size_t I = 0; I < Demands.size(); ++I) {
+    if (!Demands[I].Mask || Demands[I].Cycles <= 0)
       continue;
-    size_t a = 0;
-    while (a < rest.size() && rest[a].mask != demands[i].mask)
-      ++a;
-    if (a == rest.size()) {
-      rest.push_back({demands[i].mask, 0, 0});
-      members.emplace_back();
+    size_t A = 0;
+    while (A < Rest.size() && Rest[A].Mask != Demands[I].Mask)
+      ++A;
+    if (A == Rest.size()) {
+      Rest.push_back({Demands[I].Mask, 0, 0});
+      Members.emplace_back();
     }
-    rest[a].cycles += demands[i].cycles;
-    members[a].push_back(i);
+    Rest[A].Cycles += Demands[I].Cycles;
+    Members[A].push_back(I);
   }
-  std::vector<double> aggregateCycles;
-  for (const PortDemand &d : rest)
-    aggregateCycles.push_back(d.cycles);
+  std::vector<double> AggregateCycles;
+  for (const PortDemand &D : Rest)
+    AggregateCycles.push_back(D.Cycles);
 
   // Peels the layers of one component (aggregates whose masks share ports
   // with each other but not with any other component). Components never
@@ -254,81 +254,81 @@ PortSolution solvePortPressure(std::span<const PortDemand> demands,
   // it alone gives, so they are solved one by one.
   // `cycles` of aggregate `agg` run on `port`: shared among its members in
   // proportion to their own cycles.
-  auto assign = [&](size_t agg, unsigned port, double cycles) {
-    for (size_t member : members[agg])
-      sol.perDemand[member * numPorts + port] +=
-          cycles * demands[member].cycles / aggregateCycles[agg];
-    sol.portLoad[port] += cycles;
+  auto Assign = [&](size_t Agg, unsigned Port, double Cycles) {
+    for (size_t Member : Members[Agg])
+      Sol.PerDemand[Member * NumPorts + Port] +=
+          Cycles * Demands[Member].Cycles / AggregateCycles[Agg];
+    Sol.PortLoad[Port] += Cycles;
   };
   // Masks shrink as layers are peeled off.
-  auto peel = [&](std::vector<PortDemand> rest, std::vector<size_t> origin) {
-    DensestSet firstLayer;
-    bool first = true;
-    while (!rest.empty()) {
+  auto Peel = [&](std::vector<PortDemand> Rest, std::vector<size_t> Origin) {
+    DensestSet FirstLayer;
+    bool First = true;
+    while (!Rest.empty()) {
       // One demand left: it is its own densest set, spread evenly.
-      DensestSet layer =
-          rest.size() == 1
-              ? DensestSet{rest[0].cycles / std::popcount(rest[0].mask),
-                           rest[0].mask}
-              : densestPortSet(rest);
-      if (first) {
-        firstLayer = layer;
-        first = false;
+      DensestSet Layer =
+          Rest.size() == 1
+              ? DensestSet{Rest[0].Cycles / std::popcount(Rest[0].Mask),
+                           Rest[0].Mask}
+              : densestPortSet(Rest);
+      if (First) {
+        FirstLayer = Layer;
+        First = false;
       }
       // The demands confined to the layer fill it exactly; route them there.
-      std::vector<PortDemand> inside;
-      std::vector<size_t> insideOrigin;
-      std::vector<PortDemand> outside;
-      std::vector<size_t> outsideOrigin;
-      for (size_t i = 0; i < rest.size(); ++i) {
-        if ((rest[i].mask & ~layer.ports) == 0) {
-          inside.push_back(rest[i]);
-          insideOrigin.push_back(origin[i]);
+      std::vector<PortDemand> Inside;
+      std::vector<size_t> InsideOrigin;
+      std::vector<PortDemand> Outside;
+      std::vector<size_t> OutsideOrigin;
+      for (size_t I = 0; I < Rest.size(); ++I) {
+        if ((Rest[I].Mask & ~Layer.Ports) == 0) {
+          Inside.push_back(Rest[I]);
+          InsideOrigin.push_back(Origin[I]);
         } else {
           // In every optimal assignment the layer is full, so the others
           // never use its ports.
-          PortDemand d = rest[i];
-          d.mask &= ~layer.ports;
-          outside.push_back(d);
-          outsideOrigin.push_back(origin[i]);
+          PortDemand D = Rest[I];
+          D.Mask &= ~Layer.Ports;
+          Outside.push_back(D);
+          OutsideOrigin.push_back(Origin[I]);
         }
       }
-      if (inside.size() == 1) {
+      if (Inside.size() == 1) {
         // A single demand fills its layer evenly: no flow to solve.
-        for (unsigned port = 0; port < numPorts; ++port)
-          if (layer.ports >> port & 1)
-            assign(insideOrigin[0], port, layer.density);
-        rest = std::move(outside);
-        origin = std::move(outsideOrigin);
+        for (unsigned Port = 0; Port < NumPorts; ++Port)
+          if (Layer.Ports >> Port & 1)
+            Assign(InsideOrigin[0], Port, Layer.Density);
+        Rest = std::move(Outside);
+        Origin = std::move(OutsideOrigin);
         continue;
       }
-      Routing r = route(inside, layer.ports, layer.density);
-      for (size_t d = 0; d < inside.size(); ++d)
-        for (size_t e = r.first[d]; e < r.first[d + 1]; ++e)
-          if (auto [port, edge] = r.portEdges[e]; port < numPorts)
-            assign(insideOrigin[d], port, std::max(0.0, r.flow.flowOn(edge)));
-      rest = std::move(outside);
-      origin = std::move(outsideOrigin);
+      Routing R = route(Inside, Layer.Ports, Layer.Density);
+      for (size_t D = 0; D < Inside.size(); ++D)
+        for (size_t E = R.First[D]; E < R.First[D + 1]; ++E)
+          if (auto [port, edge] = R.PortEdges[E]; port < NumPorts)
+            Assign(InsideOrigin[D], port, std::max(0.0, R.Flow.flowOn(edge)));
+      Rest = std::move(Outside);
+      Origin = std::move(OutsideOrigin);
     }
-    return firstLayer;
+    return FirstLayer;
   };
 
-  for (PortMask ports : componentPorts(rest)) {
-    std::vector<PortDemand> part;
-    std::vector<size_t> partOrigin;
-    for (size_t i = 0; i < rest.size(); ++i)
-      if (rest[i].mask & ports) {
-        part.push_back(rest[i]);
-        partOrigin.push_back(i);
+  for (PortMask Ports : componentPorts(Rest)) {
+    std::vector<PortDemand> Part;
+    std::vector<size_t> PartOrigin;
+    for (size_t I = 0; I < Rest.size(); ++I)
+      if (Rest[I].Mask & Ports) {
+        Part.push_back(Rest[I]);
+        PartOrigin.push_back(I);
       }
-    const DensestSet layer = peel(std::move(part), std::move(partOrigin));
-    if (greater(layer.density, sol.bound))
-      sol.bound = layer.density, sol.saturated = layer.ports;
-    else if (nearlyEqual(layer.density, sol.bound))
-      sol.saturated |= layer.ports; // disjoint tight sets of equal density:
+    const DensestSet Layer = Peel(std::move(Part), std::move(PartOrigin));
+    if (greater(Layer.Density, Sol.Bound))
+      Sol.Bound = Layer.Density, Sol.Saturated = Layer.Ports;
+    else if (nearlyEqual(Layer.Density, Sol.Bound))
+      Sol.Saturated |= Layer.Ports; // disjoint tight sets of equal density:
                                     // their union is tight
   }
-  return sol;
+  return Sol;
 }
 
 } // namespace loopperf::detail

@@ -17,14 +17,14 @@
 namespace loopperf::detail {
 
 struct PortDemand {
-  PortMask mask = 0;
-  double cycles = 0;
-  unsigned owner = 0; ///< instruction index, for the per-instruction table
+  PortMask Mask = 0;
+  double Cycles = 0;
+  unsigned Owner = 0; ///< instruction index, for the per-instruction table
 };
 
 struct DensestSet {
-  double density = 0; ///< load(S) / |S|
-  PortMask ports = 0; ///< S (the largest such set when found by enumeration)
+  double Density = 0; ///< load(S) / |S|
+  PortMask Ports = 0; ///< S (the largest such set when found by enumeration)
 };
 
 /// Distinct masks beyond which densestPortSet() switches from enumerating
@@ -32,27 +32,27 @@ struct DensestSet {
 constexpr unsigned MaxMasksForEnumeration = 12;
 
 /// Enumerates all unions of the distinct masks present.
-DensestSet densestPortSetByUnions(std::span<const PortDemand> demands);
+DensestSet densestPortSetByUnions(std::span<const PortDemand> Demands);
 /// Dinkelbach-style iteration: T := load(S)/|S| for the violated set S of a
 /// min cut at capacity T, until the flow routes everything. Exact, a few
 /// max-flows in practice.
-DensestSet densestPortSetByFlow(std::span<const PortDemand> demands);
+DensestSet densestPortSetByFlow(std::span<const PortDemand> Demands);
 /// Picks one of the two by the number of distinct masks.
-DensestSet densestPortSet(std::span<const PortDemand> demands);
+DensestSet densestPortSet(std::span<const PortDemand> Demands);
 
 struct PortSolution {
-  double bound = 0;             ///< min over assignments of the max port load
-  PortMask saturated = 0;       ///< the port set that attains it
-  std::vector<double> portLoad; ///< balanced optimal load per port
-  unsigned numPorts = 0;
+  double Bound = 0;             ///< min over assignments of the max port load
+  PortMask Saturated = 0;       ///< the port set that attains it
+  std::vector<double> PortLoad; ///< balanced optimal load per port
+  unsigned NumPorts = 0;
   /// Cycles of demand d assigned to port p: perDemand[d * numPorts + p].
-  std::vector<double> perDemand;
-  double assigned(size_t d, unsigned p) const {
-    return perDemand[d * numPorts + p];
+  std::vector<double> PerDemand;
+  double assigned(size_t D, unsigned P) const {
+    return PerDemand[D * NumPorts + P];
   }
 };
 
-PortSolution solvePortPressure(std::span<const PortDemand> demands,
-                               unsigned numPorts);
+PortSolution solvePortPressure(std::span<const PortDemand> Demands,
+                               unsigned NumPorts);
 
 } // namespace loopperf::detail

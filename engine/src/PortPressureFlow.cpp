@@ -10,88 +10,88 @@ namespace loopperf::detail {
 // residuals below this are zero.
 constexpr double FlowEps = 1e-12;
 
-MaxFlow::MaxFlow(size_t nodes, size_t expectedEdges)
-    : head_(nodes, None), tail_(nodes, None) {
-  edges_.reserve(2 * expectedEdges);
+MaxFlow::MaxFlow(size_t Nodes, size_t ExpectedEdges)
+    : Head(Nodes, None), Tail(Nodes, None) {
+  Edges.reserve(2 * ExpectedEdges);
 }
 
-void MaxFlow::append(uint32_t node, uint32_t id) {
+void MaxFlow::append(uint32_t Node, uint32_t Id) {
   // Edges are visited in the order they were added, as with per-node lists:
   // the assignment found (one of many optimal ones) does not depend on the
   // representation.
-  (tail_[node] == None ? head_[node] : edges_[tail_[node]].next) = id;
-  tail_[node] = id;
+  (Tail[Node] == None ? Head[Node] : Edges[Tail[Node]].Next) = Id;
+  Tail[Node] = Id;
 }
 
-size_t MaxFlow::addEdge(size_t from, size_t to, double capacity) {
-  const auto id = static_cast<uint32_t>(edges_.size());
-  edges_.push_back({static_cast<uint32_t>(to), None, capacity, 0});
-  edges_.push_back({static_cast<uint32_t>(from), None, 0, 0});
-  append(static_cast<uint32_t>(from), id);
-  append(static_cast<uint32_t>(to), id + 1);
-  return id;
+size_t MaxFlow::addEdge(size_t From, size_t To, double Capacity) {
+  const auto Id = static_cast<uint32_t>(Edges.size());
+  Edges.push_back({static_cast<uint32_t>(To), None, Capacity, 0});
+  Edges.push_back({static_cast<uint32_t>(From), None, 0, 0});
+  append(static_cast<uint32_t>(From), Id);
+  append(static_cast<uint32_t>(To), Id + 1);
+  return Id;
 }
 
-bool MaxFlow::buildLevels(size_t s, size_t t) {
-  level_.assign(head_.size(), -1);
-  queue_.clear();
-  queue_.push_back(static_cast<uint32_t>(s));
-  level_[s] = 0;
-  for (size_t q = 0; q < queue_.size(); ++q) {
-    const uint32_t v = queue_[q];
-    for (uint32_t id = head_[v]; id != None; id = edges_[id].next) {
-      const Edge &e = edges_[id];
-      if (level_[e.to] < 0 && residual(e) > FlowEps) {
-        level_[e.to] = level_[v] + 1;
-        queue_.push_back(e.to);
+bool MaxFlow::buildLevels(size_t S, size_t T) {
+  Level.assign(Head.size(), -1);
+  Queue.clear();
+  Queue.push_back(static_cast<uint32_t>(S));
+  Level[S] = 0;
+  for (size_t Q = 0; Q < Queue.size(); ++Q) {
+    const uint32_t V = Queue[Q];
+    for (uint32_t Id = Head[V]; Id != None; Id = Edges[Id].Next) {
+      const Edge &E = Edges[Id];
+      if (Level[E.To] < 0 && residual(E) > FlowEps) {
+        Level[E.To] = Level[V] + 1;
+        Queue.push_back(E.To);
       }
     }
   }
-  return level_[t] >= 0;
+  return Level[T] >= 0;
 }
 
-double MaxFlow::push(size_t v, size_t t, double f) {
-  if (v == t)
-    return f;
-  for (uint32_t &id = next_[v]; id != None; id = edges_[id].next) {
-    Edge &e = edges_[id];
-    if (level_[e.to] != level_[v] + 1 || residual(e) <= FlowEps)
+double MaxFlow::push(size_t V, size_t T, double F) {
+  if (V == T)
+    return F;
+  for (uint32_t &Id = Next[V]; Id != None; Id = Edges[Id].Next) {
+    Edge &E = Edges[Id];
+    if (Level[E.To] != Level[V] + 1 || residual(E) <= FlowEps)
       continue;
-    double pushed = push(e.to, t, std::min(f, residual(e)));
-    if (pushed > FlowEps) {
-      e.flow += pushed;
-      edges_[id ^ 1].flow -= pushed;
-      return pushed;
+    double Pushed = push(E.To, T, std::min(F, residual(E)));
+    if (Pushed > FlowEps) {
+      E.Flow += Pushed;
+      Edges[Id ^ 1].Flow -= Pushed;
+      return Pushed;
     }
   }
   return 0;
 }
 
-double MaxFlow::run(size_t source, size_t sink) {
-  double total = 0;
-  while (buildLevels(source, sink)) {
-    next_ = head_;
-    while (double f =
-               push(source, sink, std::numeric_limits<double>::infinity()))
-      total += f;
+double MaxFlow::run(size_t Source, size_t Sink) {
+  double Total = 0;
+  while (buildLevels(Source, Sink)) {
+    Next = Head;
+    while (double F =
+               push(Source, Sink, std::numeric_limits<double>::infinity()))
+      Total += F;
   }
-  return total;
+  return Total;
 }
 
-std::vector<bool> MaxFlow::sourceSide(size_t source) const {
-  std::vector<bool> seen(head_.size(), false);
-  std::vector<uint32_t> queue{static_cast<uint32_t>(source)};
-  seen[source] = true;
-  for (size_t q = 0; q < queue.size(); ++q) {
-    for (uint32_t id = head_[queue[q]]; id != None; id = edges_[id].next) {
-      const Edge &e = edges_[id];
-      if (!seen[e.to] && residual(e) > FlowEps) {
-        seen[e.to] = true;
-        queue.push_back(e.to);
+std::vector<bool> MaxFlow::sourceSide(size_t Source) const {
+  std::vector<bool> Seen(Head.size(), false);
+  std::vector<uint32_t> Queue{static_cast<uint32_t>(Source)};
+  Seen[Source] = true;
+  for (size_t Q = 0; Q < Queue.size(); ++Q) {
+    for (uint32_t Id = Head[Queue[Q]]; Id != None; Id = Edges[Id].Next) {
+      const Edge &E = Edges[Id];
+      if (!Seen[E.To] && residual(E) > FlowEps) {
+        Seen[E.To] = true;
+        Queue.push_back(E.To);
       }
     }
   }
-  return seen;
+  return Seen;
 }
 
 } // namespace loopperf::detail

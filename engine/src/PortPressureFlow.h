@@ -16,33 +16,33 @@ namespace loopperf::detail {
 
 class MaxFlow {
 public:
-  explicit MaxFlow(size_t nodes, size_t expectedEdges = 0);
+  explicit MaxFlow(size_t Nodes, size_t ExpectedEdges = 0);
   /// Adds an edge and returns its id (for flowOn).
-  size_t addEdge(size_t from, size_t to, double capacity);
-  double run(size_t source, size_t sink);
-  double flowOn(size_t edge) const { return edges_[edge].flow; }
+  size_t addEdge(size_t From, size_t To, double Capacity);
+  double run(size_t Source, size_t Sink);
+  double flowOn(size_t Edge) const { return Edges[Edge].Flow; }
   /// Nodes reachable from `source` in the residual graph after run(): the
   /// source side of a minimum cut.
-  std::vector<bool> sourceSide(size_t source) const;
+  std::vector<bool> sourceSide(size_t Source) const;
 
 private:
   static constexpr uint32_t None = UINT32_MAX;
   struct Edge {
-    uint32_t to;
-    uint32_t next; ///< the next edge leaving the same node, or None
-    double cap, flow;
+    uint32_t To;
+    uint32_t Next; ///< the next edge leaving the same node, or None
+    double Cap, Flow;
   };
-  void append(uint32_t node, uint32_t id);
-  bool buildLevels(size_t s, size_t t);
-  double push(size_t v, size_t t, double f);
-  double residual(const Edge &e) const { return e.cap - e.flow; }
+  void append(uint32_t Node, uint32_t Id);
+  bool buildLevels(size_t S, size_t T);
+  double push(size_t V, size_t T, double F);
+  double residual(const Edge &E) const { return E.Cap - E.Flow; }
 
-  std::vector<Edge> edges_;    // edge i and its reverse i^1
-  std::vector<uint32_t> head_; // first edge leaving each node
-  std::vector<uint32_t> tail_; // last edge leaving each node
-  std::vector<int> level_;
-  std::vector<uint32_t> next_; // Dinic's current edge per node
-  std::vector<uint32_t> queue_;
+  std::vector<Edge> Edges;    // edge i and its reverse i^1
+  std::vector<uint32_t> Head; // first edge leaving each node
+  std::vector<uint32_t> Tail; // last edge leaving each node
+  std::vector<int> Level;
+  std::vector<uint32_t> Next; // Dinic's current edge per node
+  std::vector<uint32_t> Queue;
 };
 
 } // namespace loopperf::detail

@@ -3,7 +3,7 @@
 //
 // Demands: every ResourceUse of every instruction except a flag producer
 // the front-end stage macro-fused with the following branch (the pair
-// issues as the branch's uop); those are listed in StageResult::excluded.
+// issues as the branch's uop); those are listed in StageResult::Excluded.
 // The saturated set is the limiter; when it holds only load/store ports the
 // bound stands for Memory, else Ports.
 #include "PortPressure.h"
@@ -14,44 +14,44 @@
 namespace loopperf::detail {
 namespace {
 
-StageResult runPorts(StageContext &c, LoopReport &r) {
-  StageResult out;
-  const unsigned nPorts = static_cast<unsigned>(c.model.ports.size());
-  std::vector<PortDemand> demands;
-  for (unsigned i = 0; i < c.res.size(); ++i) {
-    if (c.fusedWithNext[i]) {
-      out.excluded.push_back(i);
+StageResult runPorts(StageContext &C, LoopReport &R) {
+  StageResult Out;
+  const unsigned NPorts = static_cast<unsigned>(C.Model.Ports.size());
+  std::vector<PortDemand> Demands;
+  for (unsigned I = 0; I < C.Res.size(); ++I) {
+    if (C.FusedWithNext[I]) {
+      Out.Excluded.push_back(I);
       continue;
     }
-    for (const ResourceUse &u : c.res[i].uses)
-      demands.push_back({u.ports, u.cycles, i});
+    for (const ResourceUse &U : C.Res[I].Uses)
+      Demands.push_back({U.Ports, U.Cycles, I});
   }
-  PortSolution sol = solvePortPressure(demands, nPorts);
-  out.bound = sol.bound;
-  r.bottleneckPorts = sol.saturated;
-  r.portLoad = sol.portLoad;
-  for (size_t d = 0; d < demands.size(); ++d)
-    for (unsigned p = 0; p < nPorts; ++p)
-      r.perInstruction[demands[d].owner].portCycles[p] += sol.assigned(d, p);
+  PortSolution Sol = solvePortPressure(Demands, NPorts);
+  Out.Bound = Sol.Bound;
+  R.BottleneckPorts = Sol.Saturated;
+  R.PortLoad = Sol.PortLoad;
+  for (size_t D = 0; D < Demands.size(); ++D)
+    for (unsigned P = 0; P < NPorts; ++P)
+      R.PerInstruction[Demands[D].Owner].PortCycles[P] += Sol.assigned(D, P);
 
-  const PortMask memPorts = c.model.loadPorts | c.model.storePorts;
-  out.kind = sol.saturated && (sol.saturated & ~memPorts) == 0
+  const PortMask MemPorts = C.Model.LoadPorts | C.Model.StorePorts;
+  Out.Kind = Sol.Saturated && (Sol.Saturated & ~MemPorts) == 0
                  ? BottleneckKind::Memory
                  : BottleneckKind::Ports;
-  out.limiter.resource = Limiter::Resource::PortSet;
-  out.limiter.ports = sol.saturated;
+  Out.Limit.Resource = Limiter::ResourceKind::PortSet;
+  Out.Limit.Ports = Sol.Saturated;
   // The instructions with a uop confined to the saturated set.
-  for (const PortDemand &d : demands)
-    if (d.mask && (d.mask & ~sol.saturated) == 0 &&
-        (out.limiter.insts.empty() || out.limiter.insts.back() != d.owner))
-      out.limiter.insts.push_back(d.owner);
-  out.limiter.lines = sourceLinesOf(c.kernel, out.limiter.insts);
-  return out;
+  for (const PortDemand &D : Demands)
+    if (D.Mask && (D.Mask & ~Sol.Saturated) == 0 &&
+        (Out.Limit.Insts.empty() || Out.Limit.Insts.back() != D.Owner))
+      Out.Limit.Insts.push_back(D.Owner);
+  Out.Limit.Lines = sourceLinesOf(C.Kernel, Out.Limit.Insts);
+  return Out;
 }
 
-std::string portsDetail(const StageResult &s, const LoopReport &,
-                        const MachineModel &m) {
-  return fmt::format("({})", m.portSetName(s.limiter.ports));
+std::string portsDetail(const StageResult &S, const LoopReport &,
+                        const MachineModel &M) {
+  return fmt::format("({})", M.portSetName(S.Limit.Ports));
 }
 
 } // namespace

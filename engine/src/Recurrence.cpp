@@ -12,273 +12,273 @@ namespace loopperf::detail {
 namespace {
 
 constexpr double Eps = 1e-9;
-bool gt(double a, double b) {
-  return a > b + Eps * std::max(1.0, std::fabs(b));
+bool gt(double A, double B) {
+  return A > B + Eps * std::max(1.0, std::fabs(B));
 }
 
 /// Items grouped by node in compressed rows: node v's are
 /// items[first[v] .. first[v + 1]), in their original order (a stable
 /// counting sort). One allocation per array instead of one per node.
 struct Rows {
-  std::vector<unsigned> first, items;
-  const unsigned *begin(unsigned v) const { return items.data() + first[v]; }
-  const unsigned *end(unsigned v) const { return items.data() + first[v + 1]; }
+  std::vector<unsigned> First, Items;
+  const unsigned *begin(unsigned V) const { return Items.data() + First[V]; }
+  const unsigned *end(unsigned V) const { return Items.data() + First[V + 1]; }
 };
 
 /// Rows of items 0..count-1 by node(item) in [0, nodes).
-template <class NodeOf>
-Rows groupByNode(unsigned nodes, size_t count, NodeOf nodeOf) {
-  Rows r;
-  r.first.assign(nodes + 1, 0);
-  for (size_t i = 0; i < count; ++i)
-    ++r.first[nodeOf(i) + 1];
-  for (unsigned v = 0; v < nodes; ++v)
-    r.first[v + 1] += r.first[v];
-  r.items.resize(count);
-  std::vector<unsigned> fill(r.first.begin(), r.first.end() - 1);
-  for (size_t i = 0; i < count; ++i)
-    r.items[fill[nodeOf(i)]++] = static_cast<unsigned>(i);
-  return r;
+template <class NodeFn>
+Rows groupByNode(unsigned Nodes, size_t Count, NodeFn NodeOf) {
+  Rows R;
+  R.First.assign(Nodes + 1, 0);
+  for (size_t I = 0; I < Count; ++I)
+    ++R.First[NodeOf(I) + 1];
+  for (unsigned V = 0; V < Nodes; ++V)
+    R.First[V + 1] += R.First[V];
+  R.Items.resize(Count);
+  std::vector<unsigned> Fill(R.First.begin(), R.First.end() - 1);
+  for (size_t I = 0; I < Count; ++I)
+    R.Items[Fill[NodeOf(I)]++] = static_cast<unsigned>(I);
+  return R;
 }
 
 /// Howard's algorithm on one strongly connected component. `local` are the
 /// edges inside it; nodes are renumbered 0..n-1.
-CriticalCycle howard(unsigned n, const std::vector<RatioEdge> &local,
-                     const std::vector<unsigned> &localToGlobal) {
-  const Rows out =
-      groupByNode(n, local.size(), [&](size_t e) { return local[e].from; });
+CriticalCycle howard(unsigned N, const std::vector<RatioEdge> &Local,
+                     const std::vector<unsigned> &LocalToGlobal) {
+  const Rows Out =
+      groupByNode(N, Local.size(), [&](size_t E) { return Local[E].From; });
   // Initial policy: the heaviest out-edge of every node.
-  std::vector<unsigned> policy(n);
-  for (unsigned v = 0; v < n; ++v)
-    policy[v] = *std::max_element(out.begin(v), out.end(v),
-                                  [&](unsigned a, unsigned b) {
-                                    return local[a].weight < local[b].weight;
+  std::vector<unsigned> Policy(N);
+  for (unsigned V = 0; V < N; ++V)
+    Policy[V] = *std::max_element(Out.begin(V), Out.end(V),
+                                  [&](unsigned A, unsigned B) {
+                                    return Local[A].Weight < Local[B].Weight;
                                   });
 
-  std::vector<double> eta(n), x(n);
+  std::vector<double> Eta(N), X(N);
   // Policy improvement strictly increases (eta, x) lexicographically, so the
   // iteration terminates; the cap only guards against floating-point cycling.
-  const unsigned maxRounds = 100 + 10 * static_cast<unsigned>(local.size());
-  std::vector<int> state;
-  std::vector<unsigned> walk;
-  for (unsigned round = 0; round < maxRounds; ++round) {
+  const unsigned MaxRounds = 100 + 10 * static_cast<unsigned>(Local.size());
+  std::vector<int> State;
+  std::vector<unsigned> Walk;
+  for (unsigned Round = 0; Round < MaxRounds; ++Round) {
     // Value determination: each node follows its policy into a cycle.
-    state.assign(n, 0); // 0 new, 1 on current walk, 2 done
-    for (unsigned s = 0; s < n; ++s) {
-      if (state[s])
+    State.assign(N, 0); // 0 new, 1 on current walk, 2 done
+    for (unsigned S = 0; S < N; ++S) {
+      if (State[S])
         continue;
-      walk.clear();
-      unsigned v = s;
-      while (state[v] == 0) {
-        state[v] = 1;
-        walk.push_back(v);
-        v = local[policy[v]].to;
+      Walk.clear();
+      unsigned V = S;
+      while (State[V] == 0) {
+        State[V] = 1;
+        Walk.push_back(V);
+        V = Local[Policy[V]].To;
       }
-      size_t tail = walk.size(); // nodes walk[0..tail) lead into a known node
-      if (state[v] == 1) {
+      size_t Tail = Walk.size(); // nodes walk[0..tail) lead into a known node
+      if (State[V] == 1) {
         // A new policy cycle starting at v.
-        auto start = std::find(walk.begin(), walk.end(), v);
-        tail = static_cast<size_t>(start - walk.begin());
-        double w = 0;
-        unsigned d = 0;
-        for (auto it = start; it != walk.end(); ++it) {
-          w += local[policy[*it]].weight;
-          d += local[policy[*it]].distance;
+        auto Start = std::find(Walk.begin(), Walk.end(), V);
+        Tail = static_cast<size_t>(Start - Walk.begin());
+        double W = 0;
+        unsigned D = 0;
+        for (auto It = Start; It != Walk.end(); ++It) {
+          W += Local[Policy[*It]].Weight;
+          D += Local[Policy[*It]].Distance;
         }
-        double ratio = w / d;
-        x[v] = 0;
-        eta[v] = ratio;
-        for (size_t i = walk.size(); i-- > tail + 1;) {
-          const RatioEdge &e = local[policy[walk[i]]];
-          eta[walk[i]] = ratio;
-          x[walk[i]] = e.weight - ratio * e.distance + x[e.to];
+        double Ratio = W / D;
+        X[V] = 0;
+        Eta[V] = Ratio;
+        for (size_t I = Walk.size(); I-- > Tail + 1;) {
+          const RatioEdge &E = Local[Policy[Walk[I]]];
+          Eta[Walk[I]] = Ratio;
+          X[Walk[I]] = E.Weight - Ratio * E.Distance + X[E.To];
         }
-        for (auto it = start; it != walk.end(); ++it)
-          state[*it] = 2;
+        for (auto It = Start; It != Walk.end(); ++It)
+          State[*It] = 2;
       }
-      for (size_t i = tail; i-- > 0;) {
-        const RatioEdge &e = local[policy[walk[i]]];
-        eta[walk[i]] = eta[e.to];
-        x[walk[i]] = e.weight - eta[e.to] * e.distance + x[e.to];
-        state[walk[i]] = 2;
+      for (size_t I = Tail; I-- > 0;) {
+        const RatioEdge &E = Local[Policy[Walk[I]]];
+        Eta[Walk[I]] = Eta[E.To];
+        X[Walk[I]] = E.Weight - Eta[E.To] * E.Distance + X[E.To];
+        State[Walk[I]] = 2;
       }
     }
     // Policy improvement, first on the ratio, then on the bias.
-    bool changed = false;
-    for (unsigned v = 0; v < n; ++v)
-      for (const unsigned *e = out.begin(v); e != out.end(v); ++e)
-        if (gt(eta[local[*e].to], eta[local[policy[v]].to])) {
-          policy[v] = *e;
-          changed = true;
+    bool Changed = false;
+    for (unsigned V = 0; V < N; ++V)
+      for (const unsigned *E = Out.begin(V); E != Out.end(V); ++E)
+        if (gt(Eta[Local[*E].To], Eta[Local[Policy[V]].To])) {
+          Policy[V] = *E;
+          Changed = true;
         }
-    if (!changed)
-      for (unsigned v = 0; v < n; ++v) {
-        double best = x[v];
-        for (const unsigned *it = out.begin(v); it != out.end(v); ++it) {
-          const unsigned e = *it;
-          const RatioEdge &re = local[e];
-          if (gt(eta[re.to], eta[v]) || gt(eta[v], eta[re.to]))
+    if (!Changed)
+      for (unsigned V = 0; V < N; ++V) {
+        double Best = X[V];
+        for (const unsigned *It = Out.begin(V); It != Out.end(V); ++It) {
+          const unsigned E = *It;
+          const RatioEdge &Re = Local[E];
+          if (gt(Eta[Re.To], Eta[V]) || gt(Eta[V], Eta[Re.To]))
             continue;
-          double val = re.weight - eta[v] * re.distance + x[re.to];
-          if (gt(val, best)) {
-            best = val;
-            policy[v] = e;
-            changed = true;
+          double Val = Re.Weight - Eta[V] * Re.Distance + X[Re.To];
+          if (gt(Val, Best)) {
+            Best = Val;
+            Policy[V] = E;
+            Changed = true;
           }
         }
       }
-    if (!changed)
+    if (!Changed)
       break;
   }
 
   // Extract the policy cycle reached from the node of largest ratio.
-  unsigned v = static_cast<unsigned>(std::max_element(eta.begin(), eta.end()) -
-                                     eta.begin());
-  std::vector<int> seenAt(n, -1);
-  walk.clear();
-  while (seenAt[v] < 0) {
-    seenAt[v] = static_cast<int>(walk.size());
-    walk.push_back(policy[v]);
-    v = local[policy[v]].to;
+  unsigned V = static_cast<unsigned>(std::max_element(Eta.begin(), Eta.end()) -
+                                     Eta.begin());
+  std::vector<int> SeenAt(N, -1);
+  Walk.clear();
+  while (SeenAt[V] < 0) {
+    SeenAt[V] = static_cast<int>(Walk.size());
+    Walk.push_back(Policy[V]);
+    V = Local[Policy[V]].To;
   }
-  CriticalCycle c;
-  for (size_t i = static_cast<size_t>(seenAt[v]); i < walk.size(); ++i) {
-    c.edges.push_back(localToGlobal[walk[i]]);
-    c.weight += local[walk[i]].weight;
-    c.distance += local[walk[i]].distance;
+  CriticalCycle C;
+  for (size_t I = static_cast<size_t>(SeenAt[V]); I < Walk.size(); ++I) {
+    C.Edges.push_back(LocalToGlobal[Walk[I]]);
+    C.Weight += Local[Walk[I]].Weight;
+    C.Distance += Local[Walk[I]].Distance;
   }
-  return c;
+  return C;
 }
 
 } // namespace
 
 std::vector<unsigned>
-stronglyConnectedComponents(unsigned nodes,
-                            const std::vector<RatioEdge> &edges) {
-  const Rows out =
-      groupByNode(nodes, edges.size(), [&](size_t e) { return edges[e].from; });
+stronglyConnectedComponents(unsigned Nodes,
+                            const std::vector<RatioEdge> &Edges) {
+  const Rows Out =
+      groupByNode(Nodes, Edges.size(), [&](size_t E) { return Edges[E].From; });
   constexpr unsigned None = std::numeric_limits<unsigned>::max();
-  std::vector<unsigned> index(nodes, None), low(nodes), comp(nodes, None),
-      stack;
-  std::vector<bool> onStack(nodes, false);
-  unsigned counter = 0, comps = 0;
+  std::vector<unsigned> Index(Nodes, None), Low(Nodes), Comp(Nodes, None),
+      Stack;
+  std::vector<bool> OnStack(Nodes, false);
+  unsigned Counter = 0, Comps = 0;
   // Iterative Tarjan: frames of (node, next child position).
-  std::vector<std::pair<unsigned, size_t>> frames;
-  for (unsigned root = 0; root < nodes; ++root) {
-    if (index[root] != None)
+  std::vector<std::pair<unsigned, size_t>> Frames;
+  for (unsigned Root = 0; Root < Nodes; ++Root) {
+    if (Index[Root] != None)
       continue;
-    frames.assign(1, {root, 0});
-    index[root] = low[root] = counter++;
-    stack.push_back(root);
-    onStack[root] = true;
-    while (!frames.empty()) {
-      auto &[v, next] = frames.back();
-      if (next < out.first[v + 1] - out.first[v]) {
-        unsigned w = edges[out.items[out.first[v] + next++]].to;
-        if (index[w] == None) {
-          index[w] = low[w] = counter++;
-          stack.push_back(w);
-          onStack[w] = true;
-          frames.push_back({w, 0});
-        } else if (onStack[w]) {
-          low[v] = std::min(low[v], index[w]);
+    Frames.assign(1, {Root, 0});
+    Index[Root] = Low[Root] = Counter++;
+    Stack.push_back(Root);
+    OnStack[Root] = true;
+    while (!Frames.empty()) {
+      auto &[v, next] = Frames.back();
+      if (next < Out.First[v + 1] - Out.First[v]) {
+        unsigned W = Edges[Out.Items[Out.First[v] + next++]].To;
+        if (Index[W] == None) {
+          Index[W] = Low[W] = Counter++;
+          Stack.push_back(W);
+          OnStack[W] = true;
+          Frames.push_back({W, 0});
+        } else if (OnStack[W]) {
+          Low[v] = std::min(Low[v], Index[W]);
         }
         continue;
       }
-      if (low[v] == index[v]) {
-        unsigned w;
+      if (Low[v] == Index[v]) {
+        unsigned W;
         do {
-          w = stack.back();
-          stack.pop_back();
-          onStack[w] = false;
-          comp[w] = comps;
-        } while (w != v);
-        ++comps;
+          W = Stack.back();
+          Stack.pop_back();
+          OnStack[W] = false;
+          Comp[W] = Comps;
+        } while (W != v);
+        ++Comps;
       }
-      unsigned done = v;
-      frames.pop_back();
-      if (!frames.empty())
-        low[frames.back().first] =
-            std::min(low[frames.back().first], low[done]);
+      unsigned Done = v;
+      Frames.pop_back();
+      if (!Frames.empty())
+        Low[Frames.back().first] =
+            std::min(Low[Frames.back().first], Low[Done]);
     }
   }
-  return comp;
+  return Comp;
 }
 
 std::vector<CriticalCycle>
-maxCycleRatioPerComponent(unsigned nodes, const std::vector<RatioEdge> &edges) {
-  std::vector<unsigned> comp = stronglyConnectedComponents(nodes, edges);
-  unsigned comps = nodes ? *std::max_element(comp.begin(), comp.end()) + 1 : 0;
+maxCycleRatioPerComponent(unsigned Nodes, const std::vector<RatioEdge> &Edges) {
+  std::vector<unsigned> Comp = stronglyConnectedComponents(Nodes, Edges);
+  unsigned Comps = Nodes ? *std::max_element(Comp.begin(), Comp.end()) + 1 : 0;
   // Local node numbers within each component (members in node order), and
   // the edges inside each component in edge order: linear in nodes + edges.
-  const Rows members =
-      groupByNode(comps, nodes, [&](size_t v) { return comp[v]; });
-  std::vector<unsigned> local(nodes, 0);
-  for (unsigned c = 0; c < comps; ++c)
-    for (const unsigned *v = members.begin(c); v != members.end(c); ++v)
-      local[*v] = static_cast<unsigned>(v - members.begin(c));
+  const Rows Members =
+      groupByNode(Comps, Nodes, [&](size_t V) { return Comp[V]; });
+  std::vector<unsigned> Local(Nodes, 0);
+  for (unsigned C = 0; C < Comps; ++C)
+    for (const unsigned *V = Members.begin(C); V != Members.end(C); ++V)
+      Local[*V] = static_cast<unsigned>(V - Members.begin(C));
   constexpr unsigned Crossing = std::numeric_limits<unsigned>::max();
-  std::vector<unsigned> edgeComp(edges.size());
-  for (size_t e = 0; e < edges.size(); ++e)
-    edgeComp[e] = comp[edges[e].from] == comp[edges[e].to] ? comp[edges[e].from]
+  std::vector<unsigned> EdgeComp(Edges.size());
+  for (size_t E = 0; E < Edges.size(); ++E)
+    EdgeComp[E] = Comp[Edges[E].From] == Comp[Edges[E].To] ? Comp[Edges[E].From]
                                                            : Crossing;
   // Crossing edges are grouped under an extra row, never read.
-  const Rows insideIds = groupByNode(comps + 1, edges.size(), [&](size_t e) {
-    return edgeComp[e] == Crossing ? comps : edgeComp[e];
+  const Rows InsideIds = groupByNode(Comps + 1, Edges.size(), [&](size_t E) {
+    return EdgeComp[E] == Crossing ? Comps : EdgeComp[E];
   });
-  std::vector<CriticalCycle> result;
-  std::vector<RatioEdge> inside;
-  std::vector<unsigned> ids;
-  for (unsigned c = 0; c < comps; ++c) {
-    if (insideIds.begin(c) == insideIds.end(c))
+  std::vector<CriticalCycle> Result;
+  std::vector<RatioEdge> Inside;
+  std::vector<unsigned> Ids;
+  for (unsigned C = 0; C < Comps; ++C) {
+    if (InsideIds.begin(C) == InsideIds.end(C))
       continue; // a single node without a self-loop carries nothing
-    inside.clear();
-    ids.assign(insideIds.begin(c), insideIds.end(c));
-    for (unsigned e : ids)
-      inside.push_back({local[edges[e].from], local[edges[e].to],
-                        edges[e].weight, edges[e].distance});
-    result.push_back(
-        howard(members.first[c + 1] - members.first[c], inside, ids));
+    Inside.clear();
+    Ids.assign(InsideIds.begin(C), InsideIds.end(C));
+    for (unsigned E : Ids)
+      Inside.push_back({Local[Edges[E].From], Local[Edges[E].To],
+                        Edges[E].Weight, Edges[E].Distance});
+    Result.push_back(
+        howard(Members.First[C + 1] - Members.First[C], Inside, Ids));
   }
-  std::stable_sort(result.begin(), result.end(),
-                   [](const CriticalCycle &a, const CriticalCycle &b) {
-                     return gt(a.ratio(), b.ratio());
+  std::stable_sort(Result.begin(), Result.end(),
+                   [](const CriticalCycle &A, const CriticalCycle &B) {
+                     return gt(A.ratio(), B.ratio());
                    });
-  return result;
+  return Result;
 }
 
-LongestPath longestPathDistanceZero(const std::vector<double> &nodeLatency,
-                                    const std::vector<RatioEdge> &edges) {
-  size_t n = nodeLatency.size();
+LongestPath longestPathDistanceZero(const std::vector<double> &NodeLatency,
+                                    const std::vector<RatioEdge> &Edges) {
+  size_t N = NodeLatency.size();
   // Distance-0 edges by target (others under an extra row, never read).
-  const Rows in =
-      groupByNode(static_cast<unsigned>(n + 1), edges.size(), [&](size_t e) {
-        return edges[e].distance == 0 ? edges[e].to : static_cast<unsigned>(n);
+  const Rows In =
+      groupByNode(static_cast<unsigned>(N + 1), Edges.size(), [&](size_t E) {
+        return Edges[E].Distance == 0 ? Edges[E].To : static_cast<unsigned>(N);
       });
   // Distance-0 edges point forward in node order, which is a topological order.
-  std::vector<double> start(n, 0);
-  std::vector<int> pred(n, -1);
+  std::vector<double> Start(N, 0);
+  std::vector<int> Pred(N, -1);
   // On equal lengths the later edge and the later end node win, so the
   // reported path is the longest in instructions too (load -> op -> store).
-  for (unsigned v = 0; v < n; ++v)
-    for (const unsigned *it = in.begin(v); it != in.end(v); ++it) {
-      const RatioEdge &e = edges[*it];
-      if (pred[v] < 0 || !gt(start[v], start[e.from] + e.weight)) {
-        start[v] = std::max(start[v], start[e.from] + e.weight);
-        pred[v] = static_cast<int>(e.from);
+  for (unsigned V = 0; V < N; ++V)
+    for (const unsigned *It = In.begin(V); It != In.end(V); ++It) {
+      const RatioEdge &E = Edges[*It];
+      if (Pred[V] < 0 || !gt(Start[V], Start[E.From] + E.Weight)) {
+        Start[V] = std::max(Start[V], Start[E.From] + E.Weight);
+        Pred[V] = static_cast<int>(E.From);
       }
     }
-  LongestPath p;
-  int end = -1;
-  for (size_t v = 0; v < n; ++v)
-    if (end < 0 || !gt(p.length, start[v] + nodeLatency[v])) {
-      p.length = start[v] + nodeLatency[v];
-      end = static_cast<int>(v);
+  LongestPath P;
+  int End = -1;
+  for (size_t V = 0; V < N; ++V)
+    if (End < 0 || !gt(P.Length, Start[V] + NodeLatency[V])) {
+      P.Length = Start[V] + NodeLatency[V];
+      End = static_cast<int>(V);
     }
-  for (int v = end; v >= 0; v = pred[v])
-    p.nodes.push_back(static_cast<unsigned>(v));
-  std::reverse(p.nodes.begin(), p.nodes.end());
-  return p;
+  for (int V = End; V >= 0; V = Pred[V])
+    P.Nodes.push_back(static_cast<unsigned>(V));
+  std::reverse(P.Nodes.begin(), P.Nodes.end());
+  return P;
 }
 
 } // namespace loopperf::detail

@@ -7,23 +7,23 @@
 namespace loopperf::detail {
 
 struct RatioEdge {
-  unsigned from = 0, to = 0;
-  double weight = 0;
-  unsigned distance = 0;
+  unsigned From = 0, To = 0;
+  double Weight = 0;
+  unsigned Distance = 0;
 };
 
 struct CriticalCycle {
-  std::vector<unsigned> edges; ///< edge ids in cycle order
-  double weight = 0;
-  unsigned distance = 0;
-  double ratio() const { return distance ? weight / distance : 0; }
+  std::vector<unsigned> Edges; ///< edge ids in cycle order
+  double Weight = 0;
+  unsigned Distance = 0;
+  double ratio() const { return Distance ? Weight / Distance : 0; }
 };
 
 /// Strongly connected components (Tarjan); returns the component id of each
 /// node, components numbered in reverse topological order.
 std::vector<unsigned>
-stronglyConnectedComponents(unsigned nodes,
-                            const std::vector<RatioEdge> &edges);
+stronglyConnectedComponents(unsigned Nodes,
+                            const std::vector<RatioEdge> &Edges);
 
 /// For every strongly connected component that contains a cycle, the cycle
 /// of maximum weight/distance, found by Howard's policy iteration. Every
@@ -31,16 +31,16 @@ stronglyConnectedComponents(unsigned nodes,
 /// comparison (1e-9 relative); polynomial per iteration, no path
 /// enumeration. Results sorted by ratio, largest first.
 std::vector<CriticalCycle>
-maxCycleRatioPerComponent(unsigned nodes, const std::vector<RatioEdge> &edges);
+maxCycleRatioPerComponent(unsigned Nodes, const std::vector<RatioEdge> &Edges);
 
 /// Longest path over the distance-0 edges (a DAG when they point forward),
 /// where a node adds `nodeLatency` at the end of a path. Returns the nodes
 /// of the path and its length.
 struct LongestPath {
-  std::vector<unsigned> nodes;
-  double length = 0;
+  std::vector<unsigned> Nodes;
+  double Length = 0;
 };
-LongestPath longestPathDistanceZero(const std::vector<double> &nodeLatency,
-                                    const std::vector<RatioEdge> &edges);
+LongestPath longestPathDistanceZero(const std::vector<double> &NodeLatency,
+                                    const std::vector<RatioEdge> &Edges);
 
 } // namespace loopperf::detail

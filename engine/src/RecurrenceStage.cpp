@@ -11,51 +11,51 @@ namespace loopperf::detail {
 
 namespace {
 
-Chain chainOfCycle(const DepGraph &g, const CriticalCycle &c) {
+Chain chainOfCycle(const DepGraph &G, const CriticalCycle &C) {
   // Rotate so the chain starts at its earliest node in program order.
-  std::vector<unsigned> nodes;
-  for (unsigned e : c.edges)
-    nodes.push_back(g.edges[e].from);
-  auto first = std::min_element(nodes.begin(), nodes.end());
-  std::rotate(nodes.begin(), first, nodes.end());
-  Chain ch;
-  ch.insts = instructionsAlong(g, nodes);
-  if (ch.insts.size() > 1 && ch.insts.front() == ch.insts.back())
-    ch.insts.pop_back();
-  ch.latency = c.weight;
-  ch.distance = c.distance;
-  ch.cyclesPerIteration = c.ratio();
-  for (unsigned e : c.edges)
-    ch.throughMemory |= g.edges[e].memory;
-  return ch;
+  std::vector<unsigned> Nodes;
+  for (unsigned E : C.Edges)
+    Nodes.push_back(G.Edges[E].From);
+  auto First = std::min_element(Nodes.begin(), Nodes.end());
+  std::rotate(Nodes.begin(), First, Nodes.end());
+  Chain Ch;
+  Ch.Insts = instructionsAlong(G, Nodes);
+  if (Ch.Insts.size() > 1 && Ch.Insts.front() == Ch.Insts.back())
+    Ch.Insts.pop_back();
+  Ch.Latency = C.Weight;
+  Ch.Distance = C.Distance;
+  Ch.CyclesPerIteration = C.ratio();
+  for (unsigned E : C.Edges)
+    Ch.ThroughMemory |= G.Edges[E].Memory;
+  return Ch;
 }
 
-void reportEdges(const DepGraph &g, LoopReport &r) {
-  for (const GraphEdge &e : g.edges) {
-    const DepNode &from = g.nodes[e.from], &to = g.nodes[e.to];
-    if (from.inst == to.inst && from.isLoad && e.distance == 0)
+void reportEdges(const DepGraph &G, LoopReport &R) {
+  for (const GraphEdge &E : G.Edges) {
+    const DepNode &From = G.Nodes[E.From], &To = G.Nodes[E.To];
+    if (From.Inst == To.Inst && From.IsLoad && E.Distance == 0)
       continue; // load part -> operation of the same instruction
-    r.edges.push_back({from.inst, to.inst, e.weight, e.distance, e.memory,
-                       to.isLoad || to.isWriteback, e.label});
+    R.Edges.push_back({From.Inst, To.Inst, E.Weight, E.Distance, E.Memory,
+                       To.IsLoad || To.IsWriteback, E.Label});
   }
 }
 
-StageResult runRecurrences(StageContext &c, LoopReport &r) {
-  const DepGraph &g = c.depGraph();
-  reportEdges(g, r);
-  for (const CriticalCycle &cycle : maxCycleRatioPerComponent(
-           static_cast<unsigned>(g.nodes.size()), ratioEdges(g)))
-    r.recurrences.push_back(chainOfCycle(g, cycle));
-  StageResult out;
-  out.kind = BottleneckKind::LoopCarried;
-  if (r.recurrences.empty())
-    return out;
-  const Chain &longest = r.recurrences.front();
-  out.bound = longest.cyclesPerIteration;
-  out.limiter.resource = Limiter::Resource::Chain;
-  out.limiter.insts = longest.insts;
-  out.limiter.lines = sourceLinesOf(c.kernel, longest.insts);
-  return out;
+StageResult runRecurrences(StageContext &C, LoopReport &R) {
+  const DepGraph &G = C.depGraph();
+  reportEdges(G, R);
+  for (const CriticalCycle &Cycle : maxCycleRatioPerComponent(
+           static_cast<unsigned>(G.Nodes.size()), ratioEdges(G)))
+    R.Recurrences.push_back(chainOfCycle(G, Cycle));
+  StageResult Out;
+  Out.Kind = BottleneckKind::LoopCarried;
+  if (R.Recurrences.empty())
+    return Out;
+  const Chain &Longest = R.Recurrences.front();
+  Out.Bound = Longest.CyclesPerIteration;
+  Out.Limit.Resource = Limiter::ResourceKind::Chain;
+  Out.Limit.Insts = Longest.Insts;
+  Out.Limit.Lines = sourceLinesOf(C.Kernel, Longest.Insts);
+  return Out;
 }
 
 } // namespace

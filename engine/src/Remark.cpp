@@ -13,248 +13,248 @@
 namespace loopperf {
 
 std::string RemarkLine::text() const {
-  std::string s;
-  for (const RemarkPart &p : parts)
-    s += p.value;
-  return s;
+  std::string S;
+  for (const RemarkPart &P : Parts)
+    S += P.Value;
+  return S;
 }
 
 namespace {
 
-std::string fixed2(double v) { return fmt::format("{:.2f}", v); }
+std::string fixed2(double V) { return fmt::format("{:.2f}", V); }
 
 /// Rounds away floating-point noise, as renderJson does.
-double clean(double v) { return std::round(v * 1e6) / 1e6; }
+double clean(double V) { return std::round(V * 1e6) / 1e6; }
 
 class LineBuilder {
 public:
-  LineBuilder &operator<<(std::string literal) {
-    line.parts.push_back({std::string(), std::move(literal)});
+  LineBuilder &operator<<(std::string Literal) {
+    Line.Parts.push_back({std::string(), std::move(Literal)});
     return *this;
   }
-  LineBuilder &arg(std::string key, std::string value) {
-    line.parts.push_back({std::move(key), std::move(value)});
+  LineBuilder &arg(std::string Key, std::string Value) {
+    Line.Parts.push_back({std::move(Key), std::move(Value)});
     return *this;
   }
-  RemarkLine take() { return std::move(line); }
+  RemarkLine take() { return std::move(Line); }
 
 private:
-  RemarkLine line;
+  RemarkLine Line;
 };
 
 /// "vaddsd (%rdi), %xmm0, %xmm0 (line 11) -> ...": the chain's instructions
 /// with their source lines.
-std::string chainText(const LoopKernel &k, const Chain &c) {
-  std::vector<std::string> parts;
-  for (unsigned i : c.insts) {
-    const Instruction &in = k.insts[i];
-    parts.push_back(in.loc.valid()
-                        ? fmt::format("{} (line {})", in.text, in.loc.line)
-                        : in.text);
+std::string chainText(const LoopKernel &K, const Chain &C) {
+  std::vector<std::string> Parts;
+  for (unsigned I : C.Insts) {
+    const Instruction &In = K.Insts[I];
+    Parts.push_back(In.Loc.valid()
+                        ? fmt::format("{} (line {})", In.Text, In.Loc.Line)
+                        : In.Text);
   }
-  return fmt::format("{}", fmt::join(parts, " -> "));
+  return fmt::format("{}", fmt::join(Parts, " -> "));
 }
 
 /// "P0 1.00, P1 0.50": the busiest ports, most loaded first (ties in port
 /// order), at most four; "none" when no port is loaded.
-std::string busiestPorts(const LoopReport &r, const MachineModel &m) {
-  std::vector<unsigned> ports(r.portLoad.size());
-  std::iota(ports.begin(), ports.end(), 0u);
-  std::stable_sort(ports.begin(), ports.end(), [&](unsigned a, unsigned b) {
-    return r.portLoad[a] > r.portLoad[b] + 1e-9;
+std::string busiestPorts(const LoopReport &R, const MachineModel &M) {
+  std::vector<unsigned> Ports(R.PortLoad.size());
+  std::iota(Ports.begin(), Ports.end(), 0u);
+  std::stable_sort(Ports.begin(), Ports.end(), [&](unsigned A, unsigned B) {
+    return R.PortLoad[A] > R.PortLoad[B] + 1e-9;
   });
-  std::vector<std::string> out;
-  for (size_t i = 0; i < ports.size() && i < 4 && r.portLoad[ports[i]] > 1e-9;
-       ++i)
-    out.push_back(fmt::format(
-        "{} {:.2f}", ports[i] < m.ports.size() ? m.ports[ports[i]].name : "?",
-        r.portLoad[ports[i]]));
-  return out.empty() ? "none" : fmt::format("{}", fmt::join(out, ", "));
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Ports.size() && I < 4 && R.PortLoad[Ports[I]] > 1e-9;
+       ++I)
+    Out.push_back(fmt::format(
+        "{} {:.2f}", Ports[I] < M.Ports.size() ? M.Ports[Ports[I]].Name : "?",
+        R.PortLoad[Ports[I]]));
+  return Out.empty() ? "none" : fmt::format("{}", fmt::join(Out, ", "));
 }
 
-RemarkLine summaryLine(const LoopKernel &k, const LoopReport &r,
-                       const MachineModel &m, const RemarkOptions &o) {
-  LineBuilder b;
-  b << o.loopName + " runs ";
-  b.arg("CyclesPerIteration", fixed2(r.cyclesPerIteration))
+RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
+                       const MachineModel &M, const RemarkOptions &O) {
+  LineBuilder B;
+  B << O.LoopName + " runs ";
+  B.arg("CyclesPerIteration", fixed2(R.CyclesPerIteration))
       << " cycles/iteration (";
-  if (r.elementsPerIteration) {
-    b.arg("CyclesPerElement", fixed2(r.cyclesPerElement))
+  if (R.ElementsPerIteration) {
+    B.arg("CyclesPerElement", fixed2(R.CyclesPerElement))
         << " cycles/element, ";
-    b.arg("ElementsPerIteration", std::to_string(r.elementsPerIteration))
-        << (r.elementsPerIteration == 1 ? " element/iteration"
+    B.arg("ElementsPerIteration", std::to_string(R.ElementsPerIteration))
+        << (R.ElementsPerIteration == 1 ? " element/iteration"
                                         : " elements/iteration");
   } else {
-    b << "elements/iteration ";
-    b.arg("ElementsPerIteration", "unknown");
+    B << "elements/iteration ";
+    B.arg("ElementsPerIteration", "unknown");
   }
-  b << ") on ";
-  b.arg("Model", r.model);
-  if (!o.modelNote.empty()) {
-    b << " (";
-    b.arg("ModelNote", o.modelNote) << ")";
+  B << ") on ";
+  B.arg("Model", R.Model);
+  if (!O.ModelNote.empty()) {
+    B << " (";
+    B.arg("ModelNote", O.ModelNote) << ")";
   }
-  b << "; bottleneck: ";
-  b.arg("Bottleneck", bottleneckName(r.bottleneck));
-  const std::string resource = bottleneckResource(k, r, m);
-  if (!resource.empty())
-    b << " ";
-  b.arg("BottleneckResource", resource);
-  if (const std::string ties = tiedWith(r); !ties.empty()) {
-    b << " (tied with ";
-    b.arg("BottleneckTies", ties) << ")";
+  B << "; bottleneck: ";
+  B.arg("Bottleneck", bottleneckName(R.Bottleneck));
+  const std::string Resource = bottleneckResource(K, R, M);
+  if (!Resource.empty())
+    B << " ";
+  B.arg("BottleneckResource", Resource);
+  if (const std::string Ties = tiedWith(R); !Ties.empty()) {
+    B << " (tied with ";
+    B.arg("BottleneckTies", Ties) << ")";
   }
-  b << "; bounds: ";
-  bool first = true;
-  for (const StageResult &s : r.stages) {
-    if (!s.stage->throughput)
+  B << "; bounds: ";
+  bool First = true;
+  for (const StageResult &S : R.Stages) {
+    if (!S.Stage->Throughput)
       continue;
-    b << fmt::format("{}{} ", first ? "" : ", ", s.stage->id);
-    b.arg(fmt::format("{}Bound", s.stage->remarkKey), fixed2(s.bound));
-    first = false;
+    B << fmt::format("{}{} ", First ? "" : ", ", S.Stage->Id);
+    B.arg(fmt::format("{}Bound", S.Stage->RemarkKey), fixed2(S.Bound));
+    First = false;
   }
-  b << "; ";
-  b.arg("Instructions", std::to_string(r.instructions)) << " instructions, ";
-  b.arg("UnknownInstructions", std::to_string(r.unknownInstructions.size()))
+  B << "; ";
+  B.arg("Instructions", std::to_string(R.Instructions)) << " instructions, ";
+  B.arg("UnknownInstructions", std::to_string(R.UnknownInstructions.size()))
       << " unknown";
-  if (r.confidence.level != ConfidenceLevel::High) {
-    b << "; confidence ";
-    b.arg("Confidence", confidenceName(r.confidence.level));
+  if (R.Conf.Level != ConfidenceLevel::High) {
+    B << "; confidence ";
+    B.arg("Confidence", confidenceName(R.Conf.Level));
   }
-  return b.take();
+  return B.take();
 }
 
-std::vector<RemarkLine> detailLines(const LoopKernel &k, const LoopReport &r,
-                                    const MachineModel &m,
-                                    const RemarkOptions &o) {
-  std::vector<RemarkLine> lines;
-  if (!o.modelBasis.empty()) {
-    LineBuilder b;
-    b << "model ";
-    b.arg("Model", r.model) << " (";
-    b.arg("ModelBasis", o.modelBasis) << ")";
-    lines.push_back(b.take());
+std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
+                                    const MachineModel &M,
+                                    const RemarkOptions &O) {
+  std::vector<RemarkLine> Lines;
+  if (!O.ModelBasis.empty()) {
+    LineBuilder B;
+    B << "model ";
+    B.arg("Model", R.Model) << " (";
+    B.arg("ModelBasis", O.ModelBasis) << ")";
+    Lines.push_back(B.take());
   }
   {
-    LineBuilder b;
-    b << "bounds (cycles/iteration): ";
-    bool first = true;
-    for (const StageResult &s : r.stages) {
-      b << fmt::format("{}{} ", first ? "" : ", ", s.stage->label);
-      b.arg(fmt::format("{}Bound", s.stage->remarkKey), fixed2(s.bound));
-      if (s.stage->textDetail)
-        b << " " + s.stage->textDetail(s, r, m);
-      first = false;
+    LineBuilder B;
+    B << "bounds (cycles/iteration): ";
+    bool First = true;
+    for (const StageResult &S : R.Stages) {
+      B << fmt::format("{}{} ", First ? "" : ", ", S.Stage->Label);
+      B.arg(fmt::format("{}Bound", S.Stage->RemarkKey), fixed2(S.Bound));
+      if (S.Stage->TextDetail)
+        B << " " + S.Stage->TextDetail(S, R, M);
+      First = false;
     }
-    lines.push_back(b.take());
+    Lines.push_back(B.take());
   }
   {
-    LineBuilder b;
-    b << "busiest ports: ";
-    b.arg("BusiestPorts", busiestPorts(r, m));
-    lines.push_back(b.take());
+    LineBuilder B;
+    B << "busiest ports: ";
+    B.arg("BusiestPorts", busiestPorts(R, M));
+    Lines.push_back(B.take());
   }
   {
-    LineBuilder b;
-    if (r.recurrences.empty()) {
-      b << "no loop-carried chain";
+    LineBuilder B;
+    if (R.Recurrences.empty()) {
+      B << "no loop-carried chain";
     } else {
-      const Chain &c = r.recurrences.front();
-      b << "longest loop-carried chain: ";
-      b.arg("ChainCycles", fixed2(c.cyclesPerIteration))
+      const Chain &C = R.Recurrences.front();
+      B << "longest loop-carried chain: ";
+      B.arg("ChainCycles", fixed2(C.CyclesPerIteration))
           << " cycles/iteration = latency ";
-      b.arg("ChainLatency", fmt::format("{}", clean(c.latency))) << " / ";
-      b.arg("ChainIterations", std::to_string(c.distance)) << fmt::format(
-          " iteration(s){}: ", c.throughMemory ? " through memory" : "");
-      b.arg("Chain", chainText(k, c));
+      B.arg("ChainLatency", fmt::format("{}", clean(C.Latency))) << " / ";
+      B.arg("ChainIterations", std::to_string(C.Distance)) << fmt::format(
+          " iteration(s){}: ", C.ThroughMemory ? " through memory" : "");
+      B.arg("Chain", chainText(K, C));
     }
-    lines.push_back(b.take());
+    Lines.push_back(B.take());
   }
-  if (o.takenBranches > 1) {
-    LineBuilder b;
-    b << "the body spans several blocks with ";
-    b.arg("TakenBranches", std::to_string(o.takenBranches))
+  if (O.TakenBranches > 1) {
+    LineBuilder B;
+    B << "the body spans several blocks with ";
+    B.arg("TakenBranches", std::to_string(O.TakenBranches))
         << " taken branches per iteration; the front-end bound counts one";
-    lines.push_back(b.take());
+    Lines.push_back(B.take());
   }
-  if (!r.unknownInstructions.empty()) {
-    LineBuilder b;
-    b << "not in the " + r.model + " model (charged one uop each): ";
-    b.arg("Unknown", fmt::format("{}", fmt::join(r.unknownInstructions, "; ")));
-    lines.push_back(b.take());
+  if (!R.UnknownInstructions.empty()) {
+    LineBuilder B;
+    B << "not in the " + R.Model + " model (charged one uop each): ";
+    B.arg("Unknown", fmt::format("{}", fmt::join(R.UnknownInstructions, "; ")));
+    Lines.push_back(B.take());
   }
-  for (const std::string &n : r.notes) {
-    LineBuilder b;
-    b.arg("Note", n);
-    lines.push_back(b.take());
+  for (const std::string &N : R.Notes) {
+    LineBuilder B;
+    B.arg("Note", N);
+    Lines.push_back(B.take());
   }
   {
-    LineBuilder b;
-    b << "confidence ";
-    b.arg("Confidence", confidenceName(r.confidence.level));
-    if (!r.confidence.reasons.empty()) {
-      std::vector<std::string> why;
-      for (ConfidenceReason c : r.confidence.reasons)
-        why.push_back(confidenceReasonName(c));
-      b << " (";
-      b.arg("ConfidenceReasons", fmt::format("{}", fmt::join(why, ", ")))
+    LineBuilder B;
+    B << "confidence ";
+    B.arg("Confidence", confidenceName(R.Conf.Level));
+    if (!R.Conf.Reasons.empty()) {
+      std::vector<std::string> Why;
+      for (ConfidenceReason C : R.Conf.Reasons)
+        Why.push_back(confidenceReasonName(C));
+      B << " (";
+      B.arg("ConfidenceReasons", fmt::format("{}", fmt::join(Why, ", ")))
           << ")";
     }
-    lines.push_back(b.take());
+    Lines.push_back(B.take());
   }
   {
     // The loop's identity across builds (loopperf/Fingerprint.h), which
     // loopperf-gate matches loops by; always the last detail line.
-    LineBuilder b;
-    b << "fingerprint ";
-    b.arg("Fingerprint", r.fingerprint);
-    lines.push_back(b.take());
+    LineBuilder B;
+    B << "fingerprint ";
+    B.arg("Fingerprint", R.Fingerprint);
+    Lines.push_back(B.take());
   }
-  return lines;
+  return Lines;
 }
 
-RemarkLine instructionLine(const LoopKernel &k, const InstrReport &ir,
-                           const MachineModel &m) {
-  const Instruction &in = k.insts[ir.index];
-  std::vector<std::string> ports;
-  for (size_t p = 0; p < ir.portCycles.size(); ++p)
-    if (ir.portCycles[p] > 1e-9)
-      ports.push_back(fmt::format("{} {:.2f}",
-                                  p < m.ports.size() ? m.ports[p].name : "?",
-                                  ir.portCycles[p]));
-  LineBuilder b;
-  b.arg("Index", std::to_string(ir.index)) << ": ";
-  b.arg("Text", in.text);
-  if (in.loc.valid()) {
-    b << " (line ";
-    b.arg("Line", std::to_string(in.loc.line)) << ")";
+RemarkLine instructionLine(const LoopKernel &K, const InstrReport &Ir,
+                           const MachineModel &M) {
+  const Instruction &In = K.Insts[Ir.Index];
+  std::vector<std::string> Ports;
+  for (size_t P = 0; P < Ir.PortCycles.size(); ++P)
+    if (Ir.PortCycles[P] > 1e-9)
+      Ports.push_back(fmt::format("{} {:.2f}",
+                                  P < M.Ports.size() ? M.Ports[P].Name : "?",
+                                  Ir.PortCycles[P]));
+  LineBuilder B;
+  B.arg("Index", std::to_string(Ir.Index)) << ": ";
+  B.arg("Text", In.Text);
+  if (In.Loc.valid()) {
+    B << " (line ";
+    B.arg("Line", std::to_string(In.Loc.Line)) << ")";
   }
-  b << ": ";
-  b.arg("Uops", std::to_string(ir.uops)) << " uops, latency ";
-  b.arg("Latency", std::to_string(ir.latency)) << ", ports ";
-  b.arg("Ports",
-        ports.empty() ? "none" : fmt::format("{}", fmt::join(ports, ", ")));
-  if (ir.unknown)
-    b << " (unknown to the model)";
-  if (ir.eliminated)
-    b << " (eliminated at rename)";
-  if (ir.fusedWithNext)
-    b << " (macro-fused with the branch)";
-  return b.take();
+  B << ": ";
+  B.arg("Uops", std::to_string(Ir.Uops)) << " uops, latency ";
+  B.arg("Latency", std::to_string(Ir.Latency)) << ", ports ";
+  B.arg("Ports",
+        Ports.empty() ? "none" : fmt::format("{}", fmt::join(Ports, ", ")));
+  if (Ir.Unknown)
+    B << " (unknown to the model)";
+  if (Ir.Eliminated)
+    B << " (eliminated at rename)";
+  if (Ir.FusedWithNext)
+    B << " (macro-fused with the branch)";
+  return B.take();
 }
 
 } // namespace
 
-RemarkText formatRemarks(const LoopKernel &k, const LoopReport &r,
-                         const MachineModel &m, const RemarkOptions &opts) {
-  RemarkText out;
-  out.summary = summaryLine(k, r, m, opts);
-  if (opts.detail >= 1)
-    out.details = detailLines(k, r, m, opts);
-  if (opts.detail >= 2)
-    for (const InstrReport &ir : r.perInstruction)
-      out.instructions.push_back(instructionLine(k, ir, m));
-  return out;
+RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
+                         const MachineModel &M, const RemarkOptions &Opts) {
+  RemarkText Out;
+  Out.Summary = summaryLine(K, R, M, Opts);
+  if (Opts.Detail >= 1)
+    Out.Details = detailLines(K, R, M, Opts);
+  if (Opts.Detail >= 2)
+    for (const InstrReport &Ir : R.PerInstruction)
+      Out.Instructions.push_back(instructionLine(K, Ir, M));
+  return Out;
 }
 
 } // namespace loopperf

@@ -14,8 +14,8 @@
 
 namespace loopperf {
 
-const char *bottleneckName(BottleneckKind k) {
-  switch (k) {
+const char *bottleneckName(BottleneckKind K) {
+  switch (K) {
   case BottleneckKind::FrontEnd:
     return "front-end";
   case BottleneckKind::Ports:
@@ -36,402 +36,402 @@ namespace {
 
 /// Line shown for an instruction: its assembly line, else its 1-based
 /// position in the loop body.
-unsigned lineOf(const LoopKernel &k, unsigned i) {
-  return k.insts[i].asmLine ? k.insts[i].asmLine : i + 1;
+unsigned lineOf(const LoopKernel &K, unsigned I) {
+  return K.Insts[I].AsmLine ? K.Insts[I].AsmLine : I + 1;
 }
 
 /// Rounds away floating-point noise (2.0000000000000004) for stable output.
-double clean(double v) { return std::round(v * 1e6) / 1e6; }
+double clean(double V) { return std::round(V * 1e6) / 1e6; }
 
-std::string cycles(double v) { return fmt::format("{:.2f}", v); }
+std::string cycles(double V) { return fmt::format("{:.2f}", V); }
 
-std::string chainText(const LoopKernel &k, const Chain &c) {
-  std::vector<std::string> parts;
-  for (unsigned i : c.insts) {
-    const Instruction &in = k.insts[i];
-    std::string s = fmt::format("{} (line {}", in.mnemonic, lineOf(k, i));
-    if (in.loc.valid())
-      s += fmt::format(", {}:{}", in.loc.file, in.loc.line);
-    parts.push_back(s + ")");
+std::string chainText(const LoopKernel &K, const Chain &C) {
+  std::vector<std::string> Parts;
+  for (unsigned I : C.Insts) {
+    const Instruction &In = K.Insts[I];
+    std::string S = fmt::format("{} (line {}", In.Mnemonic, lineOf(K, I));
+    if (In.Loc.valid())
+      S += fmt::format(", {}:{}", In.Loc.File, In.Loc.Line);
+    Parts.push_back(S + ")");
   }
-  return fmt::format("{}", fmt::join(parts, " → "));
+  return fmt::format("{}", fmt::join(Parts, " → "));
 }
 
-std::vector<unsigned> lines(const LoopKernel &k,
-                            const std::vector<unsigned> &insts) {
-  std::vector<unsigned> out;
-  for (unsigned i : insts)
-    out.push_back(lineOf(k, i));
-  return out;
+std::vector<unsigned> lines(const LoopKernel &K,
+                            const std::vector<unsigned> &Insts) {
+  std::vector<unsigned> Out;
+  for (unsigned I : Insts)
+    Out.push_back(lineOf(K, I));
+  return Out;
 }
 
 /// "offsets 8, 24, 40 and 56" of a line; "offsets 0, 4, 8, ..., 60" for
 /// more than four (they are evenly spaced).
-std::string placementList(const LayoutReport &l) {
-  const auto &p = l.placements;
-  if (p.size() > 4)
-    return fmt::format("offsets {}, {}, {}, ..., {}", p[0], p[1], p[2],
-                       p.back());
-  std::vector<std::string> parts;
-  for (unsigned p : l.placements)
-    parts.push_back(std::to_string(p));
-  std::string last = parts.back();
-  parts.pop_back();
-  return parts.empty()
-             ? "offset " + last
-             : fmt::format("offsets {} and {}", fmt::join(parts, ", "), last);
+std::string placementList(const LayoutReport &L) {
+  const auto &P = L.Placements;
+  if (P.size() > 4)
+    return fmt::format("offsets {}, {}, {}, ..., {}", P[0], P[1], P[2],
+                       P.back());
+  std::vector<std::string> Parts;
+  for (unsigned P : L.Placements)
+    Parts.push_back(std::to_string(P));
+  std::string Last = Parts.back();
+  Parts.pop_back();
+  return Parts.empty()
+             ? "offset " + Last
+             : fmt::format("offsets {} and {}", fmt::join(Parts, ", "), Last);
 }
 
 /// One line on where the loop sits and how many lines of code it spans.
-std::string layoutText(const LayoutReport &l) {
-  std::string where =
-      l.addressKnown ? fmt::format("at {:#x} (offset {} of a {}-byte line)",
-                                   l.address, l.placements[0], l.lineBytes)
-      : l.placements.size() == 1
+std::string layoutText(const LayoutReport &L) {
+  std::string Where =
+      L.AddressKnown ? fmt::format("at {:#x} (offset {} of a {}-byte line)",
+                                   L.Address, L.Placements[0], L.LineBytes)
+      : L.Placements.size() == 1
           ? fmt::format("at {}+{:#x} (offset {} of a {}-byte line: the section "
                         "is aligned to {})",
-                        l.section, l.sectionOffset, l.placements[0],
-                        l.lineBytes, l.sectionAlignment)
+                        L.Section, L.SectionOffset, L.Placements[0],
+                        L.LineBytes, L.SectionAlignment)
           : fmt::format("at {}+{:#x}, section aligned to {}, address unknown",
-                        l.section, l.sectionOffset, l.sectionAlignment);
-  if (l.placements.size() == 1)
-    return fmt::format("{} bytes {}: spans {} line{}", l.bytes, where,
-                       l.linesAt[0], l.linesAt[0] == 1 ? "" : "s");
+                        L.Section, L.SectionOffset, L.SectionAlignment);
+  if (L.Placements.size() == 1)
+    return fmt::format("{} bytes {}: spans {} line{}", L.Bytes, Where,
+                       L.LinesAt[0], L.LinesAt[0] == 1 ? "" : "s");
   // The line counts of the placements that cross: "2" or "2 to 3".
-  unsigned lo = 0, hi = 0;
-  for (unsigned n : l.linesAt)
-    if (n > 1) {
-      lo = lo ? std::min(lo, n) : n;
-      hi = std::max(hi, n);
+  unsigned Lo = 0, Hi = 0;
+  for (unsigned N : L.LinesAt)
+    if (N > 1) {
+      Lo = Lo ? std::min(Lo, N) : N;
+      Hi = std::max(Hi, N);
     }
-  std::string crossing =
-      lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi);
-  std::string at = l.crossingPlacements == l.placements.size()
+  std::string Crossing =
+      Lo == Hi ? std::to_string(Lo) : fmt::format("{} to {}", Lo, Hi);
+  std::string At = L.CrossingPlacements == L.Placements.size()
                        ? std::string("every placement")
                        : fmt::format("{} of {} placements",
-                                     l.crossingPlacements, l.placements.size());
-  std::string spans =
-      l.crossingPlacements == 0
-          ? fmt::format("spans 1 {}-byte line at every placement", l.lineBytes)
-          : fmt::format("spans {} {}-byte lines at {}", crossing, l.lineBytes,
-                        at);
-  return fmt::format("{} bytes {}: {} ({} in a line)", l.bytes, where, spans,
-                     placementList(l));
+                                     L.CrossingPlacements, L.Placements.size());
+  std::string Spans =
+      L.CrossingPlacements == 0
+          ? fmt::format("spans 1 {}-byte line at every placement", L.LineBytes)
+          : fmt::format("spans {} {}-byte lines at {}", Crossing, L.LineBytes,
+                        At);
+  return fmt::format("{} bytes {}: {} ({} in a line)", L.Bytes, Where, Spans,
+                     placementList(L));
 }
 
 /// "vaddpd, vmulpd": the distinct mnemonics of `insts`, in order.
-std::string distinctMnemonics(const LoopKernel &k,
-                              const std::vector<unsigned> &insts) {
-  std::vector<std::string_view> names;
-  for (unsigned i : insts)
-    if (std::find(names.begin(), names.end(), k.insts[i].mnemonic) ==
-        names.end())
-      names.push_back(k.insts[i].mnemonic);
-  return fmt::format("{}", fmt::join(names, ", "));
+std::string distinctMnemonics(const LoopKernel &K,
+                              const std::vector<unsigned> &Insts) {
+  std::vector<std::string_view> Names;
+  for (unsigned I : Insts)
+    if (std::find(Names.begin(), Names.end(), K.Insts[I].Mnemonic) ==
+        Names.end())
+      Names.push_back(K.Insts[I].Mnemonic);
+  return fmt::format("{}", fmt::join(Names, ", "));
 }
 
 } // namespace
 
-std::string limiterText(const LoopKernel &k, const Limiter &l,
-                        const MachineModel &m) {
-  using R = Limiter::Resource;
-  switch (l.resource) {
+std::string limiterText(const LoopKernel &K, const Limiter &L,
+                        const MachineModel &M) {
+  using R = Limiter::ResourceKind;
+  switch (L.Resource) {
   case R::None:
     return {};
   case R::PortSet:
-    return fmt::format("{} ({})", m.portSetName(l.ports),
-                       distinctMnemonics(k, l.insts));
+    return fmt::format("{} ({})", M.portSetName(L.Ports),
+                       distinctMnemonics(K, L.Insts));
   case R::Unit:
-    return fmt::format("{} ({})", l.ports ? m.portSetName(l.ports) : "unit",
-                       distinctMnemonics(k, l.insts));
+    return fmt::format("{} ({})", L.Ports ? M.portSetName(L.Ports) : "unit",
+                       distinctMnemonics(K, L.Insts));
   case R::Chain: {
-    std::vector<std::string_view> names;
-    for (unsigned i : l.insts)
-      names.push_back(k.insts[i].mnemonic);
-    std::string s = fmt::format("{}", fmt::join(names, " → "));
-    if (!l.lines.empty())
-      s += fmt::format(" (line{} {})", l.lines.size() > 1 ? "s" : "",
-                       fmt::join(l.lines, ", "));
-    return s;
+    std::vector<std::string_view> Names;
+    for (unsigned I : L.Insts)
+      Names.push_back(K.Insts[I].Mnemonic);
+    std::string S = fmt::format("{}", fmt::join(Names, " → "));
+    if (!L.Lines.empty())
+      S += fmt::format(" (line{} {})", L.Lines.size() > 1 ? "s" : "",
+                       fmt::join(L.Lines, ", "));
+    return S;
   }
   case R::Dispatch:
-    return fmt::format("dispatch width {} ({} fused uops)", l.width, l.amount);
+    return fmt::format("dispatch width {} ({} fused uops)", L.Width, L.Amount);
   case R::UopCache:
-    return fmt::format("uop cache {} uops/cycle ({} fused uops)", l.width,
-                       l.amount);
+    return fmt::format("uop cache {} uops/cycle ({} fused uops)", L.Width,
+                       L.Amount);
   case R::Decode:
-    return fmt::format("decode width {} ({} instructions)", l.width, l.amount);
+    return fmt::format("decode width {} ({} instructions)", L.Width, L.Amount);
   case R::TakenBranches:
-    return fmt::format("taken branches ({}/cycle)", l.width);
+    return fmt::format("taken branches ({}/cycle)", L.Width);
   case R::LineCrossing:
-    return fmt::format("loop spans {} {}-byte lines{}", l.amount, l.lineBytes,
-                       l.placements > 1
+    return fmt::format("loop spans {} {}-byte lines{}", L.Amount, L.LineBytes,
+                       L.Placements > 1
                            ? fmt::format(" at {} of {} placements",
-                                         l.crossingPlacements, l.placements)
+                                         L.CrossingPlacements, L.Placements)
                            : std::string());
   }
   return {};
 }
 
-std::string bottleneckResource(const LoopKernel &k, const LoopReport &r,
-                               const MachineModel &m) {
-  if (r.bottleneckStage < 0)
+std::string bottleneckResource(const LoopKernel &K, const LoopReport &R,
+                               const MachineModel &M) {
+  if (R.BottleneckStage < 0)
     return {};
-  return limiterText(k, r.stages[r.bottleneckStage].limiter, m);
+  return limiterText(K, R.Stages[R.BottleneckStage].Limit, M);
 }
 
-std::string tiedWith(const LoopReport &r) {
-  std::vector<std::string> ties;
-  for (BottleneckKind t : r.ties)
-    ties.push_back(bottleneckName(t));
-  return fmt::format("{}", fmt::join(ties, ", "));
+std::string tiedWith(const LoopReport &R) {
+  std::vector<std::string> Ties;
+  for (BottleneckKind T : R.Ties)
+    Ties.push_back(bottleneckName(T));
+  return fmt::format("{}", fmt::join(Ties, ", "));
 }
 
-std::string renderText(const LoopKernel &k, const LoopReport &r,
-                       const MachineModel &m) {
-  std::string out;
-  auto line = [&]<typename... A>(fmt::format_string<A...> f, A &&...args) {
-    out += fmt::format(f, std::forward<A>(args)...);
-    out += '\n';
+std::string renderText(const LoopKernel &K, const LoopReport &R,
+                       const MachineModel &M) {
+  std::string Out;
+  auto Line = [&]<typename... A>(fmt::format_string<A...> F, A &&...Args) {
+    Out += fmt::format(F, std::forward<A>(Args)...);
+    Out += '\n';
   };
-  line("{} on {}", r.kernel.empty() ? std::string("loop") : r.kernel, r.model);
-  std::string perElement =
-      r.elementsPerIteration
-          ? fmt::format(", {} cycles/element", cycles(r.cyclesPerElement))
+  Line("{} on {}", R.Kernel.empty() ? std::string("loop") : R.Kernel, R.Model);
+  std::string PerElement =
+      R.ElementsPerIteration
+          ? fmt::format(", {} cycles/element", cycles(R.CyclesPerElement))
           : "";
-  const std::string ties = tiedWith(r);
-  const std::string resource = bottleneckResource(k, r, m);
-  line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}",
-       cycles(r.cyclesPerIteration), perElement, bottleneckName(r.bottleneck),
-       resource.empty() ? "" : " — " + resource,
-       ties.empty() ? "" : " (tied with " + ties + ")");
-  line("Confidence: {}", confidenceName(r.confidence.level));
-  line("");
-  line("Bounds (cycles/iteration):");
-  for (const StageResult &s : r.stages) {
-    std::string detail =
-        s.stage->textDetail ? s.stage->textDetail(s, r, m) : std::string();
-    line("  {:<15}{:>8}{}", s.stage->label, cycles(s.bound),
-         detail.empty() ? "" : "  " + detail);
+  const std::string Ties = tiedWith(R);
+  const std::string Resource = bottleneckResource(K, R, M);
+  Line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}",
+       cycles(R.CyclesPerIteration), PerElement, bottleneckName(R.Bottleneck),
+       Resource.empty() ? "" : " — " + Resource,
+       Ties.empty() ? "" : " (tied with " + Ties + ")");
+  Line("Confidence: {}", confidenceName(R.Conf.Level));
+  Line("");
+  Line("Bounds (cycles/iteration):");
+  for (const StageResult &S : R.Stages) {
+    std::string Detail =
+        S.Stage->TextDetail ? S.Stage->TextDetail(S, R, M) : std::string();
+    Line("  {:<15}{:>8}{}", S.Stage->Label, cycles(S.Bound),
+         Detail.empty() ? "" : "  " + Detail);
   }
-  if (r.layout.known)
-    line("Code layout: {}", layoutText(r.layout));
-  line("");
+  if (R.Layout.Known)
+    Line("Code layout: {}", layoutText(R.Layout));
+  Line("");
 
   // Resource pressure view, one column per port.
-  line("Port pressure (cycles/iteration):");
-  std::string header =
+  Line("Port pressure (cycles/iteration):");
+  std::string Header =
       fmt::format("  {:>5} {:>4} {:>4} ", "line", "uops", "lat");
-  for (const Port &p : m.ports)
-    header += fmt::format(" {:>6}", p.name);
-  line("{}  instruction", header);
-  for (const InstrReport &ir : r.perInstruction) {
-    std::string row = fmt::format("  {:>5} {:>4} {:>4} ", lineOf(k, ir.index),
-                                  ir.uops, ir.latency);
-    for (double c : ir.portCycles)
-      row += fmt::format(" {:>6}", c > 0 ? cycles(c) : std::string());
-    std::string mark = ir.unknown      ? "  [unknown]"
-                       : ir.eliminated ? "  [renamer]"
+  for (const Port &P : M.Ports)
+    Header += fmt::format(" {:>6}", P.Name);
+  Line("{}  instruction", Header);
+  for (const InstrReport &Ir : R.PerInstruction) {
+    std::string Row = fmt::format("  {:>5} {:>4} {:>4} ", lineOf(K, Ir.Index),
+                                  Ir.Uops, Ir.Latency);
+    for (double C : Ir.PortCycles)
+      Row += fmt::format(" {:>6}", C > 0 ? cycles(C) : std::string());
+    std::string Mark = Ir.Unknown      ? "  [unknown]"
+                       : Ir.Eliminated ? "  [renamer]"
                                        : "";
-    if (ir.fusedWithNext)
-      mark += "  [macro-fused]";
-    line("{}  {}{}", row, k.insts[ir.index].text, mark);
+    if (Ir.FusedWithNext)
+      Mark += "  [macro-fused]";
+    Line("{}  {}{}", Row, K.Insts[Ir.Index].Text, Mark);
   }
-  std::string total = fmt::format("  {:>5} {:>4} {:>4} ", "total", "", "");
-  for (double c : r.portLoad)
-    total += fmt::format(" {:>6}", cycles(c));
-  line("{}", total);
-  line("");
+  std::string Total = fmt::format("  {:>5} {:>4} {:>4} ", "total", "", "");
+  for (double C : R.PortLoad)
+    Total += fmt::format(" {:>6}", cycles(C));
+  Line("{}", Total);
+  Line("");
 
-  line("Critical path ({} cycles): {}", cycles(r.criticalPath.latency),
-       chainText(k, r.criticalPath));
-  if (r.recurrences.empty()) {
-    line("No loop-carried dependency.");
+  Line("Critical path ({} cycles): {}", cycles(R.CriticalPath.Latency),
+       chainText(K, R.CriticalPath));
+  if (R.Recurrences.empty()) {
+    Line("No loop-carried dependency.");
   } else {
-    line("Loop-carried chains (longest first):");
-    for (const Chain &c : r.recurrences)
-      line("  {:>8} cycles/iteration = latency {} / {} iteration(s){}: {}",
-           cycles(c.cyclesPerIteration), clean(c.latency), c.distance,
-           c.throughMemory ? " through memory" : "", chainText(k, c));
+    Line("Loop-carried chains (longest first):");
+    for (const Chain &C : R.Recurrences)
+      Line("  {:>8} cycles/iteration = latency {} / {} iteration(s){}: {}",
+           cycles(C.CyclesPerIteration), clean(C.Latency), C.Distance,
+           C.ThroughMemory ? " through memory" : "", chainText(K, C));
   }
-  if (!r.unknownInstructions.empty()) {
-    line("");
-    line("Unknown instructions:");
-    for (const std::string &s : r.unknownInstructions)
-      line("  {}", s);
+  if (!R.UnknownInstructions.empty()) {
+    Line("");
+    Line("Unknown instructions:");
+    for (const std::string &S : R.UnknownInstructions)
+      Line("  {}", S);
   }
-  if (!r.notes.empty()) {
-    line("");
-    line("Notes:");
-    for (const std::string &s : r.notes)
-      line("  {}", s);
+  if (!R.Notes.empty()) {
+    Line("");
+    Line("Notes:");
+    for (const std::string &S : R.Notes)
+      Line("  {}", S);
   }
-  return out;
+  return Out;
 }
 
-Json loopJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m) {
-  Json j;
-  j["name"] = r.kernel;
-  j["model"] = r.model;
-  j["cycles_per_iteration"] = clean(r.cyclesPerIteration);
-  j["cycles_per_element"] =
-      r.elementsPerIteration ? Json(clean(r.cyclesPerElement)) : Json();
-  j["elements_per_iteration"] = r.elementsPerIteration;
-  j["bottleneck"] = bottleneckName(r.bottleneck);
-  j["bottleneck_resource"] = bottleneckResource(k, r, m);
-  j["ties"] = Json::array();
-  for (BottleneckKind t : r.ties)
-    j["ties"].push_back(bottleneckName(t));
-  Json bounds = Json::object();
-  for (const StageResult &s : r.stages)
-    bounds[s.stage->jsonKey] = clean(s.bound);
-  j["bounds"] = bounds;
-  j["bottleneck_ports"] = m.portSetName(r.bottleneckPorts);
-  j["uops"] = clean(r.uops);
-  j["front_end_uops"] = clean(r.frontEndUops);
-  Json load = Json::object();
-  for (size_t p = 0; p < r.portLoad.size() && p < m.ports.size(); ++p)
-    load[m.ports[p].name] = clean(r.portLoad[p]);
-  j["port_load"] = load;
-  if (r.layout.known) {
-    const LayoutReport &l = r.layout;
-    Json places = Json::array();
-    for (size_t i = 0; i < l.placements.size(); ++i)
-      places.push_back(
-          {{"offset_in_line", l.placements[i]}, {"lines", l.linesAt[i]}});
-    j["layout"] = {{"section", l.section},
-                   {"start_offset", l.sectionOffset},
-                   {"section_alignment", l.sectionAlignment},
-                   {"start_address", l.addressKnown ? Json(l.address) : Json()},
-                   {"bytes", l.bytes},
-                   {"line_bytes", l.lineBytes},
-                   {"lines_spanned", l.linesSpanned},
-                   {"placements", places},
-                   {"crossing_placements", l.crossingPlacements},
-                   {"line_crossing_bound", clean(l.lineCrossingCycles)}};
+Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
+  Json J;
+  J["name"] = R.Kernel;
+  J["model"] = R.Model;
+  J["cycles_per_iteration"] = clean(R.CyclesPerIteration);
+  J["cycles_per_element"] =
+      R.ElementsPerIteration ? Json(clean(R.CyclesPerElement)) : Json();
+  J["elements_per_iteration"] = R.ElementsPerIteration;
+  J["bottleneck"] = bottleneckName(R.Bottleneck);
+  J["bottleneck_resource"] = bottleneckResource(K, R, M);
+  J["ties"] = Json::array();
+  for (BottleneckKind T : R.Ties)
+    J["ties"].push_back(bottleneckName(T));
+  Json Bounds = Json::object();
+  for (const StageResult &S : R.Stages)
+    Bounds[S.Stage->JsonKey] = clean(S.Bound);
+  J["bounds"] = Bounds;
+  J["bottleneck_ports"] = M.portSetName(R.BottleneckPorts);
+  J["uops"] = clean(R.Uops);
+  J["front_end_uops"] = clean(R.FrontEndUops);
+  Json Load = Json::object();
+  for (size_t P = 0; P < R.PortLoad.size() && P < M.Ports.size(); ++P)
+    Load[M.Ports[P].Name] = clean(R.PortLoad[P]);
+  J["port_load"] = Load;
+  if (R.Layout.Known) {
+    const LayoutReport &L = R.Layout;
+    Json Places = Json::array();
+    for (size_t I = 0; I < L.Placements.size(); ++I)
+      Places.push_back(
+          {{"offset_in_line", L.Placements[I]}, {"lines", L.LinesAt[I]}});
+    J["layout"] = {{"section", L.Section},
+                   {"start_offset", L.SectionOffset},
+                   {"section_alignment", L.SectionAlignment},
+                   {"start_address", L.AddressKnown ? Json(L.Address) : Json()},
+                   {"bytes", L.Bytes},
+                   {"line_bytes", L.LineBytes},
+                   {"lines_spanned", L.LinesSpanned},
+                   {"placements", Places},
+                   {"crossing_placements", L.CrossingPlacements},
+                   {"line_crossing_bound", clean(L.LineCrossingCycles)}};
   }
 
-  Json insts = Json::array();
-  for (const InstrReport &ir : r.perInstruction) {
-    const Instruction &in = k.insts[ir.index];
-    Json ports = Json::object();
-    for (size_t p = 0; p < ir.portCycles.size() && p < m.ports.size(); ++p)
-      if (ir.portCycles[p] > 0)
-        ports[m.ports[p].name] = clean(ir.portCycles[p]);
-    Json ji = {{"line", lineOf(k, ir.index)},
-               {"text", in.text},
-               {"form", in.formKey},
-               {"uops", ir.uops},
-               {"latency", ir.latency},
-               {"ports", ports},
-               {"unknown", ir.unknown},
-               {"eliminated", ir.eliminated},
-               {"macro_fused", ir.fusedWithNext}};
-    if (in.loc.valid())
-      ji["source"] = fmt::format("{}:{}", in.loc.file, in.loc.line);
-    if (k.layout.known() && ir.index < k.layout.sizes.size() &&
-        ir.index < k.layout.offsets.size()) {
-      ji["offset"] = k.layout.offsets[ir.index];
-      ji["bytes"] = k.layout.sizes[ir.index];
+  Json Insts = Json::array();
+  for (const InstrReport &Ir : R.PerInstruction) {
+    const Instruction &In = K.Insts[Ir.Index];
+    Json Ports = Json::object();
+    for (size_t P = 0; P < Ir.PortCycles.size() && P < M.Ports.size(); ++P)
+      if (Ir.PortCycles[P] > 0)
+        Ports[M.Ports[P].Name] = clean(Ir.PortCycles[P]);
+    Json Ji = {{"line", lineOf(K, Ir.Index)},
+               {"text", In.Text},
+               {"form", In.FormKey},
+               {"uops", Ir.Uops},
+               {"latency", Ir.Latency},
+               {"ports", Ports},
+               {"unknown", Ir.Unknown},
+               {"eliminated", Ir.Eliminated},
+               {"macro_fused", Ir.FusedWithNext}};
+    if (In.Loc.valid())
+      Ji["source"] = fmt::format("{}:{}", In.Loc.File, In.Loc.Line);
+    if (K.Layout.known() && Ir.Index < K.Layout.Sizes.size() &&
+        Ir.Index < K.Layout.Offsets.size()) {
+      Ji["offset"] = K.Layout.Offsets[Ir.Index];
+      Ji["bytes"] = K.Layout.Sizes[Ir.Index];
     }
-    insts.push_back(ji);
+    Insts.push_back(Ji);
   }
-  j["instructions"] = insts;
+  J["instructions"] = Insts;
 
-  Json recs = Json::array();
-  for (const Chain &c : r.recurrences)
-    recs.push_back({{"cycles_per_iteration", clean(c.cyclesPerIteration)},
-                    {"latency", clean(c.latency)},
-                    {"distance", c.distance},
-                    {"instructions", lines(k, c.insts)},
-                    {"through_memory", c.throughMemory}});
-  j["recurrences"] = recs;
-  j["critical_path"] = {{"latency", clean(r.criticalPath.latency)},
-                        {"instructions", lines(k, r.criticalPath.insts)}};
-  j["unknown_instructions"] = r.unknownInstructions;
-  j["notes"] = r.notes;
-  j["confidence"] = confidenceName(r.confidence.level);
-  j["fingerprint"] = r.fingerprint;
-  return j;
+  Json Recs = Json::array();
+  for (const Chain &C : R.Recurrences)
+    Recs.push_back({{"cycles_per_iteration", clean(C.CyclesPerIteration)},
+                    {"latency", clean(C.Latency)},
+                    {"distance", C.Distance},
+                    {"instructions", lines(K, C.Insts)},
+                    {"through_memory", C.ThroughMemory}});
+  J["recurrences"] = Recs;
+  J["critical_path"] = {{"latency", clean(R.CriticalPath.Latency)},
+                        {"instructions", lines(K, R.CriticalPath.Insts)}};
+  J["unknown_instructions"] = R.UnknownInstructions;
+  J["notes"] = R.Notes;
+  J["confidence"] = confidenceName(R.Conf.Level);
+  J["fingerprint"] = R.Fingerprint;
+  return J;
 }
 
-std::string renderJson(const LoopKernel &k, const LoopReport &r,
-                       const MachineModel &m) {
+std::string renderJson(const LoopKernel &K, const LoopReport &R,
+                       const MachineModel &M) {
   // Instruction text may hold symbol names that are not UTF-8: jsonText.
-  return jsonText(loopJson(k, r, m));
+  return jsonText(loopJson(K, R, M));
 }
 
-void setSourceLocation(Json &loop, const std::string &function,
-                       const std::string &file, unsigned line) {
-  loop["function"] = function;
-  loop["file"] = file;
-  loop["line"] = line;
+void setSourceLocation(Json &Loop, const std::string &Function,
+                       const std::string &File, unsigned Line) {
+  Loop["function"] = Function;
+  Loop["file"] = File;
+  Loop["line"] = Line;
 }
 
-std::string fileJsonText(const std::string &file, const Json &model,
-                         Json loops) {
-  Json doc;
-  doc["file"] = file;
-  doc["model"] = model;
-  doc["loops"] = std::move(loops);
-  return jsonText(doc) + "\n";
+std::string fileJsonText(const std::string &File, const Json &Model,
+                         Json Loops) {
+  Json Doc;
+  Doc["file"] = File;
+  Doc["model"] = Model;
+  Doc["loops"] = std::move(Loops);
+  return jsonText(Doc) + "\n";
 }
 
 namespace {
 
-std::string dotEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    out += c;
+std::string dotEscape(std::string_view S) {
+  std::string Out;
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    Out += C;
   }
-  return out;
+  return Out;
 }
 
 /// (from, to) instruction pairs that are consecutive along a chain; cyclic
 /// for recurrences.
-std::set<std::pair<unsigned, unsigned>> chainSteps(const Chain &c,
-                                                   bool cyclic) {
-  std::set<std::pair<unsigned, unsigned>> s;
-  for (size_t i = 0; i + 1 < c.insts.size(); ++i)
-    s.insert({c.insts[i], c.insts[i + 1]});
-  if (cyclic && !c.insts.empty())
-    s.insert({c.insts.back(), c.insts.front()});
-  return s;
+std::set<std::pair<unsigned, unsigned>> chainSteps(const Chain &C,
+                                                   bool Cyclic) {
+  std::set<std::pair<unsigned, unsigned>> S;
+  for (size_t I = 0; I + 1 < C.Insts.size(); ++I)
+    S.insert({C.Insts[I], C.Insts[I + 1]});
+  if (Cyclic && !C.Insts.empty())
+    S.insert({C.Insts.back(), C.Insts.front()});
+  return S;
 }
 
 } // namespace
 
-std::string renderDot(const LoopKernel &k, const LoopReport &r,
+std::string renderDot(const LoopKernel &K, const LoopReport &R,
                       const MachineModel &) {
-  std::string out = fmt::format(
-      "digraph \"{}\" {{\n", dotEscape(r.kernel.empty() ? "loop" : r.kernel));
-  out += "  node [shape=box, fontname=\"monospace\"];\n";
-  for (unsigned i = 0; i < k.insts.size(); ++i)
-    out += fmt::format("  i{} [label=\"{}: {}\"];\n", i, lineOf(k, i),
-                       dotEscape(k.insts[i].text));
-  auto critical = chainSteps(r.criticalPath, false);
-  std::set<std::pair<unsigned, unsigned>> recurrent;
-  for (const Chain &c : r.recurrences)
-    recurrent.merge(chainSteps(c, true));
-  for (const DepEdge &e : r.edges) {
-    std::string attrs =
-        fmt::format("label=\"{}/{}\"", clean(e.latency), e.distance);
-    if (e.distance == 0 && critical.count({e.from, e.to}))
-      attrs += ", color=red, penwidth=2";
-    else if (e.distance > 0 && recurrent.count({e.from, e.to}))
-      attrs += ", color=blue, penwidth=2";
-    else if (recurrent.count({e.from, e.to}))
-      attrs += ", color=blue";
-    if (e.distance > 0)
-      attrs += ", style=dashed";
-    if (e.memory)
-      attrs += ", arrowhead=empty";
-    out += fmt::format("  i{} -> i{} [{}];\n", e.from, e.to, attrs);
+  std::string Out = fmt::format(
+      "digraph \"{}\" {{\n", dotEscape(R.Kernel.empty() ? "loop" : R.Kernel));
+  Out += "  node [shape=box, fontname=\"monospace\"];\n";
+  for (unsigned I = 0; I < K.Insts.size(); ++I)
+    Out += fmt::format("  i{} [label=\"{}: {}\"];\n", I, lineOf(K, I),
+                       dotEscape(K.Insts[I].Text));
+  auto Critical = chainSteps(R.CriticalPath, false);
+  std::set<std::pair<unsigned, unsigned>> Recurrent;
+  for (const Chain &C : R.Recurrences)
+    Recurrent.merge(chainSteps(C, true));
+  for (const DepEdge &E : R.Edges) {
+    std::string Attrs =
+        fmt::format("label=\"{}/{}\"", clean(E.Latency), E.Distance);
+    if (E.Distance == 0 && Critical.count({E.From, E.To}))
+      Attrs += ", color=red, penwidth=2";
+    else if (E.Distance > 0 && Recurrent.count({E.From, E.To}))
+      Attrs += ", color=blue, penwidth=2";
+    else if (Recurrent.count({E.From, E.To}))
+      Attrs += ", color=blue";
+    if (E.Distance > 0)
+      Attrs += ", style=dashed";
+    if (E.Memory)
+      Attrs += ", arrowhead=empty";
+    Out += fmt::format("  i{} -> i{} [{}];\n", E.From, E.To, Attrs);
   }
-  out += "}\n";
-  return out;
+  Out += "}\n";
+  return Out;
 }
 
 } // namespace loopperf

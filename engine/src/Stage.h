@@ -29,33 +29,33 @@ namespace loopperf::detail {
 /// changed input.
 class StageContext {
 public:
-  StageContext(const LoopKernel &kernel, const MachineModel &model,
-               const AnalysisOptions &options,
-               const std::vector<ResolvedInst> &res)
-      : kernel(kernel), model(model), options(options), res(res),
-        fusedWithNext(res.size(), false) {}
+  StageContext(const LoopKernel &Kernel, const MachineModel &Model,
+               const AnalysisOptions &Options,
+               const std::vector<ResolvedInst> &Res)
+      : Kernel(Kernel), Model(Model), Options(Options), Res(Res),
+        FusedWithNext(Res.size(), false) {}
 
-  const LoopKernel &kernel;
-  const MachineModel &model;
-  const AnalysisOptions &options;
-  const std::vector<ResolvedInst> &res;
+  const LoopKernel &Kernel;
+  const MachineModel &Model;
+  const AnalysisOptions &Options;
+  const std::vector<ResolvedInst> &Res;
 
   /// Front-end fusion, produced by the front-end stage: instruction i is
   /// macro-fused with the conditional branch i+1, so the pair issues as the
   /// branch's uop. The ports and divider stages count no demand of such an
-  /// instruction (and list it in StageResult::excluded).
-  std::vector<bool> fusedWithNext;
+  /// instruction (and list it in StageResult::Excluded).
+  std::vector<bool> FusedWithNext;
 
   /// The dependency graph (DepGraph.h), built on first use.
   const DepGraph &depGraph();
 
 private:
-  std::optional<DepGraph> graph;
+  std::optional<DepGraph> Graph;
 };
 
 struct Stage {
-  StageInfo info;
-  StageResult (*run)(StageContext &, LoopReport &);
+  StageInfo Info;
+  StageResult (*Run)(StageContext &, LoopReport &);
 };
 
 #define LOOPPERF_STAGE(S) extern const Stage S;
@@ -66,16 +66,16 @@ struct Stage {
 std::span<const Stage *const> registeredStages();
 
 /// The graph's edges as (from, to, latency, distance) for Recurrence.h.
-std::vector<RatioEdge> ratioEdges(const DepGraph &g);
+std::vector<RatioEdge> ratioEdges(const DepGraph &G);
 
 /// Instruction indices along a node sequence of the dependency graph (a
 /// load node and its operation count once).
-std::vector<unsigned> instructionsAlong(const DepGraph &g,
-                                        const std::vector<unsigned> &nodes);
+std::vector<unsigned> instructionsAlong(const DepGraph &G,
+                                        const std::vector<unsigned> &Nodes);
 
 /// Distinct lines of `insts` (assembly line, else debug line; 0 skipped), in
-/// order of first appearance: Limiter::lines.
-std::vector<unsigned> sourceLinesOf(const LoopKernel &k,
-                                    const std::vector<unsigned> &insts);
+/// order of first appearance: Limiter::Lines.
+std::vector<unsigned> sourceLinesOf(const LoopKernel &K,
+                                    const std::vector<unsigned> &Insts);
 
 } // namespace loopperf::detail

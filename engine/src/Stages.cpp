@@ -8,47 +8,47 @@
 namespace loopperf::detail {
 
 const DepGraph &StageContext::depGraph() {
-  if (!graph)
-    graph =
-        buildDepGraph(kernel, res, latencyParams(model),
-                      kernelIsa(kernel, model.isa), options.memoryDependencies);
-  return *graph;
+  if (!Graph)
+    Graph =
+        buildDepGraph(Kernel, Res, latencyParams(Model),
+                      kernelIsa(Kernel, Model.Isa), Options.MemoryDependencies);
+  return *Graph;
 }
 
 std::span<const Stage *const> registeredStages() {
-  static const Stage *const list[] = {
+  static const Stage *const List[] = {
 #define LOOPPERF_STAGE(S) &S,
 #include "Stages.def"
 #undef LOOPPERF_STAGE
   };
-  return list;
+  return List;
 }
 
-std::vector<RatioEdge> ratioEdges(const DepGraph &g) {
-  std::vector<RatioEdge> out;
-  for (const GraphEdge &e : g.edges)
-    out.push_back({e.from, e.to, e.weight, e.distance});
-  return out;
+std::vector<RatioEdge> ratioEdges(const DepGraph &G) {
+  std::vector<RatioEdge> Out;
+  for (const GraphEdge &E : G.Edges)
+    Out.push_back({E.From, E.To, E.Weight, E.Distance});
+  return Out;
 }
 
-std::vector<unsigned> instructionsAlong(const DepGraph &g,
-                                        const std::vector<unsigned> &nodes) {
-  std::vector<unsigned> out;
-  for (unsigned v : nodes)
-    if (out.empty() || out.back() != g.nodes[v].inst)
-      out.push_back(g.nodes[v].inst);
-  return out;
+std::vector<unsigned> instructionsAlong(const DepGraph &G,
+                                        const std::vector<unsigned> &Nodes) {
+  std::vector<unsigned> Out;
+  for (unsigned V : Nodes)
+    if (Out.empty() || Out.back() != G.Nodes[V].Inst)
+      Out.push_back(G.Nodes[V].Inst);
+  return Out;
 }
 
-std::vector<unsigned> sourceLinesOf(const LoopKernel &k,
-                                    const std::vector<unsigned> &insts) {
-  std::vector<unsigned> lines;
-  for (unsigned i : insts) {
-    unsigned l = k.insts[i].asmLine ? k.insts[i].asmLine : k.insts[i].loc.line;
-    if (l && std::find(lines.begin(), lines.end(), l) == lines.end())
-      lines.push_back(l);
+std::vector<unsigned> sourceLinesOf(const LoopKernel &K,
+                                    const std::vector<unsigned> &Insts) {
+  std::vector<unsigned> Lines;
+  for (unsigned I : Insts) {
+    unsigned L = K.Insts[I].AsmLine ? K.Insts[I].AsmLine : K.Insts[I].Loc.Line;
+    if (L && std::find(Lines.begin(), Lines.end(), L) == Lines.end())
+      Lines.push_back(L);
   }
-  return lines;
+  return Lines;
 }
 
 } // namespace loopperf::detail

@@ -40,128 +40,128 @@ constexpr std::array<const char *, 4> HighGpr8 = {"ah", "ch", "dh", "bh"};
 constexpr std::array<const char *, NumFlags> FlagNames = {
     "CF", "PF", "AF", "ZF", "SF", "OF", "DF"};
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char &c : r)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
+std::string lower(std::string_view S) {
+  std::string R(S);
+  for (char &C : R)
+    C = static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
+  return R;
 }
 
-std::optional<unsigned> parseNumber(std::string_view s) {
-  if (s.empty() || s.size() > 2)
+std::optional<unsigned> parseNumber(std::string_view S) {
+  if (S.empty() || S.size() > 2)
     return std::nullopt;
-  unsigned v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9')
+  unsigned V = 0;
+  for (char C : S) {
+    if (C < '0' || C > '9')
       return std::nullopt;
-    v = v * 10 + static_cast<unsigned>(c - '0');
+    V = V * 10 + static_cast<unsigned>(C - '0');
   }
-  return v;
+  return V;
 }
 
-std::string gpr64Name(unsigned n) {
-  return n < 8 ? std::string(LegacyGpr64[n]) : "r" + std::to_string(n);
+std::string gpr64Name(unsigned N) {
+  return N < 8 ? std::string(LegacyGpr64[N]) : "r" + std::to_string(N);
 }
 
-RegInfo gpr(unsigned n, unsigned width, bool high8 = false) {
-  RegInfo r;
-  r.valid = true;
-  r.isGpr = true;
-  r.canonical = gpr64Name(n);
-  r.widthBits = width;
-  RegUnit b = static_cast<RegUnit>(GprBase + GprUnits * n);
-  if (high8) {
-    r.units = {static_cast<RegUnit>(b + 1)};
+RegInfo gpr(unsigned N, unsigned Width, bool High8 = false) {
+  RegInfo R;
+  R.Valid = true;
+  R.IsGpr = true;
+  R.Canonical = gpr64Name(N);
+  R.WidthBits = Width;
+  RegUnit B = static_cast<RegUnit>(GprBase + GprUnits * N);
+  if (High8) {
+    R.Units = {static_cast<RegUnit>(B + 1)};
   } else {
-    unsigned count = width == 8 ? 1 : width == 16 ? 2 : width == 32 ? 3 : 4;
-    for (unsigned i = 0; i < count; ++i)
-      r.units.push_back(static_cast<RegUnit>(b + i));
+    unsigned Count = Width == 8 ? 1 : Width == 16 ? 2 : Width == 32 ? 3 : 4;
+    for (unsigned I = 0; I < Count; ++I)
+      R.Units.push_back(static_cast<RegUnit>(B + I));
   }
-  return r;
+  return R;
 }
 
-RegInfo vec(unsigned n, unsigned width) {
-  RegInfo r;
-  r.valid = true;
-  r.isVector = true;
-  r.canonical = "zmm" + std::to_string(n);
-  r.widthBits = width;
-  unsigned lanes = width == 128   ? 1
-                   : width == 256 ? 2
+RegInfo vec(unsigned N, unsigned Width) {
+  RegInfo R;
+  R.Valid = true;
+  R.IsVector = true;
+  R.Canonical = "zmm" + std::to_string(N);
+  R.WidthBits = Width;
+  unsigned Lanes = Width == 128   ? 1
+                   : Width == 256 ? 2
                                   : 3; // 256-511 is one unit
-  for (unsigned i = 0; i < lanes; ++i)
-    r.units.push_back(static_cast<RegUnit>(VecBase + VecUnits * n + i));
-  return r;
+  for (unsigned I = 0; I < Lanes; ++I)
+    R.Units.push_back(static_cast<RegUnit>(VecBase + VecUnits * N + I));
+  return R;
 }
 
-std::optional<RegInfo> lookupGpr(const std::string &s) {
-  for (unsigned i = 0; i < 8; ++i) {
-    if (s == LegacyGpr64[i])
-      return gpr(i, 64);
-    if (s == LegacyGpr32[i])
-      return gpr(i, 32);
-    if (s == LegacyGpr16[i])
-      return gpr(i, 16);
-    if (s == LegacyGpr8[i])
-      return gpr(i, 8);
+std::optional<RegInfo> lookupGpr(const std::string &S) {
+  for (unsigned I = 0; I < 8; ++I) {
+    if (S == LegacyGpr64[I])
+      return gpr(I, 64);
+    if (S == LegacyGpr32[I])
+      return gpr(I, 32);
+    if (S == LegacyGpr16[I])
+      return gpr(I, 16);
+    if (S == LegacyGpr8[I])
+      return gpr(I, 8);
   }
-  for (unsigned i = 0; i < 4; ++i)
-    if (s == HighGpr8[i])
-      return gpr(i, 8, /*high8=*/true);
+  for (unsigned I = 0; I < 4; ++I)
+    if (S == HighGpr8[I])
+      return gpr(I, 8, /*high8=*/true);
   // r8..r31 with an optional b/l (8), w (16), d (32) suffix.
-  if (s.size() < 2 || s[0] != 'r')
+  if (S.size() < 2 || S[0] != 'r')
     return std::nullopt;
-  std::string_view rest = std::string_view(s).substr(1);
-  unsigned width = 64;
-  char last = rest.back();
-  if (last == 'b' || last == 'l' || last == 'w' || last == 'd') {
-    width = last == 'w' ? 16 : last == 'd' ? 32 : 8;
-    rest.remove_suffix(1);
+  std::string_view Rest = std::string_view(S).substr(1);
+  unsigned Width = 64;
+  char Last = Rest.back();
+  if (Last == 'b' || Last == 'l' || Last == 'w' || Last == 'd') {
+    Width = Last == 'w' ? 16 : Last == 'd' ? 32 : 8;
+    Rest.remove_suffix(1);
   }
-  auto n = parseNumber(rest);
-  if (!n || *n < 8 || *n >= NumGprs)
+  auto N = parseNumber(Rest);
+  if (!N || *N < 8 || *N >= NumGprs)
     return std::nullopt;
-  return gpr(*n, width);
+  return gpr(*N, Width);
 }
 
-std::optional<RegInfo> lookupVector(const std::string &s) {
-  if (s.size() < 4)
+std::optional<RegInfo> lookupVector(const std::string &S) {
+  if (S.size() < 4)
     return std::nullopt;
-  std::string_view prefix = std::string_view(s).substr(0, 3);
-  unsigned width = prefix == "xmm"   ? 128
-                   : prefix == "ymm" ? 256
-                   : prefix == "zmm" ? 512
+  std::string_view Prefix = std::string_view(S).substr(0, 3);
+  unsigned Width = Prefix == "xmm"   ? 128
+                   : Prefix == "ymm" ? 256
+                   : Prefix == "zmm" ? 512
                                      : 0;
-  if (!width)
+  if (!Width)
     return std::nullopt;
-  auto n = parseNumber(std::string_view(s).substr(3));
-  if (!n || *n >= NumVecs)
+  auto N = parseNumber(std::string_view(S).substr(3));
+  if (!N || *N >= NumVecs)
     return std::nullopt;
-  return vec(*n, width);
+  return vec(*N, Width);
 }
 
-RegInfo flagsRegister(std::string canonical, FlagMask mask, unsigned width) {
-  RegInfo r;
-  r.valid = true;
-  r.isFlags = true;
-  r.canonical = std::move(canonical);
-  r.widthBits = width;
-  for (unsigned f = 0; f < NumFlags; ++f)
-    if (mask >> f & 1)
-      r.units.push_back(flagUnit(static_cast<Flag>(f)));
-  return r;
+RegInfo flagsRegister(std::string Canonical, FlagMask Mask, unsigned Width) {
+  RegInfo R;
+  R.Valid = true;
+  R.IsFlags = true;
+  R.Canonical = std::move(Canonical);
+  R.WidthBits = Width;
+  for (unsigned F = 0; F < NumFlags; ++F)
+    if (Mask >> F & 1)
+      R.Units.push_back(flagUnit(static_cast<Flag>(F)));
+  return R;
 }
 
 // ---------------------------------------------------------------- flags ---
 
-constexpr FlagMask bit(Flag f) { return static_cast<FlagMask>(1u << f); }
+constexpr FlagMask bit(Flag F) { return static_cast<FlagMask>(1u << F); }
 constexpr FlagMask AllButCF = AllArithFlags & ~bit(CF);
 
 /// Flags read by a condition code ("e", "nbe", "pe", ...), or nullopt.
-std::optional<FlagMask> conditionFlags(std::string_view cc) {
+std::optional<FlagMask> conditionFlags(std::string_view Cc) {
   struct CC {
-    std::string_view name;
-    FlagMask flags;
+    std::string_view Name;
+    FlagMask Flags;
   };
   static constexpr CC Table[] = {
       {"o", bit(OF)},
@@ -195,19 +195,19 @@ std::optional<FlagMask> conditionFlags(std::string_view cc) {
       {"g", bit(ZF) | bit(SF) | bit(OF)},
       {"nle", bit(ZF) | bit(SF) | bit(OF)},
   };
-  for (const CC &c : Table)
-    if (cc == c.name)
-      return c.flags;
+  for (const CC &C : Table)
+    if (Cc == C.Name)
+      return C.Flags;
   return std::nullopt;
 }
 
 /// Flag effects of a mnemonic without size suffix, or nullopt if unknown to
 /// the table (then the caller tries stripping an AT&T suffix).
-std::optional<FlagEffect> exactFlagEffects(std::string_view m) {
+std::optional<FlagEffect> exactFlagEffects(std::string_view M) {
   struct Entry {
     std::string_view
-        name; // compared by length first: most entries are rejected at once
-    FlagMask reads, writes;
+        Name; // compared by length first: most entries are rejected at once
+    FlagMask Reads, Writes;
   };
   // Undefined flags of an instruction are counted as written: the hardware
   // renames the whole flag group, and a well-formed program never reads them.
@@ -292,116 +292,116 @@ std::optional<FlagEffect> exactFlagEffects(std::string_view m) {
       {"ktestd", 0, AllArithFlags},
       {"ktestq", 0, AllArithFlags},
   };
-  for (const Entry &e : Table)
-    if (m == e.name)
-      return FlagEffect{e.reads, e.writes};
+  for (const Entry &E : Table)
+    if (M == E.Name)
+      return FlagEffect{E.Reads, E.Writes};
   // Conditional instructions: jCC, setCC, cmovCC.
-  for (std::string_view prefix : {"cmov", "set", "j"}) {
-    if (m.size() > prefix.size() && m.substr(0, prefix.size()) == prefix)
-      if (auto f = conditionFlags(m.substr(prefix.size())))
-        return FlagEffect{*f, 0};
+  for (std::string_view Prefix : {"cmov", "set", "j"}) {
+    if (M.size() > Prefix.size() && M.substr(0, Prefix.size()) == Prefix)
+      if (auto F = conditionFlags(M.substr(Prefix.size())))
+        return FlagEffect{*F, 0};
   }
   return std::nullopt;
 }
 
-bool isAttSizeSuffix(char c) {
-  return c == 'b' || c == 'w' || c == 'l' || c == 'q';
+bool isAttSizeSuffix(char C) {
+  return C == 'b' || C == 'w' || C == 'l' || C == 'q';
 }
 
 /// Matches `m` against a predicate, first as written and then with one AT&T
 /// size suffix removed ("adcq" -> "adc"). The exact spelling wins, so "setb"
 /// stays "set"+"b" and "btc" stays "btc".
-template <typename Fn>
-auto withSuffixTolerance(std::string_view mnemonic, Fn fn) {
-  std::string m = lower(mnemonic);
-  auto r = fn(std::string_view(m));
-  if (!r && m.size() > 2 && isAttSizeSuffix(m.back()))
-    r = fn(std::string_view(m).substr(0, m.size() - 1));
-  return r;
+template <typename FnT>
+auto withSuffixTolerance(std::string_view Mnemonic, FnT Fn) {
+  std::string M = lower(Mnemonic);
+  auto R = Fn(std::string_view(M));
+  if (!R && M.size() > 2 && isAttSizeSuffix(M.back()))
+    R = Fn(std::string_view(M).substr(0, M.size() - 1));
+  return R;
 }
 
-bool inList(std::string_view m, std::initializer_list<std::string_view> list) {
-  return std::find(list.begin(), list.end(), m) != list.end();
+bool inList(std::string_view M, std::initializer_list<std::string_view> List) {
+  return std::find(List.begin(), List.end(), M) != List.end();
 }
 
 } // namespace
 
-RegUnit flagUnit(Flag f) { return static_cast<RegUnit>(FlagBase + f); }
+RegUnit flagUnit(Flag F) { return static_cast<RegUnit>(FlagBase + F); }
 
-RegInfo lookupRegister(std::string_view name) {
-  if (!name.empty() && name.front() == '%')
-    name.remove_prefix(1);
-  std::string s = lower(name);
-  if (auto r = lookupGpr(s))
-    return *r;
-  if (auto r = lookupVector(s))
-    return *r;
-  if (s.size() == 2 && s[0] == 'k' && s[1] >= '0' && s[1] <= '7') {
-    RegInfo r;
-    r.valid = true;
-    r.isMask = true;
-    r.canonical = s;
-    r.widthBits = 64;
-    r.units = {static_cast<RegUnit>(MaskBase + (s[1] - '0'))};
-    return r;
+RegInfo lookupRegister(std::string_view Name) {
+  if (!Name.empty() && Name.front() == '%')
+    Name.remove_prefix(1);
+  std::string S = lower(Name);
+  if (auto R = lookupGpr(S))
+    return *R;
+  if (auto R = lookupVector(S))
+    return *R;
+  if (S.size() == 2 && S[0] == 'k' && S[1] >= '0' && S[1] <= '7') {
+    RegInfo R;
+    R.Valid = true;
+    R.IsMask = true;
+    R.Canonical = S;
+    R.WidthBits = 64;
+    R.Units = {static_cast<RegUnit>(MaskBase + (S[1] - '0'))};
+    return R;
   }
-  if (s == "eflags" || s == "rflags" || s == "flags")
-    return flagsRegister(s, AllArithFlags | bit(DF), s == "rflags" ? 64 : 32);
-  for (unsigned f = 0; f < NumFlags; ++f)
-    if (s == lower(FlagNames[f]))
-      return flagsRegister(FlagNames[f], bit(static_cast<Flag>(f)), 1);
+  if (S == "eflags" || S == "rflags" || S == "flags")
+    return flagsRegister(S, AllArithFlags | bit(DF), S == "rflags" ? 64 : 32);
+  for (unsigned F = 0; F < NumFlags; ++F)
+    if (S == lower(FlagNames[F]))
+      return flagsRegister(FlagNames[F], bit(static_cast<Flag>(F)), 1);
   return RegInfo{};
 }
 
-void writeUnits(const RegInfo &reg, bool vexOrEvex,
-                std::vector<RegUnit> &writes,
-                std::vector<RegUnit> &mergeReads) {
-  if (!reg.valid || reg.units.empty())
+void writeUnits(const RegInfo &Reg, bool VexOrEvex,
+                std::vector<RegUnit> &Writes,
+                std::vector<RegUnit> &MergeReads) {
+  if (!Reg.Valid || Reg.Units.empty())
     return;
-  RegUnit first = reg.units.front();
-  if (reg.isGpr) {
-    RegUnit base = static_cast<RegUnit>(first - first % GprUnits);
-    if (reg.widthBits >= 32) {
+  RegUnit First = Reg.Units.front();
+  if (Reg.IsGpr) {
+    RegUnit Base = static_cast<RegUnit>(First - First % GprUnits);
+    if (Reg.WidthBits >= 32) {
       // 32-bit writes zero-extend: all four units are defined.
-      for (RegUnit i = 0; i < GprUnits; ++i)
-        writes.push_back(static_cast<RegUnit>(base + i));
+      for (RegUnit I = 0; I < GprUnits; ++I)
+        Writes.push_back(static_cast<RegUnit>(Base + I));
       return;
     }
     // 8/16-bit writes merge into the old value.
-    for (RegUnit i = 0; i < GprUnits; ++i) {
-      RegUnit u = static_cast<RegUnit>(base + i);
-      bool own =
-          std::find(reg.units.begin(), reg.units.end(), u) != reg.units.end();
-      (own ? writes : mergeReads).push_back(u);
+    for (RegUnit I = 0; I < GprUnits; ++I) {
+      RegUnit U = static_cast<RegUnit>(Base + I);
+      bool Own =
+          std::find(Reg.Units.begin(), Reg.Units.end(), U) != Reg.Units.end();
+      (Own ? Writes : MergeReads).push_back(U);
     }
     return;
   }
-  if (reg.isVector) {
-    RegUnit base = static_cast<RegUnit>(first - (first - VecBase) % VecUnits);
-    if (vexOrEvex) {
+  if (Reg.IsVector) {
+    RegUnit Base = static_cast<RegUnit>(First - (First - VecBase) % VecUnits);
+    if (VexOrEvex) {
       // VEX/EVEX zero the lanes above the destination width.
-      for (RegUnit i = 0; i < VecUnits; ++i)
-        writes.push_back(static_cast<RegUnit>(base + i));
+      for (RegUnit I = 0; I < VecUnits; ++I)
+        Writes.push_back(static_cast<RegUnit>(Base + I));
       return;
     }
     // Legacy SSE leaves the upper lanes untouched; they are not a data input
     // on current cores, so no merge read (DESIGN.md).
-    writes.insert(writes.end(), reg.units.begin(), reg.units.end());
+    Writes.insert(Writes.end(), Reg.Units.begin(), Reg.Units.end());
     return;
   }
-  writes.insert(writes.end(), reg.units.begin(), reg.units.end());
+  Writes.insert(Writes.end(), Reg.Units.begin(), Reg.Units.end());
 }
 
-FlagEffect flagEffects(std::string_view mnemonic) {
-  auto r = withSuffixTolerance(mnemonic, exactFlagEffects);
-  return r ? *r : FlagEffect{};
+FlagEffect flagEffects(std::string_view Mnemonic) {
+  auto R = withSuffixTolerance(Mnemonic, exactFlagEffects);
+  return R ? *R : FlagEffect{};
 }
 
-bool isZeroIdiomMnemonic(std::string_view mnemonic) {
+bool isZeroIdiomMnemonic(std::string_view Mnemonic) {
   // Instructions whose result is a constant when both sources are the same
   // register: x-x, x^x, x>x, ~x&x.
-  auto match = [](std::string_view m) -> std::optional<bool> {
-    if (inList(m, {"xor",      "sub",      "pxor",     "vpxor",    "vpxord",
+  auto Match = [](std::string_view M) -> std::optional<bool> {
+    if (inList(M, {"xor",      "sub",      "pxor",     "vpxor",    "vpxord",
                    "vpxorq",   "xorps",    "xorpd",    "vxorps",   "vxorpd",
                    "pandn",    "vpandn",   "vpandnd",  "vpandnq",  "andnps",
                    "andnpd",   "vandnps",  "vandnpd",  "psubb",    "psubw",
@@ -414,19 +414,19 @@ bool isZeroIdiomMnemonic(std::string_view mnemonic) {
   };
   // Only the GPR forms (xor, sub) carry AT&T size suffixes; "vpsubb" must not
   // be read as "vpsub" + "b", so suffix stripping is limited to them.
-  std::string m = lower(mnemonic);
-  if (match(m))
+  std::string M = lower(Mnemonic);
+  if (Match(M))
     return true;
-  if (m.size() == 4 && isAttSizeSuffix(m.back()))
-    return m.substr(0, 3) == "xor" || m.substr(0, 3) == "sub";
+  if (M.size() == 4 && isAttSizeSuffix(M.back()))
+    return M.substr(0, 3) == "xor" || M.substr(0, 3) == "sub";
   return false;
 }
 
-bool isEliminableMoveMnemonic(std::string_view mnemonic) {
+bool isEliminableMoveMnemonic(std::string_view Mnemonic) {
   // 32/64-bit GPR moves and full-register vector moves. 8/16-bit moves merge
   // and are never eliminated.
-  std::string m = lower(mnemonic);
-  return inList(m,
+  std::string M = lower(Mnemonic);
+  return inList(M,
                 {"mov",       "movl",      "movq",     "movaps",    "movapd",
                  "movups",    "movupd",    "movdqa",   "movdqu",    "vmovaps",
                  "vmovapd",   "vmovups",   "vmovupd",  "vmovdqa",   "vmovdqu",
@@ -434,41 +434,41 @@ bool isEliminableMoveMnemonic(std::string_view mnemonic) {
                  "vmovdqu64"});
 }
 
-std::string unitName(RegUnit u) {
-  if (u < VecBase) {
+std::string unitName(RegUnit U) {
+  if (U < VecBase) {
     static constexpr const char *Ranges[] = {"[0:7]", "[8:15]", "[16:31]",
                                              "[32:63]"};
-    return gpr64Name(u / GprUnits) + Ranges[u % GprUnits];
+    return gpr64Name(U / GprUnits) + Ranges[U % GprUnits];
   }
-  if (u < MaskBase) {
+  if (U < MaskBase) {
     static constexpr const char *Ranges[] = {"[0:127]", "[128:255]",
                                              "[256:511]"};
-    unsigned r = u - VecBase;
-    return "zmm" + std::to_string(r / VecUnits) + Ranges[r % VecUnits];
+    unsigned R = U - VecBase;
+    return "zmm" + std::to_string(R / VecUnits) + Ranges[R % VecUnits];
   }
-  if (u < FlagBase)
-    return "k" + std::to_string(u - MaskBase);
-  if (u < EndUnits)
-    return FlagNames[u - FlagBase];
-  return "unit" + std::to_string(u);
+  if (U < FlagBase)
+    return "k" + std::to_string(U - MaskBase);
+  if (U < EndUnits)
+    return FlagNames[U - FlagBase];
+  return "unit" + std::to_string(U);
 }
 
-std::string registerOfUnit(RegUnit u) {
-  if (u < VecBase)
-    return gpr64Name(u / GprUnits);
-  if (u < MaskBase)
-    return "zmm" + std::to_string((u - VecBase) / VecUnits);
-  return unitName(u);
+std::string registerOfUnit(RegUnit U) {
+  if (U < VecBase)
+    return gpr64Name(U / GprUnits);
+  if (U < MaskBase)
+    return "zmm" + std::to_string((U - VecBase) / VecUnits);
+  return unitName(U);
 }
 
-bool isVectorUnit(RegUnit u) { return u >= VecBase && u < MaskBase; }
+bool isVectorUnit(RegUnit U) { return U >= VecBase && U < MaskBase; }
 
-bool isGprUnit(RegUnit u) { return u < VecBase; }
+bool isGprUnit(RegUnit U) { return U < VecBase; }
 
-void appendFlagUnits(std::vector<RegUnit> &to, FlagMask mask) {
-  for (unsigned f = 0; f < NumFlags; ++f)
-    if (mask >> f & 1)
-      to.push_back(flagUnit(static_cast<Flag>(f)));
+void appendFlagUnits(std::vector<RegUnit> &To, FlagMask Mask) {
+  for (unsigned F = 0; F < NumFlags; ++F)
+    if (Mask >> F & 1)
+      To.push_back(flagUnit(static_cast<Flag>(F)));
 }
 
 } // namespace loopperf::x86

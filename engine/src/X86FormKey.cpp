@@ -25,222 +25,222 @@ using detail::lower;
 using detail::splitOperands;
 using detail::trim;
 
-bool startsWith(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
+bool startsWith(std::string_view S, std::string_view P) {
+  return S.substr(0, P.size()) == P;
 }
 
 /// "r64".."r8" for a general-purpose register name (lower case), else "".
-std::string gprClass(std::string_view n) {
+std::string gprClass(std::string_view N) {
   // Legacy registers: the 16-bit name and its 8/32/64-bit spellings.
-  static constexpr std::array<std::string_view, 8> legacy16 = {
+  static constexpr std::array<std::string_view, 8> Legacy16 = {
       "ax", "bx", "cx", "dx", "si", "di", "bp", "sp"};
-  for (auto r : legacy16) {
-    if (n == r)
+  for (auto R : Legacy16) {
+    if (N == R)
       return "r16";
-    if (n.size() == 3 && n.substr(1) == r && n[0] == 'e')
+    if (N.size() == 3 && N.substr(1) == R && N[0] == 'e')
       return "r32";
-    if (n.size() == 3 && n.substr(1) == r && n[0] == 'r')
+    if (N.size() == 3 && N.substr(1) == R && N[0] == 'r')
       return "r64";
   }
-  static constexpr std::array<std::string_view, 12> byte8 = {
+  static constexpr std::array<std::string_view, 12> Byte8 = {
       "al", "bl", "cl",  "dl",  "ah",  "bh",
       "ch", "dh", "sil", "dil", "bpl", "spl"};
-  for (auto r : byte8)
-    if (n == r)
+  for (auto R : Byte8)
+    if (N == R)
       return "r8";
-  if (n == "rip")
+  if (N == "rip")
     return "r64";
-  if (n == "eip")
+  if (N == "eip")
     return "r32";
   // r8..r31 with b/w/d suffixes (APX extends the file to 32).
-  if (n.size() >= 2 && n[0] == 'r') {
-    size_t i = 1;
-    while (i < n.size() && std::isdigit(static_cast<unsigned char>(n[i])))
-      ++i;
-    std::string_view num = n.substr(1, i - 1), sfx = n.substr(i);
-    if (num.empty() || num.size() > 2)
+  if (N.size() >= 2 && N[0] == 'r') {
+    size_t I = 1;
+    while (I < N.size() && std::isdigit(static_cast<unsigned char>(N[I])))
+      ++I;
+    std::string_view Num = N.substr(1, I - 1), Sfx = N.substr(I);
+    if (Num.empty() || Num.size() > 2)
       return "";
-    int v = std::stoi(std::string(num));
-    if (v < 8 || v > 31)
+    int V = std::stoi(std::string(Num));
+    if (V < 8 || V > 31)
       return "";
-    if (sfx.empty())
+    if (Sfx.empty())
       return "r64";
-    if (sfx == "d")
+    if (Sfx == "d")
       return "r32";
-    if (sfx == "w")
+    if (Sfx == "w")
       return "r16";
-    if (sfx == "b" || sfx == "l")
+    if (Sfx == "b" || Sfx == "l")
       return "r8";
   }
   return "";
 }
 
 /// Class of a bare register name (no '%'), "" if it is not a register.
-std::string registerClass(std::string_view r) {
-  std::string n = lower(r);
-  if (n == "st" || (startsWith(n, "st(") && n.back() == ')'))
+std::string registerClass(std::string_view R) {
+  std::string N = lower(R);
+  if (N == "st" || (startsWith(N, "st(") && N.back() == ')'))
     return "st";
-  auto numbered = [&](std::string_view prefix) {
-    return startsWith(n, prefix) &&
-           allDigits(std::string_view(n).substr(prefix.size()));
+  auto Numbered = [&](std::string_view Prefix) {
+    return startsWith(N, Prefix) &&
+           allDigits(std::string_view(N).substr(Prefix.size()));
   };
-  if (numbered("xmm"))
+  if (Numbered("xmm"))
     return "xmm";
-  if (numbered("ymm"))
+  if (Numbered("ymm"))
     return "ymm";
-  if (numbered("zmm"))
+  if (Numbered("zmm"))
     return "zmm";
-  if (numbered("tmm"))
+  if (Numbered("tmm"))
     return "tmm";
-  if (numbered("mm"))
+  if (Numbered("mm"))
     return "mm";
-  if (numbered("k"))
+  if (Numbered("k"))
     return "k";
-  if (numbered("cr"))
+  if (Numbered("cr"))
     return "cr";
-  if (numbered("dr") || numbered("db"))
+  if (Numbered("dr") || Numbered("db"))
     return "dr";
-  if (numbered("bnd"))
+  if (Numbered("bnd"))
     return "bnd";
-  static constexpr std::array<std::string_view, 6> segs = {"cs", "ds", "es",
+  static constexpr std::array<std::string_view, 6> Segs = {"cs", "ds", "es",
                                                            "fs", "gs", "ss"};
-  for (auto s : segs)
-    if (n == s)
+  for (auto S : Segs)
+    if (N == S)
       return "sreg";
-  return gprClass(n);
+  return gprClass(N);
 }
 
 /// Class of the core of an operand (decorations already removed).
-std::string coreClass(std::string_view op) {
-  op = trim(op);
-  if (op.empty())
+std::string coreClass(std::string_view Op) {
+  Op = trim(Op);
+  if (Op.empty())
     return "";
-  if (op.front() == '*') // indirect branch target
-    op.remove_prefix(1);
-  if (op.front() == '$')
+  if (Op.front() == '*') // indirect branch target
+    Op.remove_prefix(1);
+  if (Op.front() == '$')
     return "imm";
-  if (op.find('(') != std::string_view::npos &&
-      !(op.front() == '%' && startsWith(lower(op), "%st(")))
+  if (Op.find('(') != std::string_view::npos &&
+      !(Op.front() == '%' && startsWith(lower(Op), "%st(")))
     return "mem";
-  if (op.front() == '%') {
-    std::string_view reg = op.substr(1);
+  if (Op.front() == '%') {
+    std::string_view Reg = Op.substr(1);
     // "%fs:8" or "%fs:sym": segment-relative absolute address.
-    if (size_t colon = reg.find(':'); colon != std::string_view::npos)
+    if (size_t Colon = Reg.find(':'); Colon != std::string_view::npos)
       return "mem";
-    return registerClass(reg);
+    return registerClass(Reg);
   }
   // A bare number or symbol: an absolute address (or a branch target, which
   // the caller turns into "label").
   return "mem";
 }
 
-bool isBranchMnemonic(std::string_view m) {
-  static constexpr std::array<std::string_view, 8> exact = {
+bool isBranchMnemonic(std::string_view M) {
+  static constexpr std::array<std::string_view, 8> Exact = {
       "jmp", "jmpq", "jmpl", "call", "callq", "calll", "xbegin", "jrcxz"};
-  for (auto e : exact)
-    if (m == e)
+  for (auto E : Exact)
+    if (M == E)
       return true;
-  return (m.size() >= 2 && m[0] == 'j') || startsWith(m, "loop") ||
-         m == "jecxz";
+  return (M.size() >= 2 && M[0] == 'j') || startsWith(M, "loop") ||
+         M == "jecxz";
 }
 
-bool isPrefix(std::string_view w) {
-  static constexpr std::array<std::string_view, 14> prefixes = {
+bool isPrefix(std::string_view W) {
+  static constexpr std::array<std::string_view, 14> Prefixes = {
       "lock",   "rep",    "repe",   "repz",  "repne",  "repnz",  "notrack",
       "data16", "data32", "addr32", "{vex}", "{vex3}", "{evex}", "xacquire"};
-  for (auto p : prefixes)
-    if (w == p)
+  for (auto P : Prefixes)
+    if (W == P)
       return true;
-  return w == "xrelease" || w == "rex64" || w == "{disp32}";
+  return W == "xrelease" || W == "rex64" || W == "{disp32}";
 }
 
 } // namespace
 
-std::string operandClass(std::string_view operand) {
-  std::string_view op = trim(operand);
-  if (op.empty())
+std::string operandClass(std::string_view Operand) {
+  std::string_view Op = trim(Operand);
+  if (Op.empty())
     return "";
-  if (op.front() == '{') {
-    std::string d = lower(op);
-    if (d == "{sae}")
+  if (Op.front() == '{') {
+    std::string D = lower(Op);
+    if (D == "{sae}")
       return "sae";
-    if (d == "{rn-sae}" || d == "{rd-sae}" || d == "{ru-sae}" ||
-        d == "{rz-sae}")
+    if (D == "{rn-sae}" || D == "{rd-sae}" || D == "{ru-sae}" ||
+        D == "{rz-sae}")
       return "rc";
     return "";
   }
   // Peel trailing decorations: "{%k1}", "{z}", "{1to8}".
-  std::string suffix;
-  bool bcst = false;
-  while (!op.empty() && op.back() == '}') {
-    size_t open = op.rfind('{');
-    if (open == std::string_view::npos)
+  std::string Suffix;
+  bool Bcst = false;
+  while (!Op.empty() && Op.back() == '}') {
+    size_t Open = Op.rfind('{');
+    if (Open == std::string_view::npos)
       return "";
-    std::string d = lower(trim(op.substr(open + 1, op.size() - open - 2)));
-    op = trim(op.substr(0, open));
-    if (d == "z")
-      suffix = "{z}" + suffix;
-    else if (startsWith(d, "%k") ||
-             (startsWith(d, "k") && allDigits(std::string_view(d).substr(1))))
-      suffix = "{k}" + suffix;
-    else if (startsWith(d, "1to"))
-      bcst = true;
+    std::string D = lower(trim(Op.substr(Open + 1, Op.size() - Open - 2)));
+    Op = trim(Op.substr(0, Open));
+    if (D == "z")
+      Suffix = "{z}" + Suffix;
+    else if (startsWith(D, "%k") ||
+             (startsWith(D, "k") && allDigits(std::string_view(D).substr(1))))
+      Suffix = "{k}" + Suffix;
+    else if (startsWith(D, "1to"))
+      Bcst = true;
     else
       return "";
   }
-  std::string cls = coreClass(op);
-  if (cls.empty())
+  std::string Cls = coreClass(Op);
+  if (Cls.empty())
     return "";
-  if (bcst)
-    cls += "{bcst}";
-  return cls + suffix;
+  if (Bcst)
+    Cls += "{bcst}";
+  return Cls + Suffix;
 }
 
-std::string formKeyFromAtt(std::string_view text) {
+std::string formKeyFromAtt(std::string_view Text) {
   // Drop comments and normalise the "prefix;" spelling ("rep; movsb").
-  std::string line(text);
-  if (size_t hash = line.find('#'); hash != std::string::npos)
-    line.resize(hash);
-  for (char &c : line)
-    if (c == '\t' || c == '\n' || c == ';')
-      c = ' ';
-  std::string_view rest = trim(line);
-  if (rest.empty())
+  std::string Line(Text);
+  if (size_t Hash = Line.find('#'); Hash != std::string::npos)
+    Line.resize(Hash);
+  for (char &C : Line)
+    if (C == '\t' || C == '\n' || C == ';')
+      C = ' ';
+  std::string_view Rest = trim(Line);
+  if (Rest.empty())
     return "";
 
   // Mnemonic, with any prefixes ("lock addq").
-  std::string mnemonic;
+  std::string Mnemonic;
   for (;;) {
-    size_t sp = rest.find(' ');
-    std::string word = lower(rest.substr(0, sp));
-    if (!mnemonic.empty())
-      mnemonic += ' ';
-    mnemonic += word;
-    rest = sp == std::string_view::npos ? std::string_view()
-                                        : trim(rest.substr(sp));
-    if (!isPrefix(word) || rest.empty())
+    size_t Sp = Rest.find(' ');
+    std::string Word = lower(Rest.substr(0, Sp));
+    if (!Mnemonic.empty())
+      Mnemonic += ' ';
+    Mnemonic += Word;
+    Rest = Sp == std::string_view::npos ? std::string_view()
+                                        : trim(Rest.substr(Sp));
+    if (!isPrefix(Word) || Rest.empty())
       break;
   }
-  std::string_view stem = mnemonic;
-  if (size_t sp = stem.rfind(' '); sp != std::string_view::npos)
-    stem = stem.substr(sp + 1);
-  bool branch = isBranchMnemonic(stem);
+  std::string_view Stem = Mnemonic;
+  if (size_t Sp = Stem.rfind(' '); Sp != std::string_view::npos)
+    Stem = Stem.substr(Sp + 1);
+  bool Branch = isBranchMnemonic(Stem);
 
-  std::string key = mnemonic;
-  char sep = ' ';
-  for (std::string_view op : splitOperands(rest)) {
-    std::string cls = operandClass(op);
-    if (cls.empty())
+  std::string Key = Mnemonic;
+  char Sep = ' ';
+  for (std::string_view Op : splitOperands(Rest)) {
+    std::string Cls = operandClass(Op);
+    if (Cls.empty())
       return "";
     // A bare address in a branch is its target.
-    if (branch && cls == "mem" && op.find('(') == std::string_view::npos &&
-        op.front() != '*' && op.front() != '%')
-      cls = "label";
-    key += sep;
-    key += cls;
-    sep = ',';
+    if (Branch && Cls == "mem" && Op.find('(') == std::string_view::npos &&
+        Op.front() != '*' && Op.front() != '%')
+      Cls = "label";
+    Key += Sep;
+    Key += Cls;
+    Sep = ',';
   }
-  return key;
+  return Key;
 }
 
 } // namespace loopperf::x86

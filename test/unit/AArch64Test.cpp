@@ -38,15 +38,15 @@ TEST(AArch64Registers, OneUnitPerArchitecturalRegister) {
   EXPECT_TRUE(aarch64::isGprUnit(31));
 }
 
-Instruction inst(const std::string &text, std::vector<RegUnit> reads,
-                 std::vector<RegUnit> writes) {
-  Instruction in;
-  in.text = text;
-  in.mnemonic = text.substr(0, text.find(' '));
-  in.formKey = aarch64::formKeyFromAsm(text);
-  in.reads = std::move(reads);
-  in.writes = std::move(writes);
-  return in;
+Instruction inst(const std::string &Text, std::vector<RegUnit> Reads,
+                 std::vector<RegUnit> Writes) {
+  Instruction In;
+  In.Text = Text;
+  In.Mnemonic = Text.substr(0, Text.find(' '));
+  In.FormKey = aarch64::formKeyFromAsm(Text);
+  In.Reads = std::move(Reads);
+  In.Writes = std::move(Writes);
+  return In;
 }
 
 TEST(AArch64Analysis, PostIndexWritebackIsAOneCycleRecurrence) {
@@ -56,49 +56,49 @@ TEST(AArch64Analysis, PostIndexWritebackIsAOneCycleRecurrence) {
   // 1 cycle (address unit, not the 6-cycle load); subs x2, 1 cycle.
   // Loop-carried bound 4. Were the writeback charged the load latency, x1
   // would make it 6.
-  ModelBuilder b({"I0", "L0", "L1", "V0", "V1", "B"});
-  b.model().isa = "aarch64";
-  b.form("ldr q,mem,imm", 1, 6, {{"L0+L1", 1}})
+  ModelBuilder B({"I0", "L0", "L1", "V0", "V1", "B"});
+  B.model().Isa = "aarch64";
+  B.form("ldr q,mem,imm", 1, 6, {{"L0+L1", 1}})
       .form("fmla v.2d,v.2d,v.2d", 1, 4, {{"V0+V1", 1}})
       .form("subs x,x,imm", 1, 1, {{"I0", 1}})
       .form("b.ne label", 1, 0, {{"B", 1}});
-  MachineModel m = b.build();
+  MachineModel M = B.build();
 
-  LoopKernel k;
-  Instruction ld = inst("ldr q0, [x1], #16", {}, {1, 32});
-  ld.addrReads = {1};
-  ld.writebackWrites = {1};
-  MemRef mr;
-  mr.base = "x1";
-  mr.widthBytes = 16;
-  mr.isLoad = true;
-  ld.mem.push_back(mr);
-  k.insts.push_back(ld);
-  k.insts.push_back(inst("fmla v2.2d, v0.2d, v3.2d", {32, 34, 35}, {34}));
-  k.insts.push_back(inst("subs x2, x2, #1", {2}, {2, aarch64::NzcvUnit}));
-  Instruction br = inst("b.ne .LBB0_1", {aarch64::NzcvUnit}, {});
-  br.isBranch = br.isConditional = true;
-  k.insts.push_back(br);
+  LoopKernel K;
+  Instruction Ld = inst("ldr q0, [x1], #16", {}, {1, 32});
+  Ld.AddrReads = {1};
+  Ld.WritebackWrites = {1};
+  MemRef Mr;
+  Mr.Base = "x1";
+  Mr.WidthBytes = 16;
+  Mr.IsLoad = true;
+  Ld.Mem.push_back(Mr);
+  K.Insts.push_back(Ld);
+  K.Insts.push_back(inst("fmla v2.2d, v0.2d, v3.2d", {32, 34, 35}, {34}));
+  K.Insts.push_back(inst("subs x2, x2, #1", {2}, {2, aarch64::NzcvUnit}));
+  Instruction Br = inst("b.ne .LBB0_1", {aarch64::NzcvUnit}, {});
+  Br.IsBranch = Br.IsConditional = true;
+  K.Insts.push_back(Br);
 
-  LoopReport r = analyzeLoop(k, m);
-  EXPECT_TRUE(r.unknownInstructions.empty());
-  EXPECT_DOUBLE_EQ(r.bound("loop-carried"), 4.0);
-  EXPECT_EQ(r.bottleneck, BottleneckKind::LoopCarried);
-  ASSERT_EQ(r.recurrences.size(), 3u);
-  EXPECT_EQ(r.recurrences[0].insts, std::vector<unsigned>{1});
-  auto ldChain = std::find_if(
-      r.recurrences.begin(), r.recurrences.end(),
-      [](const Chain &c) { return c.insts == std::vector<unsigned>{0}; });
-  ASSERT_NE(ldChain, r.recurrences.end());
-  EXPECT_DOUBLE_EQ(ldChain->cyclesPerIteration, 1.0);
+  LoopReport R = analyzeLoop(K, M);
+  EXPECT_TRUE(R.UnknownInstructions.empty());
+  EXPECT_DOUBLE_EQ(R.bound("loop-carried"), 4.0);
+  EXPECT_EQ(R.Bottleneck, BottleneckKind::LoopCarried);
+  ASSERT_EQ(R.Recurrences.size(), 3u);
+  EXPECT_EQ(R.Recurrences[0].Insts, std::vector<unsigned>{1});
+  auto LdChain = std::find_if(
+      R.Recurrences.begin(), R.Recurrences.end(),
+      [](const Chain &C) { return C.Insts == std::vector<unsigned>{0}; });
+  ASSERT_NE(LdChain, R.Recurrences.end());
+  EXPECT_DOUBLE_EQ(LdChain->CyclesPerIteration, 1.0);
   // The loaded value reaches fmla after the load's 6 cycles, labelled v0;
   // critical path: load 6 + fmla 4.
-  auto e = std::find_if(r.edges.begin(), r.edges.end(), [](const DepEdge &d) {
-    return d.from == 0 && d.to == 1;
+  auto E = std::find_if(R.Edges.begin(), R.Edges.end(), [](const DepEdge &D) {
+    return D.From == 0 && D.To == 1;
   });
-  ASSERT_NE(e, r.edges.end());
-  EXPECT_EQ(e->unit, "v0");
-  EXPECT_DOUBLE_EQ(r.bound("critical-path"), 10.0);
+  ASSERT_NE(E, R.Edges.end());
+  EXPECT_EQ(E->Unit, "v0");
+  EXPECT_DOUBLE_EQ(R.bound("critical-path"), 10.0);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 // ElementCountTest.cpp - elements per iteration from the kernel's facts
 // (loopperf/ElementCount.h): induction steps, element sizes, untyped moves.
 // Each kernel is x86 text for the unit tests' KernelBuilder, which fills
-// Instruction::update as a front end does; element sizes are set as the MC
+// Instruction::Update as a front end does; element sizes are set as the MC
 // layer would (vaddpd 8, vaddps 4, vmovups untyped).
 #include "loopperf/ElementCount.h"
 #include "TestModel.h"
@@ -17,19 +17,19 @@ using namespace loopperf::test;
 namespace {
 
 /// `lines` with `elementBytes[i]` on line i (0: none; -1: an untyped move).
-LoopKernel body(std::initializer_list<const char *> lines,
-                std::initializer_list<int> elementBytes) {
-  KernelBuilder b;
-  for (const char *l : lines)
-    b.add(l);
-  LoopKernel k = b.build();
-  auto e = elementBytes.begin();
-  for (Instruction &in : k.insts) {
-    int v = e != elementBytes.end() ? *e++ : 0;
-    in.untypedData = v < 0;
-    in.elementBytes = v > 0 ? static_cast<unsigned>(v) : 0;
+LoopKernel body(std::initializer_list<const char *> Lines,
+                std::initializer_list<int> ElementBytes) {
+  KernelBuilder B;
+  for (const char *L : Lines)
+    B.add(L);
+  LoopKernel K = B.build();
+  auto E = ElementBytes.begin();
+  for (Instruction &In : K.Insts) {
+    int V = E != ElementBytes.end() ? *E++ : 0;
+    In.UntypedData = V < 0;
+    In.ElementBytes = V > 0 ? static_cast<unsigned>(V) : 0;
   }
-  return k;
+  return K;
 }
 
 } // namespace
@@ -90,9 +90,9 @@ TEST(ElementCount, OtherWritesAndDisagreementsAreUnknownOrSkipped) {
           {"vaddsd (%rdi), %xmm0, %xmm0", "addq $4, %rdi", "jne .L1"}, {8})),
       0u);
   // No ISA named: nothing is known.
-  LoopKernel k =
+  LoopKernel K =
       body({"vaddsd (%rdi), %xmm0, %xmm0", "addq $8, %rdi", "jne .L1"}, {8});
-  EXPECT_EQ(countElementsPerIteration(k), 1u);
-  k.isa = nullptr;
-  EXPECT_EQ(countElementsPerIteration(k), 0u);
+  EXPECT_EQ(countElementsPerIteration(K), 1u);
+  K.Isa = nullptr;
+  EXPECT_EQ(countElementsPerIteration(K), 0u);
 }

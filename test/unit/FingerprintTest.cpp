@@ -10,15 +10,15 @@ using namespace loopperf;
 
 namespace {
 LoopKernel kernelOf(
-    std::initializer_list<std::pair<const char *, const char *>> textAndForm) {
-  LoopKernel k;
-  for (auto [text, form] : textAndForm) {
-    Instruction in;
-    in.text = text;
-    in.formKey = form;
-    k.insts.push_back(in);
+    std::initializer_list<std::pair<const char *, const char *>> TextAndForm) {
+  LoopKernel K;
+  for (auto [text, form] : TextAndForm) {
+    Instruction In;
+    In.Text = text;
+    In.FormKey = form;
+    K.Insts.push_back(In);
   }
-  return k;
+  return K;
 }
 } // namespace
 
@@ -29,35 +29,35 @@ TEST(Fingerprint, EmptyInputIsTheOffsetBasis) {
 
 TEST(Fingerprint, HashesTheFormSequence) {
   // The vectorised dot product of test/lit/llvm-pass/dot-znver5.c.
-  LoopKernel k = kernelOf(
+  LoopKernel K = kernelOf(
       {{"vmovupd (%rsi,%rcx,8), %zmm1", "vmovupd mem,zmm"},
        {"vfmadd231pd (%rdi,%rcx,8), %zmm1, %zmm0", "vfmadd231pd mem,zmm,zmm"},
        {"addq $8, %rcx", "addq imm,r64"},
        {"cmpq %rcx, %rdx", "cmpq r64,r64"},
        {"jne .LBB0_4", "jne label"}});
-  EXPECT_EQ(fingerprintInput(k),
+  EXPECT_EQ(fingerprintInput(K),
             "vmovupd mem,zmm\nvfmadd231pd mem,zmm,zmm\naddq imm,r64\ncmpq "
             "r64,r64\njne label\n");
-  EXPECT_EQ(loopFingerprint(k), "e1ceea8c682ca28b");
+  EXPECT_EQ(loopFingerprint(K), "e1ceea8c682ca28b");
 }
 
 TEST(Fingerprint, RegistersDoNotMatterOrderAndFormsDo) {
-  LoopKernel a =
+  LoopKernel A =
       kernelOf({{"vaddsd (%rdi), %xmm0, %xmm0", "vaddsd mem,xmm,xmm"},
                 {"addq $8, %rdi", "addq imm,r64"}});
-  LoopKernel b =
+  LoopKernel B =
       kernelOf({{"vaddsd (%rsi), %xmm3, %xmm3", "vaddsd mem,xmm,xmm"},
                 {"addq $16, %rsi", "addq imm,r64"}});
-  LoopKernel swapped =
+  LoopKernel Swapped =
       kernelOf({{"addq $8, %rdi", "addq imm,r64"},
                 {"vaddsd (%rdi), %xmm0, %xmm0", "vaddsd mem,xmm,xmm"}});
-  EXPECT_EQ(loopFingerprint(a), loopFingerprint(b));
-  EXPECT_NE(loopFingerprint(a), loopFingerprint(swapped));
+  EXPECT_EQ(loopFingerprint(A), loopFingerprint(B));
+  EXPECT_NE(loopFingerprint(A), loopFingerprint(Swapped));
 }
 
 TEST(Fingerprint, FallsBackToMnemonicThenText) {
-  LoopKernel k = kernelOf({{"ud2", ""}});
-  EXPECT_EQ(fingerprintInput(k), "ud2\n");
-  k.insts[0].mnemonic = "ud2x";
-  EXPECT_EQ(fingerprintInput(k), "ud2x\n");
+  LoopKernel K = kernelOf({{"ud2", ""}});
+  EXPECT_EQ(fingerprintInput(K), "ud2\n");
+  K.Insts[0].Mnemonic = "ud2x";
+  EXPECT_EQ(fingerprintInput(K), "ud2x\n");
 }

@@ -75,41 +75,41 @@ const char *GccJson = R"([{"format": "1"}, [],
   {"kind": "success", "location": {"line": 3, "file": "json.c", "column": 1}, "pass": "0x2",
    "message": ["loop vectorized using 32 byte vectors\n"], "function": "sum"}]])";
 
-std::string errorOf(const std::function<void()> &f) {
+std::string errorOf(const std::function<void()> &F) {
   try {
-    f();
-  } catch (const InputError &e) {
-    return e.what();
+    F();
+  } catch (const InputError &E) {
+    return E.what();
   }
   return "no error";
 }
 
-std::string tempPath(const char *name) { return ::testing::TempDir() + name; }
+std::string tempPath(const char *Name) { return ::testing::TempDir() + Name; }
 
 } // namespace
 
 TEST(GateReaders, ClangYamlKeepsLoopperfSummariesWithTheirFingerprint) {
-  std::vector<LoopRecord> r = readClangYaml(ClangYaml, "k.opt.yaml");
-  ASSERT_EQ(r.size(), 2u);
-  EXPECT_EQ(r[0].file, "k.c");
-  EXPECT_EQ(r[0].line, 5u);
-  EXPECT_EQ(r[0].function, "scale");
-  EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 1.0);
+  std::vector<LoopRecord> R = readClangYaml(ClangYaml, "k.opt.yaml");
+  ASSERT_EQ(R.size(), 2u);
+  EXPECT_EQ(R[0].File, "k.c");
+  EXPECT_EQ(R[0].Line, 5u);
+  EXPECT_EQ(R[0].Function, "scale");
+  EXPECT_DOUBLE_EQ(R[0].CyclesPerIteration, 1.0);
   // 1.00 cycles / 16 elements, not the printed '0.06' (see perElement).
-  EXPECT_DOUBLE_EQ(r[0].cyclesPerElement.value(), 0.0625);
-  EXPECT_EQ(r[0].elementsPerIteration, 16u);
-  EXPECT_EQ(r[0].bottleneck, "ports");
-  EXPECT_EQ(r[0].fingerprint, "e1ceea8c682ca28b");
-  EXPECT_EQ(r[1].function, "tail");
-  EXPECT_FALSE(r[1].cyclesPerElement.has_value());
-  EXPECT_EQ(r[1].fingerprint, "");
-  EXPECT_EQ(r[1].line, 0u);
+  EXPECT_DOUBLE_EQ(R[0].CyclesPerElement.value(), 0.0625);
+  EXPECT_EQ(R[0].ElementsPerIteration, 16u);
+  EXPECT_EQ(R[0].Bottleneck, "ports");
+  EXPECT_EQ(R[0].Fingerprint, "e1ceea8c682ca28b");
+  EXPECT_EQ(R[1].Function, "tail");
+  EXPECT_FALSE(R[1].CyclesPerElement.has_value());
+  EXPECT_EQ(R[1].Fingerprint, "");
+  EXPECT_EQ(R[1].Line, 0u);
 }
 
 // Since the remarks have one wording (loopperf/Remark.h) an unknown
 // element count is ElementsPerIteration "unknown" with no CyclesPerElement.
 TEST(GateReaders, ClangYamlUnknownElementsWithoutCyclesPerElement) {
-  std::vector<LoopRecord> r = readClangYaml(R"(--- !Passed
+  std::vector<LoopRecord> R = readClangYaml(R"(--- !Passed
 Pass:            loopperf
 Name:            LoopPerf
 Function:        tail
@@ -121,34 +121,34 @@ Args:
 ...
 )",
                                             "u.opt.yaml");
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 8.0);
-  EXPECT_FALSE(r[0].cyclesPerElement.has_value());
-  EXPECT_EQ(r[0].elementsPerIteration, 0u);
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_DOUBLE_EQ(R[0].CyclesPerIteration, 8.0);
+  EXPECT_FALSE(R[0].CyclesPerElement.has_value());
+  EXPECT_EQ(R[0].ElementsPerIteration, 0u);
 }
 
 TEST(GateReaders, ClangYamlMalformedOrTruncatedNamesTheFile) {
-  std::string yaml = ClangYaml;
+  std::string Yaml = ClangYaml;
   // Cut inside the first record's argument list.
-  std::string cut = yaml.substr(0, yaml.find("  - Model:") + 14);
+  std::string Cut = Yaml.substr(0, Yaml.find("  - Model:") + 14);
   EXPECT_NE(errorOf([&] {
-              readClangYaml(cut, "cut.opt.yaml");
+              readClangYaml(Cut, "cut.opt.yaml");
             }).find("cut.opt.yaml: "),
             std::string::npos);
   // Cut between two arguments: valid YAML, but not a whole record file.
-  std::string between = yaml.substr(0, yaml.find("  - Bottleneck:"));
-  EXPECT_EQ(errorOf([&] { readClangYaml(between, "c.opt.yaml"); }),
+  std::string Between = Yaml.substr(0, Yaml.find("  - Bottleneck:"));
+  EXPECT_EQ(errorOf([&] { readClangYaml(Between, "c.opt.yaml"); }),
             "c.opt.yaml: truncated optimization record (the last remark does "
             "not end with "
             "'...')");
-  std::string noArg = yaml;
-  noArg.erase(noArg.find("  - CyclesPerIteration: '1.00'\n"), 31);
-  EXPECT_EQ(errorOf([&] { readClangYaml(noArg, "n.opt.yaml"); }),
+  std::string NoArg = Yaml;
+  NoArg.erase(NoArg.find("  - CyclesPerIteration: '1.00'\n"), 31);
+  EXPECT_EQ(errorOf([&] { readClangYaml(NoArg, "n.opt.yaml"); }),
             "n.opt.yaml: loopperf remark in scale has no CyclesPerIteration "
             "argument");
-  std::string bad = yaml;
-  bad.replace(bad.find("'1.00'"), 6, "'1.x'");
-  EXPECT_EQ(errorOf([&] { readClangYaml(bad, "b.opt.yaml"); }),
+  std::string Bad = Yaml;
+  Bad.replace(Bad.find("'1.00'"), 6, "'1.x'");
+  EXPECT_EQ(errorOf([&] { readClangYaml(Bad, "b.opt.yaml"); }),
             "b.opt.yaml: loopperf remark in scale: not a cycle count: '1.x'");
   EXPECT_NE(errorOf([&] {
               readClangYaml("--- !Passed\n{[", "g.opt.yaml");
@@ -157,60 +157,60 @@ TEST(GateReaders, ClangYamlMalformedOrTruncatedNamesTheFile) {
 }
 
 TEST(GateReaders, GccRecordSummaryTextAndFingerprintNote) {
-  std::vector<LoopRecord> r = readGccRecord(GccJson, "j.json");
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_EQ(r[0].function, "sum");
-  EXPECT_EQ(r[0].file, "json.c");
-  EXPECT_EQ(r[0].line, 16u);
-  EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 3.0);
-  EXPECT_DOUBLE_EQ(r[0].cyclesPerElement.value(), 3.0);
-  EXPECT_EQ(r[0].elementsPerIteration, 1u);
-  EXPECT_EQ(r[0].model, "znver3");
-  EXPECT_EQ(r[0].bottleneck, "loop-carried");
-  EXPECT_EQ(r[0].bottleneckResource, "vaddsd (line 17)");
-  EXPECT_EQ(r[0].fingerprint, "09bbf5ac67a4d8bf");
+  std::vector<LoopRecord> R = readGccRecord(GccJson, "j.json");
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_EQ(R[0].Function, "sum");
+  EXPECT_EQ(R[0].File, "json.c");
+  EXPECT_EQ(R[0].Line, 16u);
+  EXPECT_DOUBLE_EQ(R[0].CyclesPerIteration, 3.0);
+  EXPECT_DOUBLE_EQ(R[0].CyclesPerElement.value(), 3.0);
+  EXPECT_EQ(R[0].ElementsPerIteration, 1u);
+  EXPECT_EQ(R[0].Model, "znver3");
+  EXPECT_EQ(R[0].Bottleneck, "loop-carried");
+  EXPECT_EQ(R[0].BottleneckResource, "vaddsd (line 17)");
+  EXPECT_EQ(R[0].Fingerprint, "09bbf5ac67a4d8bf");
 }
 
 TEST(GateReaders, GccSummaryVariants) {
   // LoopRemarks.cpp's summaryOf: unknown element count, ties, confidence.
-  LoopRecord r;
+  LoopRecord R;
   ASSERT_TRUE(parseGccSummary(
       "loop runs 2.50 cycles/iteration (elements/iteration unknown) on "
       "skylake; bottleneck: ports SKLPort0 (tied with front-end); "
       "confidence medium",
-      r));
-  EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 2.5);
-  EXPECT_FALSE(r.cyclesPerElement.has_value());
-  EXPECT_EQ(r.model, "skylake");
-  EXPECT_EQ(r.bottleneck, "ports");
-  EXPECT_EQ(r.bottleneckResource, "SKLPort0 (tied with front-end)");
-  EXPECT_FALSE(parseGccSummary("loop vectorized using 32 byte vectors", r));
+      R));
+  EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 2.5);
+  EXPECT_FALSE(R.CyclesPerElement.has_value());
+  EXPECT_EQ(R.Model, "skylake");
+  EXPECT_EQ(R.Bottleneck, "ports");
+  EXPECT_EQ(R.BottleneckResource, "SKLPort0 (tied with front-end)");
+  EXPECT_FALSE(parseGccSummary("loop vectorized using 32 byte vectors", R));
 }
 
 // The one summary both compilers print (loopperf/Remark.h): the bounds,
 // counts and confidence follow the resource and are not part of it.
 TEST(GateReaders, GccSummaryWithBounds) {
-  LoopRecord r;
+  LoopRecord R;
   ASSERT_TRUE(parseGccSummary(
       "loop runs 1.00 cycles/iteration (0.25 cycles/element, 4 "
       "elements/iteration) on icelake-server; bottleneck: loop-carried addq "
       "(tied with memory, front-end); bounds: front-end 1.00, ports 1.00, "
       "divider 0.00, loop-carried 1.00; 9 instructions, 1 unknown; "
       "confidence medium",
-      r));
-  EXPECT_DOUBLE_EQ(r.cyclesPerIteration, 1.0);
-  EXPECT_EQ(r.elementsPerIteration, 4u);
-  EXPECT_EQ(r.model, "icelake-server");
-  EXPECT_EQ(r.bottleneck, "loop-carried");
-  EXPECT_EQ(r.bottleneckResource, "addq (tied with memory, front-end)");
+      R));
+  EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 1.0);
+  EXPECT_EQ(R.ElementsPerIteration, 4u);
+  EXPECT_EQ(R.Model, "icelake-server");
+  EXPECT_EQ(R.Bottleneck, "loop-carried");
+  EXPECT_EQ(R.BottleneckResource, "addq (tied with memory, front-end)");
   ASSERT_TRUE(parseGccSummary(
       "loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 "
       "element/iteration) on znver3; bottleneck: loop-carried vaddsd (line "
       "17); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried "
       "3.00; 4 instructions, 0 unknown",
-      r));
-  EXPECT_EQ(r.elementsPerIteration, 1u);
-  EXPECT_EQ(r.bottleneckResource, "vaddsd (line 17)");
+      R));
+  EXPECT_EQ(R.ElementsPerIteration, 1u);
+  EXPECT_EQ(R.BottleneckResource, "vaddsd (line 17)");
 }
 
 TEST(GateReaders, GccRecordMalformed) {
@@ -232,21 +232,21 @@ TEST(GateReaders, GccRecordMalformed) {
 TEST(GateReaders, LoopperfJsonBothPlugins) {
   // A TU "file" and loops without one (GCC plugin before the one writer);
   // the clang plugin's older "module" and a "file" per loop.
-  auto gcc = readLoopperfJson(R"({"file": "a.c", "model": "znver3", "loops": [
+  auto Gcc = readLoopperfJson(R"({"file": "a.c", "model": "znver3", "loops": [
       {"cycles_per_iteration": 3.0, "cycles_per_element": 3.0, "elements_per_iteration": 1,
        "bottleneck": "loop-carried", "fingerprint": "09bbf5ac67a4d8bf", "function": "sum",
        "line": 16}]})",
                               "a.loopperf.json");
-  ASSERT_EQ(gcc.size(), 1u);
-  EXPECT_EQ(gcc[0].file, "a.c");
-  EXPECT_EQ(gcc[0].fingerprint, "09bbf5ac67a4d8bf");
-  auto llvm = readLoopperfJson(R"({"module": "m.c", "loops": [
+  ASSERT_EQ(Gcc.size(), 1u);
+  EXPECT_EQ(Gcc[0].File, "a.c");
+  EXPECT_EQ(Gcc[0].Fingerprint, "09bbf5ac67a4d8bf");
+  auto Llvm = readLoopperfJson(R"({"module": "m.c", "loops": [
       {"cycles_per_iteration": 8.0, "cycles_per_element": null, "elements_per_iteration": 0,
        "function": "g", "file": "inc/h.h", "line": 2}]})",
                                "m.json");
-  ASSERT_EQ(llvm.size(), 1u);
-  EXPECT_EQ(llvm[0].file, "inc/h.h");
-  EXPECT_FALSE(llvm[0].cyclesPerElement.has_value());
+  ASSERT_EQ(Llvm.size(), 1u);
+  EXPECT_EQ(Llvm[0].File, "inc/h.h");
+  EXPECT_FALSE(Llvm[0].CyclesPerElement.has_value());
   EXPECT_EQ(errorOf([] {
               readLoopperfJson(R"({"loops": [{"line": 1}]})", "x.json");
             }),
@@ -264,59 +264,59 @@ TEST(GateReaders, LoopperfJsonBothPlugins) {
 // The engine's one writer (loopperf/Json.h) is what the gate reads: a
 // plugin's loop with its source location, and a CLI loop with its region.
 TEST(GateReaders, LoopperfJsonReadsTheEngineWriter) {
-  loopperf::LoopKernel k;
-  loopperf::LoopReport r;
-  r.model = "m1";
-  r.cyclesPerIteration = 2;
-  r.elementsPerIteration = 4;
-  r.cyclesPerElement = 0.5;
-  r.bottleneck = loopperf::BottleneckKind::Ports;
-  r.fingerprint = "0123456789abcdef";
-  loopperf::MachineModel m;
-  loopperf::Json plugin = loopperf::loopJson(k, r, m);
-  loopperf::setSourceLocation(plugin, "f", "src/a.c", 7);
-  loopperf::Json cli = loopperf::loopJson(k, r, m);
-  cli["region"] = {{"kind", "loop"},
+  loopperf::LoopKernel K;
+  loopperf::LoopReport R;
+  R.Model = "m1";
+  R.CyclesPerIteration = 2;
+  R.ElementsPerIteration = 4;
+  R.CyclesPerElement = 0.5;
+  R.Bottleneck = loopperf::BottleneckKind::Ports;
+  R.Fingerprint = "0123456789abcdef";
+  loopperf::MachineModel M;
+  loopperf::Json Plugin = loopperf::loopJson(K, R, M);
+  loopperf::setSourceLocation(Plugin, "f", "src/a.c", 7);
+  loopperf::Json Cli = loopperf::loopJson(K, R, M);
+  Cli["region"] = {{"kind", "loop"},
                    {"name", ".L3"},
                    {"function", "g"},
                    {"first_line", 12},
                    {"last_line", 15}};
-  auto recs = readLoopperfJson(
-      loopperf::fileJsonText("a.c", "m1", loopperf::Json::array({plugin, cli})),
+  auto Recs = readLoopperfJson(
+      loopperf::fileJsonText("a.c", "m1", loopperf::Json::array({Plugin, Cli})),
       "e.json");
-  ASSERT_EQ(recs.size(), 2u);
-  EXPECT_EQ(recs[0].file, "src/a.c");
-  EXPECT_EQ(recs[0].function, "f");
-  EXPECT_EQ(recs[0].line, 7u);
-  EXPECT_DOUBLE_EQ(recs[0].cyclesPerIteration, 2.0);
-  EXPECT_EQ(recs[0].elementsPerIteration, 4u);
-  EXPECT_DOUBLE_EQ(recs[0].cyclesPerElement.value(), 0.5);
-  EXPECT_EQ(recs[0].model, "m1");
-  EXPECT_EQ(recs[0].bottleneck, "ports");
-  EXPECT_EQ(recs[0].fingerprint, "0123456789abcdef");
-  EXPECT_EQ(recs[1].file, "a.c");
-  EXPECT_EQ(recs[1].function, "g");
-  EXPECT_EQ(recs[1].line, 12u);
+  ASSERT_EQ(Recs.size(), 2u);
+  EXPECT_EQ(Recs[0].File, "src/a.c");
+  EXPECT_EQ(Recs[0].Function, "f");
+  EXPECT_EQ(Recs[0].Line, 7u);
+  EXPECT_DOUBLE_EQ(Recs[0].CyclesPerIteration, 2.0);
+  EXPECT_EQ(Recs[0].ElementsPerIteration, 4u);
+  EXPECT_DOUBLE_EQ(Recs[0].CyclesPerElement.value(), 0.5);
+  EXPECT_EQ(Recs[0].Model, "m1");
+  EXPECT_EQ(Recs[0].Bottleneck, "ports");
+  EXPECT_EQ(Recs[0].Fingerprint, "0123456789abcdef");
+  EXPECT_EQ(Recs[1].File, "a.c");
+  EXPECT_EQ(Recs[1].Function, "g");
+  EXPECT_EQ(Recs[1].Line, 12u);
 }
 
 TEST(GateReaders, GzipWholeAndTruncated) {
-  const std::string path = tempPath("gate-record.json.gz");
-  gzFile gz = gzopen(path.c_str(), "wb");
-  ASSERT_NE(gz, nullptr);
-  gzwrite(gz, GccJson, static_cast<unsigned>(std::strlen(GccJson)));
-  gzclose(gz);
-  EXPECT_EQ(readFileBytes(path), GccJson);
-  EXPECT_EQ(loadBuild({path}).loops.size(), 1u);
+  const std::string Path = tempPath("gate-record.json.gz");
+  gzFile Gz = gzopen(Path.c_str(), "wb");
+  ASSERT_NE(Gz, nullptr);
+  gzwrite(Gz, GccJson, static_cast<unsigned>(std::strlen(GccJson)));
+  gzclose(Gz);
+  EXPECT_EQ(readFileBytes(Path), GccJson);
+  EXPECT_EQ(loadBuild({Path}).Loops.size(), 1u);
 
-  std::string bytes;
+  std::string Bytes;
   {
-    std::ifstream in(path, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
+    std::ifstream In(Path, std::ios::binary);
+    Bytes.assign(std::istreambuf_iterator<char>(In), {});
   }
-  const std::string cut = tempPath("gate-cut.json.gz");
-  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
-  EXPECT_EQ(errorOf([&] { readFileBytes(cut); }),
-            cut + ": truncated gzip data");
+  const std::string Cut = tempPath("gate-cut.json.gz");
+  std::ofstream(Cut, std::ios::binary) << Bytes.substr(0, Bytes.size() / 2);
+  EXPECT_EQ(errorOf([&] { readFileBytes(Cut); }),
+            Cut + ": truncated gzip data");
   EXPECT_EQ(errorOf([&] { loadBuild({tempPath("no-such-dir")}); }),
             tempPath("no-such-dir") + ": no such file or directory");
 }
@@ -325,30 +325,30 @@ TEST(GateReaders, GzipWholeAndTruncated) {
 // and overflowed an 8 MiB stack (SIGSEGV) at 59,000 characters; the scan is
 // linear. 60,000 characters as in the issue.
 TEST(GateReaders, GccSummaryOf60000CharactersParses) {
-  const std::string resource(60000, 'x');
-  LoopRecord r;
+  const std::string Resource(60000, 'x');
+  LoopRecord R;
   ASSERT_TRUE(parseGccSummary(
       "loop runs 1.00 cycles/iteration (elements/iteration unknown) on "
       "znver3; bottleneck: ports " +
-          resource,
-      r));
-  EXPECT_EQ(r.bottleneckResource, resource);
-  EXPECT_EQ(r.bottleneck, "ports");
+          Resource,
+      R));
+  EXPECT_EQ(R.BottleneckResource, Resource);
+  EXPECT_EQ(R.Bottleneck, "ports");
   // Not a summary, as long: false, and a message cut to 200 characters.
   EXPECT_FALSE(
-      parseGccSummary("loop runs 1.00 cycles/iteration (" + resource, r));
-  const std::string record =
+      parseGccSummary("loop runs 1.00 cycles/iteration (" + Resource, R));
+  const std::string Record =
       R"([{}, [], [{"kind": "success", "function": "f", "message": ["loop runs )" +
-      resource + R"("]}]])";
-  EXPECT_EQ(errorOf([&] { readGccRecord(record, "l.json"); }),
+      Resource + R"("]}]])";
+  EXPECT_EQ(errorOf([&] { readGccRecord(Record, "l.json"); }),
             "l.json: loopperf record in f is not a loop summary: 'loop runs " +
-                resource.substr(0, 190) + "...'");
+                Resource.substr(0, 190) + "...'");
 }
 
 TEST(GateReaders, GccSummaryIsParsedExactly) {
   // Every way the scan can stop short: each is not a summary.
-  LoopRecord r;
-  for (const char *bad : {"loop runs 1 cycles/iteration (elements/iteration "
+  LoopRecord R;
+  for (const char *Bad : {"loop runs 1 cycles/iteration (elements/iteration "
                           "unknown) on a; bottleneck: ports",
                           "loop runs 1.00 cycles/iteration (1.00 "
                           "cycles/element, 1 elements/iterations) on a; "
@@ -359,16 +359,16 @@ TEST(GateReaders, GccSummaryIsParsedExactly) {
                           "unknown) on a; bottleneck: Ports",
                           "loop runs 1.00 cycles/iteration (elements/iteration "
                           "unknown) on a; bottleneck: ports\nx"})
-    EXPECT_FALSE(parseGccSummary(bad, r)) << bad;
+    EXPECT_FALSE(parseGccSummary(Bad, R)) << Bad;
   ASSERT_TRUE(
       parseGccSummary("loop runs 4.00 cycles/iteration (1.00 cycles/element, 4 "
                       "elements/iteration) on znver5; bottleneck: front-end; "
                       "confidence low",
-                      r));
-  EXPECT_EQ(r.elementsPerIteration, 4u);
-  EXPECT_EQ(r.model, "znver5");
-  EXPECT_EQ(r.bottleneck, "front-end");
-  EXPECT_EQ(r.bottleneckResource, "");
+                      R));
+  EXPECT_EQ(R.ElementsPerIteration, 4u);
+  EXPECT_EQ(R.Model, "znver5");
+  EXPECT_EQ(R.Bottleneck, "front-end");
+  EXPECT_EQ(R.BottleneckResource, "");
 }
 
 // GCC lists loopperf's pass in the record's passes tree (as GCC 12 with
@@ -376,7 +376,7 @@ TEST(GateReaders, GccSummaryIsParsedExactly) {
 // among the children of a pass): the records of that pass are loopperf's,
 // whatever another pass says.
 TEST(GateReaders, GccRecordByPassName) {
-  const char *json = R"json([{"format": "1"},
+  const char *Json = R"json([{"format": "1"},
     [{"name": "loop", "id": "0x5", "children": [{"name": "loopperf", "id": "0x7"}]}],
     [{"kind": "success", "pass": "0x5", "function": "f",
       "message": ["loop runs 9.00 cycles/iteration (a quote, not loopperf's)"]},
@@ -385,16 +385,16 @@ TEST(GateReaders, GccRecordByPassName) {
      {"kind": "note", "pass": "0x7", "function": "f", "location": {"file": "a.c", "line": 3},
       "message": ["fingerprint 0123456789abcdef\n"]},
      {"kind": "failure", "pass": "0x7", "function": "f", "message": ["loop not analysed: x"]}]])json";
-  std::vector<LoopRecord> r = readGccRecord(json, "p.json");
-  ASSERT_EQ(r.size(), 1u);
-  EXPECT_DOUBLE_EQ(r[0].cyclesPerIteration, 2.0);
-  EXPECT_EQ(r[0].bottleneckResource, "P0");
-  EXPECT_EQ(r[0].fingerprint, "0123456789abcdef");
+  std::vector<LoopRecord> R = readGccRecord(Json, "p.json");
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_DOUBLE_EQ(R[0].CyclesPerIteration, 2.0);
+  EXPECT_EQ(R[0].BottleneckResource, "P0");
+  EXPECT_EQ(R[0].Fingerprint, "0123456789abcdef");
   // A success record of the loopperf pass that is not a summary is an error.
-  std::string other = json;
-  other.replace(other.find("loop runs 2.00"), 9, "loop ran ");
+  std::string Other = Json;
+  Other.replace(Other.find("loop runs 2.00"), 9, "loop ran ");
   EXPECT_EQ(
-      errorOf([&] { readGccRecord(other, "o.json"); }),
+      errorOf([&] { readGccRecord(Other, "o.json"); }),
       "o.json: loopperf record in f is not a loop summary: 'loop ran  2.00 "
       "cycles/iteration (elements/iteration unknown) on znver3; bottleneck: "
       "ports P0'");
@@ -404,70 +404,70 @@ TEST(GateReaders, GccRecordByPassName) {
 // 2^32, which was cast to unsigned: undefined behaviour) are malformed
 // records: an InputError naming the file, as for any malformed record.
 TEST(GateReaders, ImpossibleElementCountsAreRejected) {
-  const std::string want =
+  const std::string Want =
       "impossible elements per iteration: '{}' (want a whole number "
       "from 1 to 1048576)";
-  auto message = [&](const std::string &v) {
-    std::string m = want;
-    return m.replace(m.find("{}"), 2, v);
+  auto Message = [&](const std::string &V) {
+    std::string M = Want;
+    return M.replace(M.find("{}"), 2, V);
   };
-  for (const char *v :
+  for (const char *V :
        {"0", "0.5", "1e20", "4294967296", "-1", "", "1048577"}) {
-    std::string yaml = ClangYaml;
-    yaml.replace(yaml.find("'16'"), 4, std::string("'") + v + "'");
-    EXPECT_EQ(errorOf([&] { readClangYaml(yaml, "e.opt.yaml"); }),
-              "e.opt.yaml: loopperf remark in scale: " + message(v))
-        << v;
+    std::string Yaml = ClangYaml;
+    Yaml.replace(Yaml.find("'16'"), 4, std::string("'") + V + "'");
+    EXPECT_EQ(errorOf([&] { readClangYaml(Yaml, "e.opt.yaml"); }),
+              "e.opt.yaml: loopperf remark in scale: " + Message(V))
+        << V;
   }
   EXPECT_EQ(parseElementCount("1048576"), 1048576u);
   EXPECT_EQ(parseElementCount("0016"), 16u);
   // GCC summary text.
-  std::string gcc = GccJson;
-  gcc.replace(gcc.find("1 element/"), 10, "4294967296 elements/");
-  EXPECT_EQ(errorOf([&] { readGccRecord(gcc, "g.json"); }),
-            "g.json: loopperf record in sum: " + message("4294967296"));
+  std::string Gcc = GccJson;
+  Gcc.replace(Gcc.find("1 element/"), 10, "4294967296 elements/");
+  EXPECT_EQ(errorOf([&] { readGccRecord(Gcc, "g.json"); }),
+            "g.json: loopperf record in sum: " + Message("4294967296"));
   // loopperf JSON: 0 means unknown; the others are impossible.
-  auto json = [](const std::string &epi) {
+  auto Json = [](const std::string &Epi) {
     return R"({"loops": [{"function": "f", "line": 1, "cycles_per_iteration": 2.0,
                "cycles_per_element": 1.0, "elements_per_iteration": )" +
-           epi + "}]}";
+           Epi + "}]}";
   };
-  EXPECT_EQ(readLoopperfJson(json("0"), "z.json").at(0).elementsPerIteration,
+  EXPECT_EQ(readLoopperfJson(Json("0"), "z.json").at(0).ElementsPerIteration,
             0u);
-  EXPECT_EQ(readLoopperfJson(json("2"), "z.json").at(0).elementsPerIteration,
+  EXPECT_EQ(readLoopperfJson(Json("2"), "z.json").at(0).ElementsPerIteration,
             2u);
   for (auto [text, shown] : {std::pair{"0.5", "0.5"},
                              {"1e20", "1e+20"},
                              {"4294967296", "4294967296"},
                              {"-1", "-1"},
                              {"0.0", "0"}})
-    EXPECT_EQ(errorOf([&] { readLoopperfJson(json(text), "j.json"); }),
-              "j.json: loop in f: " + message(shown))
+    EXPECT_EQ(errorOf([&] { readLoopperfJson(Json(text), "j.json"); }),
+              "j.json: loop in f: " + Message(shown))
         << text;
 }
 
 // Issue 19, item 5: a 100 KB gzip bomb was inflated to 767 MB. Decompression
 // stops at the limit (MaxInputBytes; here a 1 KiB limit on 1 KiB + 1 zeros).
 TEST(GateReaders, GzipBombStopsAtTheLimit) {
-  const std::string path = tempPath("gate-bomb.json.gz");
-  for (size_t n : {size_t(1024), size_t(1025)}) {
-    gzFile gz = gzopen(path.c_str(), "wb");
-    ASSERT_NE(gz, nullptr);
-    const std::string zeros(n, '\0');
-    gzwrite(gz, zeros.data(), static_cast<unsigned>(zeros.size()));
-    gzclose(gz);
-    if (n == 1024)
-      EXPECT_EQ(readFileBytes(path, 1024).size(), 1024u);
+  const std::string Path = tempPath("gate-bomb.json.gz");
+  for (size_t N : {size_t(1024), size_t(1025)}) {
+    gzFile Gz = gzopen(Path.c_str(), "wb");
+    ASSERT_NE(Gz, nullptr);
+    const std::string Zeros(N, '\0');
+    gzwrite(Gz, Zeros.data(), static_cast<unsigned>(Zeros.size()));
+    gzclose(Gz);
+    if (N == 1024)
+      EXPECT_EQ(readFileBytes(Path, 1024).size(), 1024u);
     else
-      EXPECT_EQ(errorOf([&] { readFileBytes(path, 1024); }),
-                path + ": gzip data decompresses to more than 1024 bytes "
+      EXPECT_EQ(errorOf([&] { readFileBytes(Path, 1024); }),
+                Path + ": gzip data decompresses to more than 1024 bytes "
                        "(loopperf-gate's limit "
                        "per file, 0 MiB; see docs/ci.md)");
   }
-  const std::string plain = tempPath("gate-big.json");
-  std::ofstream(plain, std::ios::binary) << std::string(2049, '[');
-  EXPECT_EQ(errorOf([&] { readFileBytes(plain, 2048); }),
-            plain + ": the file has more than 2048 bytes (loopperf-gate's "
+  const std::string Plain = tempPath("gate-big.json");
+  std::ofstream(Plain, std::ios::binary) << std::string(2049, '[');
+  EXPECT_EQ(errorOf([&] { readFileBytes(Plain, 2048); }),
+            Plain + ": the file has more than 2048 bytes (loopperf-gate's "
                     "limit per file, 0 MiB; "
                     "see docs/ci.md)");
   EXPECT_EQ(MaxInputBytes, size_t(256) << 20);
@@ -476,34 +476,34 @@ TEST(GateReaders, GzipBombStopsAtTheLimit) {
 // Issue 19, item 5: the format follows the name; content decides only for
 // other names, and a reader's error says which format was assumed.
 TEST(GateReaders, FormatByNameThenContent) {
-  EXPECT_EQ(recordFormat("d/a.opt.yaml", "[").kind, RecordKind::ClangYaml);
-  EXPECT_EQ(recordFormat("a.opt.yaml.gz", "{").kind, RecordKind::ClangYaml);
-  EXPECT_EQ(recordFormat("a.c.opt-record.json.gz", "{").kind,
+  EXPECT_EQ(recordFormat("d/a.opt.yaml", "[").Kind, RecordKind::ClangYaml);
+  EXPECT_EQ(recordFormat("a.opt.yaml.gz", "{").Kind, RecordKind::ClangYaml);
+  EXPECT_EQ(recordFormat("a.c.opt-record.json.gz", "{").Kind,
             RecordKind::GccRecord);
-  EXPECT_EQ(recordFormat("a.loopperf.json", "[").kind,
+  EXPECT_EQ(recordFormat("a.loopperf.json", "[").Kind,
             RecordKind::LoopperfJson);
-  EXPECT_EQ(recordFormat("out.json", " [").kind, RecordKind::GccRecord);
-  EXPECT_EQ(recordFormat("out.json", "--- !Passed").kind,
+  EXPECT_EQ(recordFormat("out.json", " [").Kind, RecordKind::GccRecord);
+  EXPECT_EQ(recordFormat("out.json", "--- !Passed").Kind,
             RecordKind::LoopperfJson);
-  EXPECT_EQ(recordFormat("records", "{").kind, RecordKind::LoopperfJson);
-  EXPECT_EQ(recordFormat("records", "--- !Passed").kind, RecordKind::ClangYaml);
-  EXPECT_EQ(recordFormat("records", "").basis,
+  EXPECT_EQ(recordFormat("records", "{").Kind, RecordKind::LoopperfJson);
+  EXPECT_EQ(recordFormat("records", "--- !Passed").Kind, RecordKind::ClangYaml);
+  EXPECT_EQ(recordFormat("records", "").Basis,
             "guessed from its content (starts with an empty file; the name "
             "says nothing)");
 
   // GCC's JSON in a file named like clang's YAML is read as YAML and fails.
-  const std::string path = tempPath("gate-named.opt.yaml");
-  std::ofstream(path) << GccJson;
-  const std::string e = errorOf([&] { loadBuild({path}); });
-  const std::string tail =
+  const std::string Path = tempPath("gate-named.opt.yaml");
+  std::ofstream(Path) << GccJson;
+  const std::string E = errorOf([&] { loadBuild({Path}); });
+  const std::string Tail =
       " (read as clang YAML optimization record, by its name (*.opt.yaml))";
-  ASSERT_GE(e.size(), tail.size());
-  EXPECT_EQ(e.substr(0, path.size() + 2), path + ": ");
-  EXPECT_EQ(e.substr(e.size() - tail.size()), tail);
-  const std::string unnamed = tempPath("gate-unnamed");
-  std::ofstream(unnamed) << "[1]";
-  EXPECT_EQ(errorOf([&] { loadBuild({unnamed}); }),
-            unnamed + ": not a GCC optimization record ([metadata, passes, "
+  ASSERT_GE(E.size(), Tail.size());
+  EXPECT_EQ(E.substr(0, Path.size() + 2), Path + ": ");
+  EXPECT_EQ(E.substr(E.size() - Tail.size()), Tail);
+  const std::string Unnamed = tempPath("gate-unnamed");
+  std::ofstream(Unnamed) << "[1]";
+  EXPECT_EQ(errorOf([&] { loadBuild({Unnamed}); }),
+            Unnamed + ": not a GCC optimization record ([metadata, passes, "
                       "records]) (read as "
                       "GCC optimization record, guessed from its content "
                       "(starts with '['; the "
@@ -516,14 +516,14 @@ TEST(GateReaders, FormatByNameThenContent) {
 // JSON, SARIF and ranking writers throw nlohmann's type_error 316 (the gate
 // ended with exit status 2). Such bytes become U+FFFD (EF BF BD).
 TEST(GateReaders, NamesThatAreNotUtf8AreWritten) {
-  std::string yaml = ClangYaml;
-  yaml.replace(yaml.find("'Zn4FP0'"), 8, "\"k\xff.c\"");
-  Build b;
-  b.loops = readClangYaml(yaml, "u.opt.yaml");
-  assignOrdinals(b.loops);
-  const GateResult r = evaluate(matchLoops(b, b), Policy());
-  const std::string replaced = "k\xef\xbf\xbd.c";
-  EXPECT_NE(writeJson(r).find(replaced), std::string::npos);
-  EXPECT_NE(writeRankJson(rankLoops(b, nullptr), false).find(replaced),
+  std::string Yaml = ClangYaml;
+  Yaml.replace(Yaml.find("'Zn4FP0'"), 8, "\"k\xff.c\"");
+  Build B;
+  B.Loops = readClangYaml(Yaml, "u.opt.yaml");
+  assignOrdinals(B.Loops);
+  const GateResult R = evaluate(matchLoops(B, B), Policy());
+  const std::string Replaced = "k\xef\xbf\xbd.c";
+  EXPECT_NE(writeJson(R).find(Replaced), std::string::npos);
+  EXPECT_NE(writeRankJson(rankLoops(B, nullptr), false).find(Replaced),
             std::string::npos);
 }

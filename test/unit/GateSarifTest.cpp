@@ -15,72 +15,72 @@ using namespace loopperf::gate;
 namespace {
 
 /// One regressed loop in `file`, through writeSarif with `root`.
-nlohmann::json sarifFor(const std::string &file, const std::string &root,
-                        LoopRecord &base, LoopRecord &cand) {
-  base.file = cand.file = file;
-  base.function = cand.function = "dot";
-  base.line = cand.line = 11;
-  base.cyclesPerIteration = 1;
-  cand.cyclesPerIteration = 2;
-  GateResult r;
-  Verdict v;
-  v.pair.base = &base;
-  v.pair.cand = &cand;
-  v.status = Status::Regressed;
-  v.fails = true;
-  v.before = 1;
-  v.after = 2;
-  r.loops.push_back(v);
-  return nlohmann::json::parse(writeSarif(r, root));
+nlohmann::json sarifFor(const std::string &File, const std::string &Root,
+                        LoopRecord &Base, LoopRecord &Cand) {
+  Base.File = Cand.File = File;
+  Base.Function = Cand.Function = "dot";
+  Base.Line = Cand.Line = 11;
+  Base.CyclesPerIteration = 1;
+  Cand.CyclesPerIteration = 2;
+  GateResult R;
+  Verdict V;
+  V.Pair.Base = &Base;
+  V.Pair.Cand = &Cand;
+  V.Outcome = Status::Regressed;
+  V.Fails = true;
+  V.Before = 1;
+  V.After = 2;
+  R.Loops.push_back(V);
+  return nlohmann::json::parse(writeSarif(R, Root));
 }
 
-const nlohmann::json &artifactOf(const nlohmann::json &doc) {
-  return doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+const nlohmann::json &artifactOf(const nlohmann::json &Doc) {
+  return Doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
             ["artifactLocation"];
 }
 
 TEST(GateSarif, PathsUnderTheSourceRootAreRelativeAndPercentEncoded) {
-  LoopRecord base, cand;
-  nlohmann::json doc = sarifFor("/home/ci/my project/src/k#1.c",
-                                "/home/ci/my project", base, cand);
-  EXPECT_EQ(artifactOf(doc)["uri"], "src/k%231.c");
-  EXPECT_EQ(artifactOf(doc)["uriBaseId"], "%SRCROOT%");
-  EXPECT_EQ(doc["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+  LoopRecord Base, Cand;
+  nlohmann::json Doc = sarifFor("/home/ci/my project/src/k#1.c",
+                                "/home/ci/my project", Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "src/k%231.c");
+  EXPECT_EQ(artifactOf(Doc)["uriBaseId"], "%SRCROOT%");
+  EXPECT_EQ(Doc["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"],
             "file:///home/ci/my%20project/");
 }
 
 TEST(GateSarif, AbsolutePathsOutsideTheRootAreFileUris) {
-  LoopRecord base, cand;
-  nlohmann::json doc = sarifFor("/usr/include/a b.h", "/src", base, cand);
-  EXPECT_EQ(artifactOf(doc)["uri"], "file:///usr/include/a%20b.h");
-  EXPECT_FALSE(artifactOf(doc).contains("uriBaseId"));
+  LoopRecord Base, Cand;
+  nlohmann::json Doc = sarifFor("/usr/include/a b.h", "/src", Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "file:///usr/include/a%20b.h");
+  EXPECT_FALSE(artifactOf(Doc).contains("uriBaseId"));
   // Bytes outside ASCII are encoded byte by byte (UTF-8 "é" is C3 A9).
-  doc = sarifFor("/src/caf\xc3\xa9.c", "/src", base, cand);
-  EXPECT_EQ(artifactOf(doc)["uri"], "caf%C3%A9.c");
+  Doc = sarifFor("/src/caf\xc3\xa9.c", "/src", Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "caf%C3%A9.c");
 }
 
 TEST(GateSarif, RelativeRecordPathsStayRelativeToTheRoot) {
-  LoopRecord base, cand;
-  nlohmann::json doc = sarifFor("src/kernels.c", "", base, cand);
-  EXPECT_EQ(artifactOf(doc)["uri"], "src/kernels.c");
-  EXPECT_EQ(artifactOf(doc)["uriBaseId"], "%SRCROOT%");
+  LoopRecord Base, Cand;
+  nlohmann::json Doc = sarifFor("src/kernels.c", "", Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "src/kernels.c");
+  EXPECT_EQ(artifactOf(Doc)["uriBaseId"], "%SRCROOT%");
 }
 
 TEST(GateSarif, DriverNamesItsVersionAndEveryRuleHasHelp) {
-  LoopRecord base, cand;
-  nlohmann::json doc = sarifFor("k.c", "", base, cand);
-  const nlohmann::json &driver = doc["runs"][0]["tool"]["driver"];
-  EXPECT_EQ(driver["version"], loopperf::Version);
-  EXPECT_EQ(driver["semanticVersion"], loopperf::Version);
-  ASSERT_EQ(driver["rules"].size(), 5u);
-  for (const nlohmann::json &rule : driver["rules"]) {
-    EXPECT_FALSE(rule["help"]["text"].get<std::string>().empty()) << rule;
-    EXPECT_FALSE(rule["fullDescription"]["text"].get<std::string>().empty());
+  LoopRecord Base, Cand;
+  nlohmann::json Doc = sarifFor("k.c", "", Base, Cand);
+  const nlohmann::json &Driver = Doc["runs"][0]["tool"]["driver"];
+  EXPECT_EQ(Driver["version"], loopperf::Version);
+  EXPECT_EQ(Driver["semanticVersion"], loopperf::Version);
+  ASSERT_EQ(Driver["rules"].size(), 5u);
+  for (const nlohmann::json &Rule : Driver["rules"]) {
+    EXPECT_FALSE(Rule["help"]["text"].get<std::string>().empty()) << Rule;
+    EXPECT_FALSE(Rule["fullDescription"]["text"].get<std::string>().empty());
   }
   // The result points at its rule by index as well as by id.
-  const nlohmann::json &result = doc["runs"][0]["results"][0];
-  EXPECT_EQ(result["ruleId"], "loopperf/regression");
-  EXPECT_EQ(driver["rules"][result["ruleIndex"].get<int>()]["id"],
+  const nlohmann::json &Result = Doc["runs"][0]["results"][0];
+  EXPECT_EQ(Result["ruleId"], "loopperf/regression");
+  EXPECT_EQ(Driver["rules"][Result["ruleIndex"].get<int>()]["id"],
             "loopperf/regression");
 }
 

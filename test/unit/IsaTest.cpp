@@ -30,32 +30,32 @@ TEST(IsaTraits, RegisterNames) {
 }
 
 TEST(IsaTraits, DivideOperations) {
-  auto divides = [](const IsaTraits &isa, const char *key) {
-    Instruction in;
-    in.formKey = key;
-    in.mnemonic = "garbage"; // not consulted
-    return isa.isDivide(in);
+  auto Divides = [](const IsaTraits &Isa, const char *Key) {
+    Instruction In;
+    In.FormKey = Key;
+    In.Mnemonic = "garbage"; // not consulted
+    return Isa.isDivide(In);
   };
-  EXPECT_TRUE(divides(x86Isa(), "vdivpd ymm,ymm,ymm"));
-  EXPECT_TRUE(divides(x86Isa(), "idivq r64"));
-  EXPECT_TRUE(divides(x86Isa(), "sqrtsd xmm,xmm"));
-  EXPECT_FALSE(divides(x86Isa(), "vaddpd ymm,ymm,ymm"));
-  EXPECT_TRUE(divides(aarch64Isa(), "fdiv d,d,d"));
-  EXPECT_TRUE(divides(aarch64Isa(), "sdiv x,x,x"));
-  EXPECT_FALSE(divides(aarch64Isa(), "fadd d,d,d"));
+  EXPECT_TRUE(Divides(x86Isa(), "vdivpd ymm,ymm,ymm"));
+  EXPECT_TRUE(Divides(x86Isa(), "idivq r64"));
+  EXPECT_TRUE(Divides(x86Isa(), "sqrtsd xmm,xmm"));
+  EXPECT_FALSE(Divides(x86Isa(), "vaddpd ymm,ymm,ymm"));
+  EXPECT_TRUE(Divides(aarch64Isa(), "fdiv d,d,d"));
+  EXPECT_TRUE(Divides(aarch64Isa(), "sdiv x,x,x"));
+  EXPECT_FALSE(Divides(aarch64Isa(), "fadd d,d,d"));
 }
 
 TEST(IsaTraits, UnknownIsaIsAnErrorNotX86) {
-  ModelBuilder b({"P0"});
-  b.form("addq r64,r64", 1, 1, {{"P0", 1}});
-  MachineModel m = b.build();
-  m.isa = "riscv64";
-  KernelBuilder k;
-  k.add("addq %rax, %rbx");
-  LoopKernel kernel = k.build();
+  ModelBuilder B({"P0"});
+  B.form("addq r64,r64", 1, 1, {{"P0", 1}});
+  MachineModel M = B.build();
+  M.Isa = "riscv64";
+  KernelBuilder K;
+  K.add("addq %rax, %rbx");
+  LoopKernel Kernel = K.build();
   // Named by the front end: analysed with its traits.
-  EXPECT_NO_THROW(analyzeLoop(kernel, m));
+  EXPECT_NO_THROW(analyzeLoop(Kernel, M));
   // Named by nobody, and the model's ISA is unknown: refused.
-  kernel.isa = nullptr;
-  EXPECT_THROW(analyzeLoop(kernel, m), std::invalid_argument);
+  Kernel.Isa = nullptr;
+  EXPECT_THROW(analyzeLoop(Kernel, M), std::invalid_argument);
 }

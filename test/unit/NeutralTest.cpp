@@ -22,56 +22,56 @@ using namespace loopperf::test;
 
 namespace {
 
-LoopKernel body(std::initializer_list<const char *> lines) {
-  KernelBuilder b;
-  for (const char *l : lines)
-    b.add(l);
-  LoopKernel k = b.build();
-  for (Instruction &in : k.insts)
-    for (MemRef &m : in.mem)
-      m.widthBytes = 8;
-  return k;
+LoopKernel body(std::initializer_list<const char *> Lines) {
+  KernelBuilder B;
+  for (const char *L : Lines)
+    B.add(L);
+  LoopKernel K = B.build();
+  for (Instruction &In : K.Insts)
+    for (MemRef &M : In.Mem)
+      M.WidthBytes = 8;
+  return K;
 }
 
-LoopKernel garbled(LoopKernel k) {
-  for (size_t i = 0; i < k.insts.size(); ++i) {
-    k.insts[i].text = "#garbage " + std::to_string(i) + " (%zz),$?";
-    k.insts[i].mnemonic = "zz" + std::to_string(i);
+LoopKernel garbled(LoopKernel K) {
+  for (size_t I = 0; I < K.Insts.size(); ++I) {
+    K.Insts[I].Text = "#garbage " + std::to_string(I) + " (%zz),$?";
+    K.Insts[I].Mnemonic = "zz" + std::to_string(I);
   }
-  return k;
+  return K;
 }
 
-void expectSameNumbers(const LoopKernel &k, const char *cpu) {
-  const MachineModel *m = findBuiltinModel(cpu);
-  ASSERT_NE(m, nullptr);
-  const LoopReport a = analyzeLoop(k, *m), b = analyzeLoop(garbled(k), *m);
-  EXPECT_DOUBLE_EQ(a.cyclesPerIteration, b.cyclesPerIteration);
-  EXPECT_EQ(a.bottleneck, b.bottleneck);
-  EXPECT_EQ(a.portLoad, b.portLoad);
-  EXPECT_DOUBLE_EQ(a.uops, b.uops);
-  EXPECT_DOUBLE_EQ(a.frontEndUops, b.frontEndUops);
-  ASSERT_EQ(a.perInstruction.size(), b.perInstruction.size());
-  for (size_t i = 0; i < a.perInstruction.size(); ++i) {
-    const InstrReport &x = a.perInstruction[i], &y = b.perInstruction[i];
-    EXPECT_EQ(x.portCycles, y.portCycles) << i;
-    EXPECT_EQ(x.uops, y.uops) << i;
-    EXPECT_EQ(x.latency, y.latency) << i;
-    EXPECT_EQ(x.fusedWithNext, y.fusedWithNext) << i;
+void expectSameNumbers(const LoopKernel &K, const char *Cpu) {
+  const MachineModel *M = findBuiltinModel(Cpu);
+  ASSERT_NE(M, nullptr);
+  const LoopReport A = analyzeLoop(K, *M), B = analyzeLoop(garbled(K), *M);
+  EXPECT_DOUBLE_EQ(A.CyclesPerIteration, B.CyclesPerIteration);
+  EXPECT_EQ(A.Bottleneck, B.Bottleneck);
+  EXPECT_EQ(A.PortLoad, B.PortLoad);
+  EXPECT_DOUBLE_EQ(A.Uops, B.Uops);
+  EXPECT_DOUBLE_EQ(A.FrontEndUops, B.FrontEndUops);
+  ASSERT_EQ(A.PerInstruction.size(), B.PerInstruction.size());
+  for (size_t I = 0; I < A.PerInstruction.size(); ++I) {
+    const InstrReport &X = A.PerInstruction[I], &Y = B.PerInstruction[I];
+    EXPECT_EQ(X.PortCycles, Y.PortCycles) << I;
+    EXPECT_EQ(X.Uops, Y.Uops) << I;
+    EXPECT_EQ(X.Latency, Y.Latency) << I;
+    EXPECT_EQ(X.FusedWithNext, Y.FusedWithNext) << I;
   }
-  ASSERT_EQ(a.edges.size(), b.edges.size());
-  for (size_t i = 0; i < a.edges.size(); ++i) {
-    EXPECT_EQ(a.edges[i].from, b.edges[i].from) << i;
-    EXPECT_EQ(a.edges[i].to, b.edges[i].to) << i;
-    EXPECT_DOUBLE_EQ(a.edges[i].latency, b.edges[i].latency) << i;
-    EXPECT_EQ(a.edges[i].distance, b.edges[i].distance) << i;
-    EXPECT_EQ(a.edges[i].memory, b.edges[i].memory) << i;
+  ASSERT_EQ(A.Edges.size(), B.Edges.size());
+  for (size_t I = 0; I < A.Edges.size(); ++I) {
+    EXPECT_EQ(A.Edges[I].From, B.Edges[I].From) << I;
+    EXPECT_EQ(A.Edges[I].To, B.Edges[I].To) << I;
+    EXPECT_DOUBLE_EQ(A.Edges[I].Latency, B.Edges[I].Latency) << I;
+    EXPECT_EQ(A.Edges[I].Distance, B.Edges[I].Distance) << I;
+    EXPECT_EQ(A.Edges[I].Memory, B.Edges[I].Memory) << I;
   }
-  ASSERT_EQ(a.recurrences.size(), b.recurrences.size());
-  for (size_t i = 0; i < a.recurrences.size(); ++i)
-    EXPECT_DOUBLE_EQ(a.recurrences[i].cyclesPerIteration,
-                     b.recurrences[i].cyclesPerIteration);
-  EXPECT_EQ(countElementsPerIteration(k),
-            countElementsPerIteration(garbled(k)));
+  ASSERT_EQ(A.Recurrences.size(), B.Recurrences.size());
+  for (size_t I = 0; I < A.Recurrences.size(); ++I)
+    EXPECT_DOUBLE_EQ(A.Recurrences[I].CyclesPerIteration,
+                     B.Recurrences[I].CyclesPerIteration);
+  EXPECT_EQ(countElementsPerIteration(K),
+            countElementsPerIteration(garbled(K)));
 }
 
 } // namespace
@@ -79,16 +79,16 @@ void expectSameNumbers(const LoopKernel &k, const char *cpu) {
 TEST(EngineIsCompilerNeutral, StoreForwardingThroughAnInductionStep) {
   // The load of iteration i + 1 reads the store of iteration i: (%rdi)
   // advances 8 bytes per iteration (addq), 8(%rdi) is stored.
-  LoopKernel k =
+  LoopKernel K =
       body({"movq (%rdi), %rax", "addq $1, %rax", "movq %rax, 8(%rdi)",
             "addq $8, %rdi", "cmpq %rsi, %rdi", "jne .L1"});
-  const LoopReport r = analyzeLoop(k, *findBuiltinModel("znver5"));
-  bool memoryEdge = false;
-  for (const DepEdge &e : r.edges)
-    memoryEdge |= e.memory;
-  EXPECT_TRUE(memoryEdge); // the forwarding was found, from the facts
-  expectSameNumbers(k, "znver5");
-  expectSameNumbers(k, "skylake-avx512");
+  const LoopReport R = analyzeLoop(K, *findBuiltinModel("znver5"));
+  bool MemoryEdge = false;
+  for (const DepEdge &E : R.Edges)
+    MemoryEdge |= E.Memory;
+  EXPECT_TRUE(MemoryEdge); // the forwarding was found, from the facts
+  expectSameNumbers(K, "znver5");
+  expectSameNumbers(K, "skylake-avx512");
 }
 
 TEST(EngineIsCompilerNeutral, CopiesLeaAndDivide) {
@@ -108,13 +108,13 @@ TEST(EngineIsCompilerNeutral, CopiesLeaAndDivide) {
 TEST(EngineIsCompilerNeutral, ElementCount) {
   // 4 doubles per iteration: %rax steps 4, scale 8 = 32 bytes, 8-byte
   // elements.
-  LoopKernel k = body({"vmovupd (%rdi,%rax,8), %ymm0",
+  LoopKernel K = body({"vmovupd (%rdi,%rax,8), %ymm0",
                        "vaddpd (%rsi,%rax,8), %ymm0, %ymm0",
                        "vmovupd %ymm0, (%rdx,%rax,8)", "addq $4, %rax",
                        "cmpq %rcx, %rax", "jne .L1"});
-  for (Instruction &in : k.insts)
-    if (!in.mem.empty())
-      in.elementBytes = 8;
-  EXPECT_EQ(countElementsPerIteration(k), 4u);
-  expectSameNumbers(k, "znver5");
+  for (Instruction &In : K.Insts)
+    if (!In.Mem.empty())
+      In.ElementBytes = 8;
+  EXPECT_EQ(countElementsPerIteration(K), 4u);
+  expectSameNumbers(K, "znver5");
 }

@@ -16,67 +16,67 @@
 
 namespace loopperf::test {
 
-/// Builds a MachineModel through MachineModel::Storage. Port sets are given
+/// Builds a MachineModel through MachineModel::OwnedTables. Port sets are given
 /// as "P0+P1" strings of the model's port names.
 class ModelBuilder {
 public:
-  explicit ModelBuilder(std::vector<std::string> portNames) {
-    m_.name = "testcore";
-    m_.isa = "x86-64";
-    for (auto &n : portNames)
-      m_.ports.push_back({n});
-    m_.sources.push_back({"hand", "unit test, numbers chosen by hand"});
-    m_.storage = std::make_shared<MachineModel::Storage>();
+  explicit ModelBuilder(std::vector<std::string> PortNames) {
+    M.Name = "testcore";
+    M.Isa = "x86-64";
+    for (auto &N : PortNames)
+      M.Ports.push_back({N});
+    M.Sources.push_back({"hand", "unit test, numbers chosen by hand"});
+    M.Storage = std::make_shared<MachineModel::OwnedTables>();
     // Defaults every test may override.
-    m_.pipeline.dispatchWidth.value = 4;
-    m_.pipeline.loadLatency.value = 4;
-    m_.pipeline.vecLoadLatency.value = 5;
-    m_.pipeline.storeForwardLatency.value = 6;
+    M.Pipeline.DispatchWidth.Value = 4;
+    M.Pipeline.LoadLatency.Value = 4;
+    M.Pipeline.VecLoadLatency.Value = 5;
+    M.Pipeline.StoreForwardLatency.Value = 6;
   }
-  MachineModel &model() { return m_; }
+  MachineModel &model() { return M; }
 
-  PortMask mask(const std::string &set) const {
-    PortMask r = 0;
-    size_t start = 0;
-    while (start <= set.size()) {
-      size_t end = set.find('+', start);
-      std::string name = set.substr(
-          start, end == std::string::npos ? std::string::npos : end - start);
-      for (size_t i = 0; i < m_.ports.size(); ++i)
-        if (m_.ports[i].name == name)
-          r |= PortMask(1) << i;
-      if (end == std::string::npos)
+  PortMask mask(const std::string &Set) const {
+    PortMask R = 0;
+    size_t Start = 0;
+    while (Start <= Set.size()) {
+      size_t End = Set.find('+', Start);
+      std::string Name = Set.substr(
+          Start, End == std::string::npos ? std::string::npos : End - Start);
+      for (size_t I = 0; I < M.Ports.size(); ++I)
+        if (M.Ports[I].Name == Name)
+          R |= PortMask(1) << I;
+      if (End == std::string::npos)
         break;
-      start = end + 1;
+      Start = End + 1;
     }
-    return r;
+    return R;
   }
 
   /// One form: assembler key, unfused uops, latency, (port set, cycles) uses.
-  ModelBuilder &form(const std::string &key, unsigned uops, unsigned latency,
-                     std::vector<std::pair<std::string, float>> uses,
-                     uint16_t flags = 0) {
-    auto &s = *m_.storage;
-    InstrForm f;
-    f.asmKey = s.intern(key);
-    f.uops = static_cast<uint16_t>(uops);
-    f.latency = static_cast<uint16_t>(latency);
-    f.resBegin = static_cast<uint32_t>(s.resources.size());
-    for (auto &[set, cycles] : uses)
-      s.resources.push_back({mask(set), cycles});
-    f.resCount = static_cast<uint16_t>(uses.size());
-    f.flags = flags;
-    s.forms.push_back(f);
+  ModelBuilder &form(const std::string &Key, unsigned Uops, unsigned Latency,
+                     std::vector<std::pair<std::string, float>> Uses,
+                     uint16_t Flags = 0) {
+    auto &S = *M.Storage;
+    InstrForm F;
+    F.AsmKey = S.intern(Key);
+    F.Uops = static_cast<uint16_t>(Uops);
+    F.Latency = static_cast<uint16_t>(Latency);
+    F.ResBegin = static_cast<uint32_t>(S.Resources.size());
+    for (auto &[set, cycles] : Uses)
+      S.Resources.push_back({mask(set), cycles});
+    F.ResCount = static_cast<uint16_t>(Uses.size());
+    F.Flags = Flags;
+    S.Forms.push_back(F);
     return *this;
   }
 
   MachineModel build() {
-    m_.finalizeStorage();
-    return m_;
+    M.finalizeStorage();
+    return M;
   }
 
 private:
-  MachineModel m_;
+  MachineModel M;
 };
 
 /// Builds a LoopKernel from AT&T lines, filling reads/writes the way a front
@@ -85,221 +85,221 @@ private:
 /// setcc only write; cmp/test only read. Flags come from x86::flagEffects.
 class KernelBuilder {
 public:
-  KernelBuilder &add(const std::string &text) {
-    Instruction in;
-    in.text = text;
-    in.asmLine = static_cast<unsigned>(k_.insts.size() + 1);
-    size_t sp = text.find(' ');
-    in.mnemonic = text.substr(0, sp);
-    std::vector<std::string> ops = sp == std::string::npos
+  KernelBuilder &add(const std::string &Text) {
+    Instruction In;
+    In.Text = Text;
+    In.AsmLine = static_cast<unsigned>(K.Insts.size() + 1);
+    size_t Sp = Text.find(' ');
+    In.Mnemonic = Text.substr(0, Sp);
+    std::vector<std::string> Ops = Sp == std::string::npos
                                        ? std::vector<std::string>{}
-                                       : splitOperands(text.substr(sp + 1));
-    const std::string &m = in.mnemonic;
-    bool vex = m[0] == 'v';
-    bool isMove = m.rfind("mov", 0) == 0 || m.rfind("vmov", 0) == 0 ||
-                  m.rfind("lea", 0) == 0 || m.rfind("set", 0) == 0 ||
-                  m.rfind("vbroadcast", 0) == 0;
-    bool compareOnly = m.rfind("cmp", 0) == 0 || m.rfind("test", 0) == 0;
-    bool fma = m.rfind("vfmadd", 0) == 0 || m.rfind("vfnmadd", 0) == 0;
-    bool isDiv = m.rfind("div", 0) == 0 || m.rfind("idiv", 0) == 0;
-    in.isBranch = m[0] == 'j';
-    in.isConditional = in.isBranch && m != "jmp";
+                                       : splitOperands(Text.substr(Sp + 1));
+    const std::string &M = In.Mnemonic;
+    bool Vex = M[0] == 'v';
+    bool IsMove = M.rfind("mov", 0) == 0 || M.rfind("vmov", 0) == 0 ||
+                  M.rfind("lea", 0) == 0 || M.rfind("set", 0) == 0 ||
+                  M.rfind("vbroadcast", 0) == 0;
+    bool CompareOnly = M.rfind("cmp", 0) == 0 || M.rfind("test", 0) == 0;
+    bool Fma = M.rfind("vfmadd", 0) == 0 || M.rfind("vfnmadd", 0) == 0;
+    bool IsDiv = M.rfind("div", 0) == 0 || M.rfind("idiv", 0) == 0;
+    In.IsBranch = M[0] == 'j';
+    In.IsConditional = In.IsBranch && M != "jmp";
 
-    std::string key = m;
-    std::vector<std::string> regSources;
-    for (size_t i = 0; i < ops.size(); ++i) {
-      const std::string &op = ops[i];
-      bool dest = i + 1 == ops.size() && ops.size() > 1 && !compareOnly;
-      if (ops.size() == 1 && !in.isBranch && !isDiv)
-        dest = true; // inc, dec, neg, not
-      std::string cls = operandClassOf(op);
-      key += (i ? "," : " ") + cls;
-      if (cls == "mem") {
-        MemRef mr = parseMem(op);
-        bool readsDest = !isMove && (ops.size() == 2 || fma);
-        mr.isStore = dest && m.rfind("lea", 0) != 0;
-        mr.isLoad = (!dest || readsDest) && m.rfind("lea", 0) != 0;
-        for (const std::string &r : {mr.base, mr.index})
-          if (!r.empty())
-            append(in.addrReads, x86::lookupRegister(r).units);
-        in.mem.push_back(mr);
+    std::string Key = M;
+    std::vector<std::string> RegSources;
+    for (size_t I = 0; I < Ops.size(); ++I) {
+      const std::string &Op = Ops[I];
+      bool Dest = I + 1 == Ops.size() && Ops.size() > 1 && !CompareOnly;
+      if (Ops.size() == 1 && !In.IsBranch && !IsDiv)
+        Dest = true; // inc, dec, neg, not
+      std::string Cls = operandClassOf(Op);
+      Key += (I ? "," : " ") + Cls;
+      if (Cls == "mem") {
+        MemRef Mr = parseMem(Op);
+        bool ReadsDest = !IsMove && (Ops.size() == 2 || Fma);
+        Mr.IsStore = Dest && M.rfind("lea", 0) != 0;
+        Mr.IsLoad = (!Dest || ReadsDest) && M.rfind("lea", 0) != 0;
+        for (const std::string &R : {Mr.Base, Mr.Index})
+          if (!R.empty())
+            append(In.AddrReads, x86::lookupRegister(R).Units);
+        In.Mem.push_back(Mr);
         continue;
       }
-      x86::RegInfo reg = x86::lookupRegister(op);
-      if (!reg.valid)
+      x86::RegInfo Reg = x86::lookupRegister(Op);
+      if (!Reg.Valid)
         continue;
-      if (dest) {
-        std::vector<RegUnit> merge;
-        x86::writeUnits(reg, vex, in.writes, merge);
-        append(in.reads, merge);
-        bool readsDest = !isMove && (ops.size() <= 2 || fma);
-        if (readsDest)
-          append(in.reads, reg.units);
+      if (Dest) {
+        std::vector<RegUnit> Merge;
+        x86::writeUnits(Reg, Vex, In.Writes, Merge);
+        append(In.Reads, Merge);
+        bool ReadsDest = !IsMove && (Ops.size() <= 2 || Fma);
+        if (ReadsDest)
+          append(In.Reads, Reg.Units);
       } else {
-        append(in.reads, reg.units);
-        regSources.push_back(reg.canonical);
+        append(In.Reads, Reg.Units);
+        RegSources.push_back(Reg.Canonical);
       }
     }
-    if (isDiv) { // rdx:rax / op -> rax, rdx
-      for (const char *r : {"rax", "rdx"}) {
-        x86::RegInfo reg = x86::lookupRegister(r);
-        append(in.reads, reg.units);
-        append(in.writes, reg.units);
+    if (IsDiv) { // rdx:rax / op -> rax, rdx
+      for (const char *R : {"rax", "rdx"}) {
+        x86::RegInfo Reg = x86::lookupRegister(R);
+        append(In.Reads, Reg.Units);
+        append(In.Writes, Reg.Units);
       }
     }
-    x86::FlagEffect fe = x86::flagEffects(m);
-    for (unsigned f = 0; f < x86::NumFlags; ++f) {
-      if (fe.reads >> f & 1)
-        in.reads.push_back(x86::flagUnit(static_cast<x86::Flag>(f)));
-      if (fe.writes >> f & 1)
-        in.writes.push_back(x86::flagUnit(static_cast<x86::Flag>(f)));
+    x86::FlagEffect Fe = x86::flagEffects(M);
+    for (unsigned F = 0; F < x86::NumFlags; ++F) {
+      if (Fe.Reads >> F & 1)
+        In.Reads.push_back(x86::flagUnit(static_cast<x86::Flag>(F)));
+      if (Fe.Writes >> F & 1)
+        In.Writes.push_back(x86::flagUnit(static_cast<x86::Flag>(F)));
     }
     // Zero idiom: all register operands name the same register.
-    if (x86::isZeroIdiomMnemonic(m) && in.mem.empty() && ops.size() >= 2) {
-      bool same = true;
-      for (auto &op : ops)
-        same &= x86::lookupRegister(op).canonical ==
-                x86::lookupRegister(ops[0]).canonical;
-      in.isZeroIdiom = same;
+    if (x86::isZeroIdiomMnemonic(M) && In.Mem.empty() && Ops.size() >= 2) {
+      bool Same = true;
+      for (auto &Op : Ops)
+        Same &= x86::lookupRegister(Op).Canonical ==
+                x86::lookupRegister(Ops[0]).Canonical;
+      In.IsZeroIdiom = Same;
     }
-    in.isRegMove = x86::isEliminableMoveMnemonic(m) && in.mem.empty() &&
-                   ops.size() == 2 && operandClassOf(ops[0]) != "imm";
-    in.formKey = key;
-    in.update = constantUpdate(m, ops, in.mem);
-    k_.insts.push_back(std::move(in));
+    In.IsRegMove = x86::isEliminableMoveMnemonic(M) && In.Mem.empty() &&
+                   Ops.size() == 2 && operandClassOf(Ops[0]) != "imm";
+    In.FormKey = Key;
+    In.Update = constantUpdate(M, Ops, In.Mem);
+    K.Insts.push_back(std::move(In));
     return *this;
   }
 
-  KernelBuilder &elements(unsigned n) {
-    k_.elementsPerIteration = n;
+  KernelBuilder &elements(unsigned N) {
+    K.ElementsPerIteration = N;
     return *this;
   }
-  LoopKernel build(std::string name = "test") {
-    k_.isa = &x86Isa();
-    k_.name = std::move(name);
-    return k_;
+  LoopKernel build(std::string Name = "test") {
+    K.Isa = &x86Isa();
+    K.Name = std::move(Name);
+    return K;
   }
 
-  static std::string operandClassOf(const std::string &op) {
-    if (op.empty())
+  static std::string operandClassOf(const std::string &Op) {
+    if (Op.empty())
       return "";
-    if (op[0] == '$')
+    if (Op[0] == '$')
       return "imm";
-    if (op.find('(') != std::string::npos)
+    if (Op.find('(') != std::string::npos)
       return "mem";
-    if (op[0] != '%')
+    if (Op[0] != '%')
       return "label";
-    x86::RegInfo r = x86::lookupRegister(op);
-    if (r.isVector)
-      return r.widthBits == 128 ? "xmm" : r.widthBits == 256 ? "ymm" : "zmm";
-    if (r.isMask)
+    x86::RegInfo R = x86::lookupRegister(Op);
+    if (R.IsVector)
+      return R.WidthBits == 128 ? "xmm" : R.WidthBits == 256 ? "ymm" : "zmm";
+    if (R.IsMask)
       return "k";
-    return "r" + std::to_string(r.widthBits);
+    return "r" + std::to_string(R.WidthBits);
   }
 
 private:
-  /// What a front end reads off its IR as Instruction::update: add/sub $c,
+  /// What a front end reads off its IR as Instruction::Update: add/sub $c,
   /// %r; inc/dec %r; lea c(%b), %r; mov $c, %r; mov %s, %r.
   static std::optional<ConstantUpdate>
-  constantUpdate(std::string m, const std::vector<std::string> &ops,
-                 const std::vector<MemRef> &mem) {
-    if (m.size() > 3 && std::string("bwlq").find(m.back()) != std::string::npos)
-      m.pop_back();
-    if (ops.empty())
+  constantUpdate(std::string M, const std::vector<std::string> &Ops,
+                 const std::vector<MemRef> &Mem) {
+    if (M.size() > 3 && std::string("bwlq").find(M.back()) != std::string::npos)
+      M.pop_back();
+    if (Ops.empty())
       return std::nullopt;
-    x86::RegInfo dst = x86::lookupRegister(ops.back());
-    if (!dst.valid || !dst.isGpr)
+    x86::RegInfo Dst = x86::lookupRegister(Ops.back());
+    if (!Dst.Valid || !Dst.IsGpr)
       return std::nullopt;
-    ConstantUpdate u{dst.canonical, dst.canonical, 0, dst.widthBits};
-    auto imm = [](const std::string &op) -> std::optional<int64_t> {
-      if (op.empty() || op[0] != '$')
+    ConstantUpdate U{Dst.Canonical, Dst.Canonical, 0, Dst.WidthBits};
+    auto Imm = [](const std::string &Op) -> std::optional<int64_t> {
+      if (Op.empty() || Op[0] != '$')
         return std::nullopt;
-      return std::stoll(op.substr(1), nullptr, 0);
+      return std::stoll(Op.substr(1), nullptr, 0);
     };
-    if ((m == "add" || m == "sub") && ops.size() == 2 && imm(ops[0])) {
-      u.delta = m == "add" ? *imm(ops[0]) : -*imm(ops[0]);
-      return u;
+    if ((M == "add" || M == "sub") && Ops.size() == 2 && Imm(Ops[0])) {
+      U.Delta = M == "add" ? *Imm(Ops[0]) : -*Imm(Ops[0]);
+      return U;
     }
-    if ((m == "inc" || m == "dec") && ops.size() == 1) {
-      u.delta = m == "inc" ? 1 : -1;
-      return u;
+    if ((M == "inc" || M == "dec") && Ops.size() == 1) {
+      U.Delta = M == "inc" ? 1 : -1;
+      return U;
     }
-    if (m == "lea" && ops.size() == 2 && mem.size() == 1 &&
-        mem[0].index.empty() && mem[0].symbol.empty()) {
-      u.from = mem[0].base;
-      u.delta = mem[0].disp;
-      return u;
+    if (M == "lea" && Ops.size() == 2 && Mem.size() == 1 &&
+        Mem[0].Index.empty() && Mem[0].Symbol.empty()) {
+      U.From = Mem[0].Base;
+      U.Delta = Mem[0].Disp;
+      return U;
     }
-    if (m == "mov" && ops.size() == 2 && mem.empty()) {
-      if (auto c = imm(ops[0])) {
-        u.from.clear();
-        u.delta = *c;
-        return u;
+    if (M == "mov" && Ops.size() == 2 && Mem.empty()) {
+      if (auto C = Imm(Ops[0])) {
+        U.From.clear();
+        U.Delta = *C;
+        return U;
       }
-      x86::RegInfo src = x86::lookupRegister(ops[0]);
-      if (src.valid && src.isGpr && src.widthBits == dst.widthBits) {
-        u.from = src.canonical;
-        return u;
+      x86::RegInfo Src = x86::lookupRegister(Ops[0]);
+      if (Src.Valid && Src.IsGpr && Src.WidthBits == Dst.WidthBits) {
+        U.From = Src.Canonical;
+        return U;
       }
     }
     return std::nullopt;
   }
 
-  static void append(std::vector<RegUnit> &to,
-                     const std::vector<RegUnit> &from) {
-    to.insert(to.end(), from.begin(), from.end());
+  static void append(std::vector<RegUnit> &To,
+                     const std::vector<RegUnit> &From) {
+    To.insert(To.end(), From.begin(), From.end());
   }
 
-  static std::vector<std::string> splitOperands(const std::string &s) {
-    std::vector<std::string> out;
-    int depth = 0;
-    std::string cur;
-    for (char c : s) {
-      if (c == ',' && depth == 0) {
-        out.push_back(trim(cur));
-        cur.clear();
+  static std::vector<std::string> splitOperands(const std::string &S) {
+    std::vector<std::string> Out;
+    int Depth = 0;
+    std::string Cur;
+    for (char C : S) {
+      if (C == ',' && Depth == 0) {
+        Out.push_back(trim(Cur));
+        Cur.clear();
         continue;
       }
-      depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-      cur += c;
+      Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+      Cur += C;
     }
-    if (!trim(cur).empty())
-      out.push_back(trim(cur));
-    return out;
+    if (!trim(Cur).empty())
+      Out.push_back(trim(Cur));
+    return Out;
   }
 
-  static std::string trim(const std::string &s) {
-    size_t b = s.find_first_not_of(' '), e = s.find_last_not_of(' ');
-    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+  static std::string trim(const std::string &S) {
+    size_t B = S.find_first_not_of(' '), E = S.find_last_not_of(' ');
+    return B == std::string::npos ? "" : S.substr(B, E - B + 1);
   }
 
   /// "disp(%base,%index,scale)".
-  static MemRef parseMem(const std::string &op) {
-    MemRef m;
-    size_t open = op.find('(');
-    std::string disp = op.substr(0, open);
-    m.disp = disp.empty() ? 0 : std::stoll(disp, nullptr, 0);
-    std::string inside = op.substr(open + 1, op.find(')') - open - 1);
-    std::vector<std::string> parts;
-    size_t start = 0;
+  static MemRef parseMem(const std::string &Op) {
+    MemRef M;
+    size_t Open = Op.find('(');
+    std::string Disp = Op.substr(0, Open);
+    M.Disp = Disp.empty() ? 0 : std::stoll(Disp, nullptr, 0);
+    std::string Inside = Op.substr(Open + 1, Op.find(')') - Open - 1);
+    std::vector<std::string> Parts;
+    size_t Start = 0;
     for (;;) {
-      size_t c = inside.find(',', start);
-      parts.push_back(trim(inside.substr(
-          start, c == std::string::npos ? std::string::npos : c - start)));
-      if (c == std::string::npos)
+      size_t C = Inside.find(',', Start);
+      Parts.push_back(trim(Inside.substr(
+          Start, C == std::string::npos ? std::string::npos : C - Start)));
+      if (C == std::string::npos)
         break;
-      start = c + 1;
+      Start = C + 1;
     }
-    if (!parts[0].empty())
-      m.base = x86::lookupRegister(parts[0]).canonical;
-    if (parts.size() > 1 && !parts[1].empty())
-      m.index = x86::lookupRegister(parts[1]).canonical;
-    if (parts.size() > 2)
-      m.scale = std::stoi(parts[2]);
-    return m;
+    if (!Parts[0].empty())
+      M.Base = x86::lookupRegister(Parts[0]).Canonical;
+    if (Parts.size() > 1 && !Parts[1].empty())
+      M.Index = x86::lookupRegister(Parts[1]).Canonical;
+    if (Parts.size() > 2)
+      M.Scale = std::stoi(Parts[2]);
+    return M;
   }
 
-  LoopKernel k_;
+  LoopKernel K;
 };
 
 } // namespace loopperf::test

@@ -15,56 +15,56 @@ namespace fs = std::filesystem;
 namespace loopperf::gate {
 namespace {
 
-bool endsWith(const std::string &s, const char *suffix) {
-  std::string_view v(suffix);
-  return s.size() >= v.size() &&
-         s.compare(s.size() - v.size(), v.size(), v) == 0;
+bool endsWith(const std::string &S, const char *Suffix) {
+  std::string_view V(Suffix);
+  return S.size() >= V.size() &&
+         S.compare(S.size() - V.size(), V.size(), V) == 0;
 }
 
 /// The name without a trailing ".gz".
-std::string withoutGz(const std::string &name) {
-  return endsWith(name, ".gz") ? name.substr(0, name.size() - 3) : name;
+std::string withoutGz(const std::string &Name) {
+  return endsWith(Name, ".gz") ? Name.substr(0, Name.size() - 3) : Name;
 }
 
-bool isRecordName(const std::string &name) {
-  const std::string n = withoutGz(name);
-  return endsWith(n, ".opt.yaml") || endsWith(n, ".opt-record.json") ||
-         endsWith(n, ".loopperf.json");
+bool isRecordName(const std::string &Name) {
+  const std::string N = withoutGz(Name);
+  return endsWith(N, ".opt.yaml") || endsWith(N, ".opt-record.json") ||
+         endsWith(N, ".loopperf.json");
 }
 
-std::vector<std::string> expand(const std::string &path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec))
-    throw InputError(path, "no such file or directory");
-  if (!fs::is_directory(path, ec))
-    return {path};
-  std::vector<std::string> files;
-  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end;
-       it.increment(ec))
-    if (it->is_regular_file(ec) && isRecordName(it->path().filename().string()))
-      files.push_back(it->path().string());
-  if (ec)
-    throw InputError(path, "cannot list directory: " + ec.message());
-  if (files.empty())
+std::vector<std::string> expand(const std::string &Path) {
+  std::error_code Ec;
+  if (!fs::exists(Path, Ec))
+    throw InputError(Path, "no such file or directory");
+  if (!fs::is_directory(Path, Ec))
+    return {Path};
+  std::vector<std::string> Files;
+  for (fs::recursive_directory_iterator It(Path, Ec), End; !Ec && It != End;
+       It.increment(Ec))
+    if (It->is_regular_file(Ec) && isRecordName(It->path().filename().string()))
+      Files.push_back(It->path().string());
+  if (Ec)
+    throw InputError(Path, "cannot list directory: " + Ec.message());
+  if (Files.empty())
     throw InputError(
-        path, "no *.opt.yaml, *.opt-record.json.gz or *.loopperf.json records");
-  std::sort(files.begin(), files.end());
-  return files;
+        Path, "no *.opt.yaml, *.opt-record.json.gz or *.loopperf.json records");
+  std::sort(Files.begin(), Files.end());
+  return Files;
 }
 
 } // namespace
 
-RecordKind sniffKind(const std::string &bytes) {
-  size_t i = bytes.find_first_not_of(" \t\r\n");
-  if (i != std::string::npos && bytes[i] == '[')
+RecordKind sniffKind(const std::string &Bytes) {
+  size_t I = Bytes.find_first_not_of(" \t\r\n");
+  if (I != std::string::npos && Bytes[I] == '[')
     return RecordKind::GccRecord;
-  if (i != std::string::npos && bytes[i] == '{')
+  if (I != std::string::npos && Bytes[I] == '{')
     return RecordKind::LoopperfJson;
   return RecordKind::ClangYaml;
 }
 
-const char *recordKindName(RecordKind k) {
-  switch (k) {
+const char *recordKindName(RecordKind K) {
+  switch (K) {
   case RecordKind::ClangYaml:
     return "clang YAML optimization record";
   case RecordKind::GccRecord:
@@ -75,70 +75,70 @@ const char *recordKindName(RecordKind k) {
   return "loopperf JSON";
 }
 
-RecordFormat recordFormat(const std::string &path, const std::string &bytes) {
-  const std::string name = withoutGz(fs::path(path).filename().string());
+RecordFormat recordFormat(const std::string &Path, const std::string &Bytes) {
+  const std::string Name = withoutGz(fs::path(Path).filename().string());
   for (auto [suffix, kind] : {std::pair{".opt.yaml", RecordKind::ClangYaml},
                               {".yaml", RecordKind::ClangYaml},
                               {".yml", RecordKind::ClangYaml},
                               {".opt-record.json", RecordKind::GccRecord},
                               {".loopperf.json", RecordKind::LoopperfJson}})
-    if (endsWith(name, suffix))
+    if (endsWith(Name, suffix))
       return {kind, std::string("by its name (*") + suffix + ")"};
-  const size_t i = bytes.find_first_not_of(" \t\r\n");
-  const std::string first =
-      i == std::string::npos ? "an empty file" : fmt::format("'{}'", bytes[i]);
-  if (endsWith(name, ".json")) {
-    const RecordKind k = i != std::string::npos && bytes[i] == '['
+  const size_t I = Bytes.find_first_not_of(" \t\r\n");
+  const std::string First =
+      I == std::string::npos ? "an empty file" : fmt::format("'{}'", Bytes[I]);
+  if (endsWith(Name, ".json")) {
+    const RecordKind K = I != std::string::npos && Bytes[I] == '['
                              ? RecordKind::GccRecord
                              : RecordKind::LoopperfJson;
-    return {k, "guessed from the content of a *.json file (starts with " +
-                   first + ")"};
+    return {K, "guessed from the content of a *.json file (starts with " +
+                   First + ")"};
   }
-  return {sniffKind(bytes), "guessed from its content (starts with " + first +
+  return {sniffKind(Bytes), "guessed from its content (starts with " + First +
                                 "; the name says nothing)"};
 }
 
-void assignOrdinals(std::vector<LoopRecord> &loops) {
-  std::map<std::pair<std::string, std::string>, unsigned> next;
-  for (LoopRecord &l : loops)
-    l.ordinal = next[{l.file, l.function}]++;
+void assignOrdinals(std::vector<LoopRecord> &Loops) {
+  std::map<std::pair<std::string, std::string>, unsigned> Next;
+  for (LoopRecord &L : Loops)
+    L.Ordinal = Next[{L.File, L.Function}]++;
 }
 
-Build loadBuild(const std::vector<std::string> &paths) {
-  Build b;
-  std::map<RecordKind, std::vector<LoopRecord>> byKind;
-  for (const std::string &p : paths)
-    for (const std::string &f : expand(p)) {
-      std::string bytes = readFileBytes(f);
-      const RecordFormat format = recordFormat(f, bytes);
-      const RecordKind k = format.kind;
-      std::vector<LoopRecord> loops;
+Build loadBuild(const std::vector<std::string> &Paths) {
+  Build B;
+  std::map<RecordKind, std::vector<LoopRecord>> ByKind;
+  for (const std::string &P : Paths)
+    for (const std::string &F : expand(P)) {
+      std::string Bytes = readFileBytes(F);
+      const RecordFormat Format = recordFormat(F, Bytes);
+      const RecordKind K = Format.Kind;
+      std::vector<LoopRecord> Loops;
       try {
-        loops = k == RecordKind::GccRecord      ? readGccRecord(bytes, f)
-                : k == RecordKind::LoopperfJson ? readLoopperfJson(bytes, f)
-                                                : readClangYaml(bytes, f);
-      } catch (const InputError &e) {
-        throw InputError(e.file(), e.message() + " (read as " +
-                                       recordKindName(k) + ", " + format.basis +
+        Loops = K == RecordKind::GccRecord      ? readGccRecord(Bytes, F)
+                : K == RecordKind::LoopperfJson ? readLoopperfJson(Bytes, F)
+                                                : readClangYaml(Bytes, F);
+      } catch (const InputError &E) {
+        throw InputError(E.file(), E.message() + " (read as " +
+                                       recordKindName(K) + ", " + Format.Basis +
                                        ")");
       }
-      auto &dst = byKind[k];
-      dst.insert(dst.end(), loops.begin(), loops.end());
-      b.files.push_back(f);
+      auto &Dst = ByKind[K];
+      Dst.insert(Dst.end(), Loops.begin(), Loops.end());
+      B.Files.push_back(F);
     }
-  std::set<std::string> covered;
-  for (RecordKind k : {RecordKind::LoopperfJson, RecordKind::ClangYaml,
+  std::set<std::string> Covered;
+  for (RecordKind K : {RecordKind::LoopperfJson, RecordKind::ClangYaml,
                        RecordKind::GccRecord}) {
-    std::set<std::string> mine;
-    for (LoopRecord &l : byKind[k])
-      if (!covered.count(l.file)) {
-        mine.insert(l.file);
-        b.loops.push_back(std::move(l));
+    std::set<std::string> Mine;
+    for (LoopRecord &L : ByKind[K])
+      if (!Covered.count(L.File)) {
+        Mine.insert(L.File);
+        B.Loops.push_back(std::move(L));
       }
-    covered.insert(mine.begin(), mine.end());
+    Covered.insert(Mine.begin(), Mine.end());
   }
-  assignOrdinals(b.loops);
-  return b;
+  assignOrdinals(B.Loops);
+  return B;
 }
 
 } // namespace loopperf::gate

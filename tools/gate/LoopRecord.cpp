@@ -8,52 +8,52 @@
 
 namespace loopperf::gate {
 
-std::string describe(const LoopRecord &r) {
-  return fmt::format("{}:{} {}", r.file.empty() ? "?" : r.file, r.line,
-                     r.function.empty() ? "?" : r.function);
+std::string describe(const LoopRecord &R) {
+  return fmt::format("{}:{} {}", R.File.empty() ? "?" : R.File, R.Line,
+                     R.Function.empty() ? "?" : R.Function);
 }
 
-double parseNumber(const std::string &text) {
-  double v = 0;
-  const char *end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (ec != std::errc() || ptr != end || !std::isfinite(v) || v < 0)
-    throw std::invalid_argument("not a cycle count: '" + text + "'");
-  return v;
+double parseNumber(const std::string &Text) {
+  double V = 0;
+  const char *End = Text.data() + Text.size();
+  auto [ptr, ec] = std::from_chars(Text.data(), End, V);
+  if (ec != std::errc() || ptr != End || !std::isfinite(V) || V < 0)
+    throw std::invalid_argument("not a cycle count: '" + Text + "'");
+  return V;
 }
 
 namespace {
-std::invalid_argument badElementCount(const std::string &text) {
+std::invalid_argument badElementCount(const std::string &Text) {
   return std::invalid_argument(
       fmt::format("impossible elements per iteration: '{}' (want a whole "
                   "number from 1 to {})",
-                  text, MaxElementsPerIteration));
+                  Text, MaxElementsPerIteration));
 }
 } // namespace
 
-unsigned parseElementCount(const std::string &text) {
+unsigned parseElementCount(const std::string &Text) {
   // At most 7 digits (2^20 has 7), so the value fits before it is compared.
-  if (text.empty() || text.size() > 7 ||
-      text.find_first_not_of("0123456789") != std::string::npos)
-    throw badElementCount(text);
-  const unsigned long v = std::stoul(text);
-  if (v < 1 || v > MaxElementsPerIteration)
-    throw badElementCount(text);
-  return static_cast<unsigned>(v);
+  if (Text.empty() || Text.size() > 7 ||
+      Text.find_first_not_of("0123456789") != std::string::npos)
+    throw badElementCount(Text);
+  const unsigned long V = std::stoul(Text);
+  if (V < 1 || V > MaxElementsPerIteration)
+    throw badElementCount(Text);
+  return static_cast<unsigned>(V);
 }
 
-unsigned checkElementCount(double value) {
+unsigned checkElementCount(double Value) {
   // Compared as a double, never cast before it is known to be in range.
-  if (!(value >= 1 && value <= MaxElementsPerIteration) ||
-      value != std::floor(value))
-    throw badElementCount(fmt::format("{}", value));
-  return static_cast<unsigned>(value);
+  if (!(Value >= 1 && Value <= MaxElementsPerIteration) ||
+      Value != std::floor(Value))
+    throw badElementCount(fmt::format("{}", Value));
+  return static_cast<unsigned>(Value);
 }
 
-double perElement(double cyclesPerIteration, unsigned elements,
-                  const std::string &printed) {
-  const double value = parseNumber(printed);
-  return elements ? cyclesPerIteration / elements : value;
+double perElement(double CyclesPerIteration, unsigned Elements,
+                  const std::string &Printed) {
+  const double Value = parseNumber(Printed);
+  return Elements ? CyclesPerIteration / Elements : Value;
 }
 
 } // namespace loopperf::gate

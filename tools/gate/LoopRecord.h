@@ -11,43 +11,43 @@
 namespace loopperf::gate {
 
 struct LoopRecord {
-  std::string file;     ///< source file as the record names it
-  std::string function; ///< as recorded (clang: the symbol, mangled for C++)
-  unsigned line = 0;    ///< the loop's line (0 when the record has none)
-  unsigned column = 0;
+  std::string File;     ///< source file as the record names it
+  std::string Function; ///< as recorded (clang: the symbol, mangled for C++)
+  unsigned Line = 0;    ///< the loop's line (0 when the record has none)
+  unsigned Column = 0;
   std::string
-      fingerprint; ///< 16 hex digits (loopperf/Fingerprint.h); "" if absent
-  double cyclesPerIteration = 0;
+      Fingerprint; ///< 16 hex digits (loopperf/Fingerprint.h); "" if absent
+  double CyclesPerIteration = 0;
   /// Unknown when the element count per iteration is unknown.
-  std::optional<double> cyclesPerElement;
-  unsigned elementsPerIteration = 0; ///< 0 = unknown
-  std::string model;
-  std::string bottleneck; ///< "loop-carried", "ports", ... as the remark says
-  std::string bottleneckResource;
-  std::string origin; ///< the record file this came from
-  unsigned ordinal =
+  std::optional<double> CyclesPerElement;
+  unsigned ElementsPerIteration = 0; ///< 0 = unknown
+  std::string Model;
+  std::string Bottleneck; ///< "loop-carried", "ports", ... as the remark says
+  std::string BottleneckResource;
+  std::string Origin; ///< the record file this came from
+  unsigned Ordinal =
       0; ///< index among the loops of (file, function), in record order
 };
 
 /// A build's loops, in input order.
 struct Build {
-  std::vector<LoopRecord> loops;
-  std::vector<std::string> files; ///< record files read
+  std::vector<LoopRecord> Loops;
+  std::vector<std::string> Files; ///< record files read
 };
 
 /// Bad input: a file that is missing, malformed or truncated. Always names
 /// the file; main turns it into exit status 2.
 class InputError : public std::runtime_error {
 public:
-  InputError(const std::string &file, const std::string &what)
-      : std::runtime_error(file + ": " + what), file_(file), message_(what) {}
-  const std::string &file() const { return file_; }
+  InputError(const std::string &File, const std::string &What)
+      : std::runtime_error(File + ": " + What), File(File), Message(What) {}
+  const std::string &file() const { return File; }
   /// The message without the file name.
-  const std::string &message() const { return message_; }
+  const std::string &message() const { return Message; }
 
 private:
-  std::string file_;
-  std::string message_;
+  std::string File;
+  std::string Message;
 };
 
 /// The largest elements-per-iteration count a record may give: 2^20. A
@@ -58,24 +58,24 @@ private:
 constexpr unsigned MaxElementsPerIteration = 1u << 20;
 
 /// "x.c:12 f" - how a loop is named in messages.
-std::string describe(const LoopRecord &r);
+std::string describe(const LoopRecord &R);
 
 /// Cycles per element from a remark: cycles per iteration / elements, which
 /// keeps the precision the two-decimal printed value lost (4.00 cycles over
 /// 64 elements is 0.0625, printed "0.06"); `printed` is still checked to be
 /// a number. Throws std::invalid_argument.
-double perElement(double cyclesPerIteration, unsigned elements,
-                  const std::string &printed);
+double perElement(double CyclesPerIteration, unsigned Elements,
+                  const std::string &Printed);
 
 /// A number as loopperf prints it ("4.00"); throws std::invalid_argument.
-double parseNumber(const std::string &text);
+double parseNumber(const std::string &Text);
 
 /// An elements-per-iteration count as the plugins print it: decimal digits
 /// only, 1 to MaxElementsPerIteration. Throws std::invalid_argument naming
 /// the text otherwise ("0", "0.5", "1e20", "4294967296").
-unsigned parseElementCount(const std::string &text);
+unsigned parseElementCount(const std::string &Text);
 
 /// The same check for a count already read as a number (loopperf JSON).
-unsigned checkElementCount(double value);
+unsigned checkElementCount(double Value);
 
 } // namespace loopperf::gate

@@ -14,56 +14,56 @@
 namespace loopperf::gate {
 namespace {
 
-std::vector<std::string> components(const std::string &path) {
-  std::vector<std::string> out;
-  for (const auto &c : std::filesystem::path(path))
-    if (!c.empty() && c != "/")
-      out.push_back(c.string());
-  return out;
+std::vector<std::string> components(const std::string &Path) {
+  std::vector<std::string> Out;
+  for (const auto &C : std::filesystem::path(Path))
+    if (!C.empty() && C != "/")
+      Out.push_back(C.string());
+  return Out;
 }
 
-long median(std::vector<long> v) {
-  if (v.empty())
+long median(std::vector<long> V) {
+  if (V.empty())
     return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  std::sort(V.begin(), V.end());
+  return V[V.size() / 2];
 }
 
 /// Steps 1-3 of Match.h for one (file, function) group.
-void matchGroup(std::vector<const LoopRecord *> base,
-                std::vector<const LoopRecord *> cand,
-                std::vector<LoopPair> &out) {
-  std::vector<bool> baseUsed(base.size()), candUsed(cand.size());
-  std::vector<long> shifts;
+void matchGroup(std::vector<const LoopRecord *> Base,
+                std::vector<const LoopRecord *> Cand,
+                std::vector<LoopPair> &Out) {
+  std::vector<bool> BaseUsed(Base.size()), CandUsed(Cand.size());
+  std::vector<long> Shifts;
   // 1. fingerprints, in record order per fingerprint: each candidate takes
   // the first unused baseline loop with its fingerprint (a queue each).
-  std::unordered_map<std::string, std::deque<size_t>> byFingerprint;
-  for (size_t b = 0; b < base.size(); ++b)
-    if (!base[b]->fingerprint.empty())
-      byFingerprint[base[b]->fingerprint].push_back(b);
-  for (size_t c = 0; c < cand.size(); ++c) {
-    if (cand[c]->fingerprint.empty())
+  std::unordered_map<std::string, std::deque<size_t>> ByFingerprint;
+  for (size_t B = 0; B < Base.size(); ++B)
+    if (!Base[B]->Fingerprint.empty())
+      ByFingerprint[Base[B]->Fingerprint].push_back(B);
+  for (size_t C = 0; C < Cand.size(); ++C) {
+    if (Cand[C]->Fingerprint.empty())
       continue;
-    auto it = byFingerprint.find(cand[c]->fingerprint);
-    if (it == byFingerprint.end() || it->second.empty())
+    auto It = ByFingerprint.find(Cand[C]->Fingerprint);
+    if (It == ByFingerprint.end() || It->second.empty())
       continue;
-    const size_t b = it->second.front();
-    it->second.pop_front();
-    baseUsed[b] = candUsed[c] = true;
-    out.push_back({base[b], cand[c], MatchedBy::Fingerprint});
-    shifts.push_back(long(cand[c]->line) - long(base[b]->line));
+    const size_t B = It->second.front();
+    It->second.pop_front();
+    BaseUsed[B] = CandUsed[C] = true;
+    Out.push_back({Base[B], Cand[C], MatchedBy::Fingerprint});
+    Shifts.push_back(long(Cand[C]->Line) - long(Base[B]->Line));
   }
-  std::vector<size_t> restB, restC;
-  for (size_t b = 0; b < base.size(); ++b)
-    if (!baseUsed[b])
-      restB.push_back(b);
-  for (size_t c = 0; c < cand.size(); ++c)
-    if (!candUsed[c])
-      restC.push_back(c);
+  std::vector<size_t> RestB, RestC;
+  for (size_t B = 0; B < Base.size(); ++B)
+    if (!BaseUsed[B])
+      RestB.push_back(B);
+  for (size_t C = 0; C < Cand.size(); ++C)
+    if (!CandUsed[C])
+      RestC.push_back(C);
   // 2. same number left: record order
-  if (restB.size() == restC.size()) {
-    for (size_t i = 0; i < restB.size(); ++i)
-      out.push_back({base[restB[i]], cand[restC[i]], MatchedBy::Order});
+  if (RestB.size() == RestC.size()) {
+    for (size_t I = 0; I < RestB.size(); ++I)
+      Out.push_back({Base[RestB[I]], Cand[RestC[I]], MatchedBy::Order});
     return;
   }
   // 3. nearest line after the median shift: repeatedly the unused pair
@@ -72,89 +72,89 @@ void matchGroup(std::vector<const LoopRecord *> base,
   // loop between them would be closer to one of them), so only those
   // candidates are kept, in a heap, stale ones skipped: n log n, not the
   // n^2 of every pair.
-  const long shift = median(shifts);
+  const long Shift = median(Shifts);
   struct Slot {
-    std::set<size_t> bs, cs; // unused loops at this (shifted) line
+    std::set<size_t> Bs, Cs; // unused loops at this (shifted) line
   };
-  std::map<long, Slot> slots;
-  for (size_t b : restB)
-    slots[long(base[b]->line)].bs.insert(b);
-  for (size_t c : restC)
-    slots[long(cand[c]->line) - shift].cs.insert(c);
-  struct Cand {
-    long dist;
-    size_t c, b;
-    long bLine, cLine;
-    bool operator>(const Cand &o) const {
-      return dist != o.dist ? dist > o.dist : c != o.c ? c > o.c : b > o.b;
+  std::map<long, Slot> Slots;
+  for (size_t B : RestB)
+    Slots[long(Base[B]->Line)].Bs.insert(B);
+  for (size_t C : RestC)
+    Slots[long(Cand[C]->Line) - Shift].Cs.insert(C);
+  struct Pairing {
+    long Dist;
+    size_t C, B;
+    long BLine, CLine;
+    bool operator>(const Pairing &O) const {
+      return Dist != O.Dist ? Dist > O.Dist : C != O.C ? C > O.C : B > O.B;
     }
   };
-  std::priority_queue<Cand, std::vector<Cand>, std::greater<>> heap;
+  std::priority_queue<Pairing, std::vector<Pairing>, std::greater<>> Heap;
   // The best pair of a baseline slot and a candidate slot, if both have one.
-  auto push = [&](long bLine, long cLine) {
-    auto bi = slots.find(bLine), ci = slots.find(cLine);
-    if (bi != slots.end() && ci != slots.end() && !bi->second.bs.empty() &&
-        !ci->second.cs.empty())
-      heap.push({std::labs(cLine - bLine), *ci->second.cs.begin(),
-                 *bi->second.bs.begin(), bLine, cLine});
+  auto Push = [&](long BLine, long CLine) {
+    auto Bi = Slots.find(BLine), Ci = Slots.find(CLine);
+    if (Bi != Slots.end() && Ci != Slots.end() && !Bi->second.Bs.empty() &&
+        !Ci->second.Cs.empty())
+      Heap.push({std::labs(CLine - BLine), *Ci->second.Cs.begin(),
+                 *Bi->second.Bs.begin(), BLine, CLine});
   };
   // Every pair a slot takes part in with itself and its neighbours.
-  auto pushAround = [&](std::map<long, Slot>::iterator it) {
-    push(it->first, it->first);
-    if (it != slots.begin()) {
-      push(std::prev(it)->first, it->first);
-      push(it->first, std::prev(it)->first);
+  auto PushAround = [&](std::map<long, Slot>::iterator It) {
+    Push(It->first, It->first);
+    if (It != Slots.begin()) {
+      Push(std::prev(It)->first, It->first);
+      Push(It->first, std::prev(It)->first);
     }
-    if (std::next(it) != slots.end()) {
-      push(std::next(it)->first, it->first);
-      push(it->first, std::next(it)->first);
+    if (std::next(It) != Slots.end()) {
+      Push(std::next(It)->first, It->first);
+      Push(It->first, std::next(It)->first);
     }
   };
-  for (auto it = slots.begin(); it != slots.end(); ++it)
-    pushAround(it);
-  while (!heap.empty()) {
-    const Cand p = heap.top();
-    heap.pop();
-    auto bi = slots.find(p.bLine), ci = slots.find(p.cLine);
+  for (auto It = Slots.begin(); It != Slots.end(); ++It)
+    PushAround(It);
+  while (!Heap.empty()) {
+    const Pairing P = Heap.top();
+    Heap.pop();
+    auto Bi = Slots.find(P.BLine), Ci = Slots.find(P.CLine);
     // Stale: a loop was taken, or the slots are no longer neighbours.
-    if (bi == slots.end() || ci == slots.end() || bi->second.bs.empty() ||
-        ci->second.cs.empty() || *bi->second.bs.begin() != p.b ||
-        *ci->second.cs.begin() != p.c)
+    if (Bi == Slots.end() || Ci == Slots.end() || Bi->second.Bs.empty() ||
+        Ci->second.Cs.empty() || *Bi->second.Bs.begin() != P.B ||
+        *Ci->second.Cs.begin() != P.C)
       continue;
-    if (bi != ci &&
-        std::next(p.bLine < p.cLine ? bi : ci) != (p.bLine < p.cLine ? ci : bi))
+    if (Bi != Ci &&
+        std::next(P.BLine < P.CLine ? Bi : Ci) != (P.BLine < P.CLine ? Ci : Bi))
       continue;
-    baseUsed[p.b] = candUsed[p.c] = true;
-    out.push_back({base[p.b], cand[p.c], MatchedBy::Line});
-    bi->second.bs.erase(bi->second.bs.begin());
-    ci->second.cs.erase(ci->second.cs.begin());
-    for (long line : {p.bLine, p.cLine}) {
-      auto it = slots.find(line);
-      if (it == slots.end())
+    BaseUsed[P.B] = CandUsed[P.C] = true;
+    Out.push_back({Base[P.B], Cand[P.C], MatchedBy::Line});
+    Bi->second.Bs.erase(Bi->second.Bs.begin());
+    Ci->second.Cs.erase(Ci->second.Cs.begin());
+    for (long Line : {P.BLine, P.CLine}) {
+      auto It = Slots.find(Line);
+      if (It == Slots.end())
         continue;
-      if (it->second.bs.empty() && it->second.cs.empty()) {
-        auto next = slots.erase(it);
-        if (next != slots.end())
-          pushAround(next);
-        if (next != slots.begin())
-          pushAround(std::prev(next));
+      if (It->second.Bs.empty() && It->second.Cs.empty()) {
+        auto Next = Slots.erase(It);
+        if (Next != Slots.end())
+          PushAround(Next);
+        if (Next != Slots.begin())
+          PushAround(std::prev(Next));
       } else {
-        pushAround(it);
+        PushAround(It);
       }
     }
   }
-  for (size_t b : restB)
-    if (!baseUsed[b])
-      out.push_back({base[b], nullptr, MatchedBy::None});
-  for (size_t c : restC)
-    if (!candUsed[c])
-      out.push_back({nullptr, cand[c], MatchedBy::None});
+  for (size_t B : RestB)
+    if (!BaseUsed[B])
+      Out.push_back({Base[B], nullptr, MatchedBy::None});
+  for (size_t C : RestC)
+    if (!CandUsed[C])
+      Out.push_back({nullptr, Cand[C], MatchedBy::None});
 }
 
 } // namespace
 
-const char *matchedByName(MatchedBy m) {
-  switch (m) {
+const char *matchedByName(MatchedBy M) {
+  switch (M) {
   case MatchedBy::Fingerprint:
     return "fingerprint";
   case MatchedBy::Order:
@@ -167,101 +167,101 @@ const char *matchedByName(MatchedBy m) {
   return "none";
 }
 
-std::string normalisePath(const std::string &path) {
-  std::string s = std::filesystem::path(path).lexically_normal().string();
-  while (s.rfind("./", 0) == 0)
-    s.erase(0, 2);
-  return s;
+std::string normalisePath(const std::string &Path) {
+  std::string S = std::filesystem::path(Path).lexically_normal().string();
+  while (S.rfind("./", 0) == 0)
+    S.erase(0, 2);
+  return S;
 }
 
-FileMatcher::FileMatcher(const std::vector<std::string> &baseFiles) : nodes(1) {
-  for (const std::string &b : baseFiles) {
-    const std::string norm = normalisePath(b);
-    exact.try_emplace(norm, b);
+FileMatcher::FileMatcher(const std::vector<std::string> &BaseFiles) : Nodes(1) {
+  for (const std::string &B : BaseFiles) {
+    const std::string Norm = normalisePath(B);
+    Exact.try_emplace(Norm, B);
     // Down the trie by the path's components, last first.
-    const std::vector<std::string> cs = components(norm);
-    size_t n = 0;
-    for (auto it = cs.rbegin(); it != cs.rend(); ++it) {
-      auto [child, added] = nodes[n].children.try_emplace(*it, nodes.size());
-      const size_t next = child->second;
+    const std::vector<std::string> Cs = components(Norm);
+    size_t N = 0;
+    for (auto It = Cs.rbegin(); It != Cs.rend(); ++It) {
+      auto [child, added] = Nodes[N].Children.try_emplace(*It, Nodes.size());
+      const size_t Next = child->second;
       if (added)
-        nodes.emplace_back();
-      n = next;
-      ++nodes[n].count;
-      nodes[n].file = b;
+        Nodes.emplace_back();
+      N = Next;
+      ++Nodes[N].Count;
+      Nodes[N].File = B;
     }
   }
 }
 
-std::string FileMatcher::match(const std::string &candFile) const {
-  const std::string norm = normalisePath(candFile);
-  if (auto it = exact.find(norm); it != exact.end())
-    return it->second;
+std::string FileMatcher::match(const std::string &CandFile) const {
+  const std::string Norm = normalisePath(CandFile);
+  if (auto It = Exact.find(Norm); It != Exact.end())
+    return It->second;
   // The deepest node the candidate's components reach: every baseline file
   // through it shares exactly that many trailing components (no file
   // shares more), so the match is unique when one file passes there.
-  const std::vector<std::string> cs = components(norm);
-  size_t n = 0;
-  for (auto it = cs.rbegin(); it != cs.rend(); ++it) {
-    auto child = nodes[n].children.find(*it);
-    if (child == nodes[n].children.end())
+  const std::vector<std::string> Cs = components(Norm);
+  size_t N = 0;
+  for (auto It = Cs.rbegin(); It != Cs.rend(); ++It) {
+    auto Child = Nodes[N].Children.find(*It);
+    if (Child == Nodes[N].Children.end())
       break;
-    n = child->second;
+    N = Child->second;
   }
-  return n != 0 && nodes[n].count == 1 ? nodes[n].file : std::string();
+  return N != 0 && Nodes[N].Count == 1 ? Nodes[N].File : std::string();
 }
 
-std::string matchFile(const std::string &candFile,
-                      const std::vector<std::string> &baseFiles) {
-  return FileMatcher(baseFiles).match(candFile);
+std::string matchFile(const std::string &CandFile,
+                      const std::vector<std::string> &BaseFiles) {
+  return FileMatcher(BaseFiles).match(CandFile);
 }
 
-std::vector<LoopPair> matchLoops(const Build &base, const Build &cand) {
-  std::vector<std::string> baseFiles;
-  std::unordered_set<std::string> seen;
-  for (const LoopRecord &l : base.loops)
-    if (seen.insert(l.file).second)
-      baseFiles.push_back(l.file);
-  const FileMatcher files(baseFiles);
-  std::map<std::string, std::string> fileMap; // candidate file -> baseline file
-  for (const LoopRecord &l : cand.loops)
-    if (!fileMap.count(l.file))
-      fileMap[l.file] = files.match(l.file);
+std::vector<LoopPair> matchLoops(const Build &Base, const Build &Cand) {
+  std::vector<std::string> BaseFiles;
+  std::unordered_set<std::string> Seen;
+  for (const LoopRecord &L : Base.Loops)
+    if (Seen.insert(L.File).second)
+      BaseFiles.push_back(L.File);
+  const FileMatcher Files(BaseFiles);
+  std::map<std::string, std::string> FileMap; // candidate file -> baseline file
+  for (const LoopRecord &L : Cand.Loops)
+    if (!FileMap.count(L.File))
+      FileMap[L.File] = Files.match(L.File);
 
   // Groups by (baseline file, function), in order of first appearance.
   using Key = std::pair<std::string, std::string>;
-  std::vector<Key> order;
+  std::vector<Key> Order;
   std::map<Key, std::pair<std::vector<const LoopRecord *>,
                           std::vector<const LoopRecord *>>>
-      groups;
-  auto group = [&](const Key &k) -> auto & {
-    if (!groups.count(k))
-      order.push_back(k);
-    return groups[k];
+      Groups;
+  auto Group = [&](const Key &K) -> auto & {
+    if (!Groups.count(K))
+      Order.push_back(K);
+    return Groups[K];
   };
-  for (const LoopRecord &l : cand.loops) {
-    const std::string &f = fileMap[l.file];
-    group({f.empty() ? "\x01" + l.file : f, l.function}).second.push_back(&l);
+  for (const LoopRecord &L : Cand.Loops) {
+    const std::string &F = FileMap[L.File];
+    Group({F.empty() ? "\x01" + L.File : F, L.Function}).second.push_back(&L);
   }
-  for (const LoopRecord &l : base.loops)
-    group({l.file, l.function}).first.push_back(&l);
+  for (const LoopRecord &L : Base.Loops)
+    Group({L.File, L.Function}).first.push_back(&L);
 
-  std::vector<LoopPair> pairs;
-  for (const Key &k : order)
-    matchGroup(groups[k].first, groups[k].second, pairs);
+  std::vector<LoopPair> Pairs;
+  for (const Key &K : Order)
+    matchGroup(Groups[K].first, Groups[K].second, Pairs);
 
   // Candidate record order, then the disappeared loops in baseline order.
-  auto index = [](const Build &b, const LoopRecord *r) {
-    return size_t(r - b.loops.data());
+  auto Index = [](const Build &B, const LoopRecord *R) {
+    return size_t(R - B.Loops.data());
   };
-  std::stable_sort(pairs.begin(), pairs.end(),
-                   [&](const LoopPair &x, const LoopPair &y) {
-                     if (bool(x.cand) != bool(y.cand))
-                       return bool(x.cand);
-                     return x.cand ? index(cand, x.cand) < index(cand, y.cand)
-                                   : index(base, x.base) < index(base, y.base);
+  std::stable_sort(Pairs.begin(), Pairs.end(),
+                   [&](const LoopPair &X, const LoopPair &Y) {
+                     if (bool(X.Cand) != bool(Y.Cand))
+                       return bool(X.Cand);
+                     return X.Cand ? Index(Cand, X.Cand) < Index(Cand, Y.Cand)
+                                   : Index(Base, X.Base) < Index(Base, Y.Base);
                    });
-  return pairs;
+  return Pairs;
 }
 
 } // namespace loopperf::gate

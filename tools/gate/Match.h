@@ -26,40 +26,40 @@
 namespace loopperf::gate {
 
 enum class MatchedBy { Fingerprint, Order, Line, None };
-const char *matchedByName(MatchedBy m);
+const char *matchedByName(MatchedBy M);
 
 struct LoopPair {
-  const LoopRecord *base = nullptr; ///< null: the loop is new
-  const LoopRecord *cand = nullptr; ///< null: the loop disappeared
-  MatchedBy by = MatchedBy::None;
+  const LoopRecord *Base = nullptr; ///< null: the loop is new
+  const LoopRecord *Cand = nullptr; ///< null: the loop disappeared
+  MatchedBy By = MatchedBy::None;
 };
 
 /// Every loop of both builds exactly once: pairs and loops of one side, in
 /// candidate record order followed by the disappeared loops in baseline order.
-std::vector<LoopPair> matchLoops(const Build &base, const Build &cand);
+std::vector<LoopPair> matchLoops(const Build &Base, const Build &Cand);
 
 /// Lexically normalised path without a leading "./".
-std::string normalisePath(const std::string &path);
+std::string normalisePath(const std::string &Path);
 
 /// The baseline file each candidate file corresponds to ("" if none).
-std::string matchFile(const std::string &candFile,
-                      const std::vector<std::string> &baseFiles);
+std::string matchFile(const std::string &CandFile,
+                      const std::vector<std::string> &BaseFiles);
 
 /// matchFile for many candidate files: the baseline files indexed once (a
 /// trie of their components, last first), each match linear in its path.
 class FileMatcher {
 public:
-  explicit FileMatcher(const std::vector<std::string> &baseFiles);
-  std::string match(const std::string &candFile) const;
+  explicit FileMatcher(const std::vector<std::string> &BaseFiles);
+  std::string match(const std::string &CandFile) const;
 
 private:
   struct Node {
-    std::map<std::string, size_t> children;
-    size_t count = 0; ///< baseline files through this node
-    std::string file; ///< one of them (the one when count is 1)
+    std::map<std::string, size_t> Children;
+    size_t Count = 0; ///< baseline files through this node
+    std::string File; ///< one of them (the one when count is 1)
   };
-  std::vector<Node> nodes;
-  std::map<std::string, std::string> exact; ///< normalised path -> first file
+  std::vector<Node> Nodes;
+  std::map<std::string, std::string> Exact; ///< normalised path -> first file
 };
 
 } // namespace loopperf::gate

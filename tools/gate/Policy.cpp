@@ -14,232 +14,232 @@ namespace {
 
 using Json = nlohmann::json;
 
-bool glob(const std::string &pattern, const std::string &s) {
-  return fnmatch(pattern.c_str(), s.c_str(), 0) == 0;
+bool glob(const std::string &Pattern, const std::string &S) {
+  return fnmatch(Pattern.c_str(), S.c_str(), 0) == 0;
 }
 
-const Budget *findBudget(const Policy &p, const LoopRecord &r) {
-  for (const Budget &b : p.budgets)
-    if (b.where.matches(r))
-      return &b;
+const Budget *findBudget(const Policy &P, const LoopRecord &R) {
+  for (const Budget &B : P.Budgets)
+    if (B.Where.matches(R))
+      return &B;
   return nullptr;
 }
 
-const Allow *findAllow(const Policy &p, const LoopRecord &r) {
-  for (const Allow &a : p.allows)
-    if (a.where.matches(r))
-      return &a;
+const Allow *findAllow(const Policy &P, const LoopRecord &R) {
+  for (const Allow &A : P.Allows)
+    if (A.Where.matches(R))
+      return &A;
   return nullptr;
 }
 
-void checkKeys(const Json &obj, const std::set<std::string> &known,
-               const std::string &path, const std::string &where) {
-  if (!obj.is_object())
-    throw InputError(path, where + " is not a JSON object");
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (!known.count(it.key()))
+void checkKeys(const Json &Obj, const std::set<std::string> &Known,
+               const std::string &Path, const std::string &Where) {
+  if (!Obj.is_object())
+    throw InputError(Path, Where + " is not a JSON object");
+  for (auto It = Obj.begin(); It != Obj.end(); ++It)
+    if (!Known.count(It.key()))
       throw InputError(
-          path, fmt::format("unknown key \"{}\" in {}", it.key(), where));
+          Path, fmt::format("unknown key \"{}\" in {}", It.key(), Where));
 }
 
-double number(const Json &v, const std::string &path, const std::string &key) {
-  if (!v.is_number() || v.get<double>() < 0)
-    throw InputError(path, "\"" + key + "\" must be a non-negative number");
-  return v.get<double>();
+double number(const Json &V, const std::string &Path, const std::string &Key) {
+  if (!V.is_number() || V.get<double>() < 0)
+    throw InputError(Path, "\"" + Key + "\" must be a non-negative number");
+  return V.get<double>();
 }
 
-std::string string(const Json &v, const std::string &path,
-                   const std::string &key) {
-  if (!v.is_string())
-    throw InputError(path, "\"" + key + "\" must be a string");
-  return v.get<std::string>();
+std::string string(const Json &V, const std::string &Path,
+                   const std::string &Key) {
+  if (!V.is_string())
+    throw InputError(Path, "\"" + Key + "\" must be a string");
+  return V.get<std::string>();
 }
 
-Selector selectorOf(const Json &e, const std::string &path) {
-  Selector s;
-  if (e.contains("function"))
-    s.function = string(e["function"], path, "function");
-  if (e.contains("file"))
-    s.file = string(e["file"], path, "file");
-  if (e.contains("fingerprint"))
-    s.fingerprint = string(e["fingerprint"], path, "fingerprint");
-  if (e.contains("line"))
-    s.line = static_cast<unsigned>(number(e["line"], path, "line"));
-  return s;
+Selector selectorOf(const Json &E, const std::string &Path) {
+  Selector S;
+  if (E.contains("function"))
+    S.Function = string(E["function"], Path, "function");
+  if (E.contains("file"))
+    S.File = string(E["file"], Path, "file");
+  if (E.contains("fingerprint"))
+    S.Fingerprint = string(E["fingerprint"], Path, "fingerprint");
+  if (E.contains("line"))
+    S.Line = static_cast<unsigned>(number(E["line"], Path, "line"));
+  return S;
 }
 
 /// Fills v.status/fails/reason for a loop present in both builds.
-void judgeChange(Verdict &v, const Policy &p, const Budget *b) {
-  const double rel = b && b->relative ? *b->relative : p.relative;
-  const double abs = b && b->absolute ? *b->absolute : p.absolute;
-  const double delta = v.after - v.before;
-  const auto exceeds = [&](double d) {
-    return d > abs + 1e-9 && d > rel * v.before + 1e-9;
+void judgeChange(Verdict &V, const Policy &P, const Budget *B) {
+  const double Rel = B && B->Relative ? *B->Relative : P.Relative;
+  const double Abs = B && B->Absolute ? *B->Absolute : P.Absolute;
+  const double Delta = V.After - V.Before;
+  const auto Exceeds = [&](double D) {
+    return D > Abs + 1e-9 && D > Rel * V.Before + 1e-9;
   };
-  if (exceeds(delta)) {
-    v.status = Status::Regressed;
-    v.fails = true;
-    v.reason = fmt::format(
+  if (Exceeds(Delta)) {
+    V.Outcome = Status::Regressed;
+    V.Fails = true;
+    V.Reason = fmt::format(
         "{:+.2f} {} ({:+.1f}%), over the thresholds {:.2f} cycles and {:.1f}%",
-        delta, v.unit(), v.before > 0 ? 100 * delta / v.before : 100.0, abs,
-        100 * rel);
-  } else if (exceeds(-delta)) {
-    v.status = Status::Improved;
-    v.reason = fmt::format("{:+.2f} {} ({:+.1f}%)", delta, v.unit(),
-                           100 * delta / v.before);
+        Delta, V.unit(), V.Before > 0 ? 100 * Delta / V.Before : 100.0, Abs,
+        100 * Rel);
+  } else if (Exceeds(-Delta)) {
+    V.Outcome = Status::Improved;
+    V.Reason = fmt::format("{:+.2f} {} ({:+.1f}%)", Delta, V.unit(),
+                           100 * Delta / V.Before);
   }
 }
 
 /// A ceiling of the budget on the compared metric: over it fails, within it
 /// a regression passes.
-void judgeCeiling(Verdict &v, const Budget *b) {
-  if (!b)
+void judgeCeiling(Verdict &V, const Budget *B) {
+  if (!B)
     return;
-  const std::optional<double> &ceiling =
-      v.perElement ? b->maxCyclesPerElement : b->maxCyclesPerIteration;
-  if (!ceiling)
+  const std::optional<double> &Ceiling =
+      V.PerElement ? B->MaxCyclesPerElement : B->MaxCyclesPerIteration;
+  if (!Ceiling)
     return;
-  if (v.after > *ceiling + 1e-9) {
-    v.status = Status::OverBudget;
-    v.fails = true;
-    v.reason = fmt::format("{:.2f} {} is over the budget {:.2f} of {}", v.after,
-                           v.unit(), *ceiling, b->where.text());
-  } else if (v.fails) {
-    v.fails = false;
-    v.reason += fmt::format("; within the budget {:.2f}, passes", *ceiling);
+  if (V.After > *Ceiling + 1e-9) {
+    V.Outcome = Status::OverBudget;
+    V.Fails = true;
+    V.Reason = fmt::format("{:.2f} {} is over the budget {:.2f} of {}", V.After,
+                           V.unit(), *Ceiling, B->Where.text());
+  } else if (V.Fails) {
+    V.Fails = false;
+    V.Reason += fmt::format("; within the budget {:.2f}, passes", *Ceiling);
   }
 }
 
 } // namespace
 
-bool Selector::matches(const LoopRecord &r) const {
-  if (!function.empty() && !glob(function, r.function))
+bool Selector::matches(const LoopRecord &R) const {
+  if (!Function.empty() && !glob(Function, R.Function))
     return false;
-  if (!file.empty() && !glob(file, r.file) && !glob("*/" + file, r.file))
+  if (!File.empty() && !glob(File, R.File) && !glob("*/" + File, R.File))
     return false;
-  if (line && line != r.line)
+  if (Line && Line != R.Line)
     return false;
-  return fingerprint.empty() || fingerprint == r.fingerprint;
+  return Fingerprint.empty() || Fingerprint == R.Fingerprint;
 }
 
 std::string Selector::text() const {
-  std::string s = function.empty() ? "*" : function;
-  if (!file.empty())
-    s += "@" + file + (line ? fmt::format(":{}", line) : "");
-  else if (line)
-    s += fmt::format("@*:{}", line);
-  if (!fingerprint.empty())
-    s += " #" + fingerprint;
-  return s;
+  std::string S = Function.empty() ? "*" : Function;
+  if (!File.empty())
+    S += "@" + File + (Line ? fmt::format(":{}", Line) : "");
+  else if (Line)
+    S += fmt::format("@*:{}", Line);
+  if (!Fingerprint.empty())
+    S += " #" + Fingerprint;
+  return S;
 }
 
-Selector parseSelector(const std::string &text) {
-  Selector s;
-  size_t at = text.find('@');
-  s.function = text.substr(0, at);
-  if (at != std::string::npos) {
-    std::string rest = text.substr(at + 1);
-    size_t colon = rest.rfind(':');
-    if (colon != std::string::npos && colon + 1 < rest.size() &&
-        rest.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-      s.line = static_cast<unsigned>(std::stoul(rest.substr(colon + 1)));
-      rest.resize(colon);
+Selector parseSelector(const std::string &Text) {
+  Selector S;
+  size_t At = Text.find('@');
+  S.Function = Text.substr(0, At);
+  if (At != std::string::npos) {
+    std::string Rest = Text.substr(At + 1);
+    size_t Colon = Rest.rfind(':');
+    if (Colon != std::string::npos && Colon + 1 < Rest.size() &&
+        Rest.find_first_not_of("0123456789", Colon + 1) == std::string::npos) {
+      S.Line = static_cast<unsigned>(std::stoul(Rest.substr(Colon + 1)));
+      Rest.resize(Colon);
     }
-    s.file = rest;
+    S.File = Rest;
   }
-  if (s.function.empty() && s.file.empty())
-    throw std::invalid_argument("empty loop selector '" + text + "'");
-  return s;
+  if (S.Function.empty() && S.File.empty())
+    throw std::invalid_argument("empty loop selector '" + Text + "'");
+  return S;
 }
 
-double parseFraction(const std::string &text) {
-  if (!text.empty() && text.back() == '%')
-    return parseNumber(text.substr(0, text.size() - 1)) / 100;
-  return parseNumber(text);
+double parseFraction(const std::string &Text) {
+  if (!Text.empty() && Text.back() == '%')
+    return parseNumber(Text.substr(0, Text.size() - 1)) / 100;
+  return parseNumber(Text);
 }
 
-Metric parseMetric(const std::string &text) {
-  if (text == "auto")
+Metric parseMetric(const std::string &Text) {
+  if (Text == "auto")
     return Metric::Auto;
-  if (text == "element")
+  if (Text == "element")
     return Metric::Element;
-  if (text == "iteration")
+  if (Text == "iteration")
     return Metric::Iteration;
   throw std::invalid_argument(
-      "metric must be auto, element or iteration, not '" + text + "'");
+      "metric must be auto, element or iteration, not '" + Text + "'");
 }
 
-ChangeRule parseChangeRule(const std::string &text) {
-  if (text == "ignore")
+ChangeRule parseChangeRule(const std::string &Text) {
+  if (Text == "ignore")
     return ChangeRule::Ignore;
-  if (text == "report")
+  if (Text == "report")
     return ChangeRule::Report;
-  if (text == "fail")
+  if (Text == "fail")
     return ChangeRule::Fail;
   throw std::invalid_argument("rule must be ignore, report or fail, not '" +
-                              text + "'");
+                              Text + "'");
 }
 
-void readPolicyFile(const std::string &path, Policy &p) {
-  Json doc = Json::parse(readFileBytes(path), nullptr, false);
-  if (doc.is_discarded())
-    throw InputError(path, "malformed JSON (truncated?)");
-  checkKeys(doc,
+void readPolicyFile(const std::string &Path, Policy &P) {
+  Json Doc = Json::parse(readFileBytes(Path), nullptr, false);
+  if (Doc.is_discarded())
+    throw InputError(Path, "malformed JSON (truncated?)");
+  checkKeys(Doc,
             {"relative", "absolute", "metric", "new_loops", "removed_loops",
              "budgets", "allow"},
-            path, "the policy");
+            Path, "the policy");
   try {
-    if (doc.contains("relative"))
-      p.relative = number(doc["relative"], path, "relative");
-    if (doc.contains("absolute"))
-      p.absolute = number(doc["absolute"], path, "absolute");
-    if (doc.contains("metric"))
-      p.metric = parseMetric(string(doc["metric"], path, "metric"));
-    if (doc.contains("new_loops"))
-      p.newLoops = parseChangeRule(string(doc["new_loops"], path, "new_loops"));
-    if (doc.contains("removed_loops"))
-      p.removedLoops =
-          parseChangeRule(string(doc["removed_loops"], path, "removed_loops"));
-  } catch (const std::invalid_argument &e) {
-    throw InputError(path, e.what());
+    if (Doc.contains("relative"))
+      P.Relative = number(Doc["relative"], Path, "relative");
+    if (Doc.contains("absolute"))
+      P.Absolute = number(Doc["absolute"], Path, "absolute");
+    if (Doc.contains("metric"))
+      P.CompareBy = parseMetric(string(Doc["metric"], Path, "metric"));
+    if (Doc.contains("new_loops"))
+      P.NewLoops = parseChangeRule(string(Doc["new_loops"], Path, "new_loops"));
+    if (Doc.contains("removed_loops"))
+      P.RemovedLoops =
+          parseChangeRule(string(Doc["removed_loops"], Path, "removed_loops"));
+  } catch (const std::invalid_argument &E) {
+    throw InputError(Path, E.what());
   }
-  if (doc.contains("budgets")) {
-    if (!doc["budgets"].is_array())
-      throw InputError(path, "\"budgets\" must be an array");
-    for (const Json &e : doc["budgets"]) {
-      checkKeys(e,
+  if (Doc.contains("budgets")) {
+    if (!Doc["budgets"].is_array())
+      throw InputError(Path, "\"budgets\" must be an array");
+    for (const Json &E : Doc["budgets"]) {
+      checkKeys(E,
                 {"function", "file", "line", "fingerprint",
                  "max_cycles_per_element", "max_cycles_per_iteration",
                  "relative", "absolute"},
-                path, "a budget");
-      Budget b;
-      b.where = selectorOf(e, path);
+                Path, "a budget");
+      Budget B;
+      B.Where = selectorOf(E, Path);
       for (auto [key, field] :
-           {std::pair{"max_cycles_per_element", &b.maxCyclesPerElement},
-            {"max_cycles_per_iteration", &b.maxCyclesPerIteration},
-            {"relative", &b.relative},
-            {"absolute", &b.absolute}})
-        if (e.contains(key))
-          *field = number(e[key], path, key);
-      p.budgets.push_back(b);
+           {std::pair{"max_cycles_per_element", &B.MaxCyclesPerElement},
+            {"max_cycles_per_iteration", &B.MaxCyclesPerIteration},
+            {"relative", &B.Relative},
+            {"absolute", &B.Absolute}})
+        if (E.contains(key))
+          *field = number(E[key], Path, key);
+      P.Budgets.push_back(B);
     }
   }
-  if (doc.contains("allow")) {
-    if (!doc["allow"].is_array())
-      throw InputError(path, "\"allow\" must be an array");
-    for (const Json &e : doc["allow"]) {
-      checkKeys(e, {"function", "file", "line", "fingerprint", "reason"}, path,
+  if (Doc.contains("allow")) {
+    if (!Doc["allow"].is_array())
+      throw InputError(Path, "\"allow\" must be an array");
+    for (const Json &E : Doc["allow"]) {
+      checkKeys(E, {"function", "file", "line", "fingerprint", "reason"}, Path,
                 "an allow entry");
-      Allow a{selectorOf(e, path), e.contains("reason")
-                                       ? string(e["reason"], path, "reason")
+      Allow A{selectorOf(E, Path), E.contains("reason")
+                                       ? string(E["reason"], Path, "reason")
                                        : std::string()};
-      p.allows.push_back(a);
+      P.Allows.push_back(A);
     }
   }
 }
 
-const char *statusName(Status s) {
-  switch (s) {
+const char *statusName(Status S) {
+  switch (S) {
   case Status::Regressed:
     return "regressed";
   case Status::OverBudget:
@@ -256,68 +256,69 @@ const char *statusName(Status s) {
   return "?";
 }
 
-unsigned GateResult::count(Status s) const {
-  unsigned n = 0;
-  for (const Verdict &v : loops)
-    n += v.status == s;
-  return n;
+unsigned GateResult::count(Status S) const {
+  unsigned N = 0;
+  for (const Verdict &V : Loops)
+    N += V.Outcome == S;
+  return N;
 }
 
 unsigned GateResult::failures() const {
-  unsigned n = 0;
-  for (const Verdict &v : loops)
-    n += v.fails;
-  return n;
+  unsigned N = 0;
+  for (const Verdict &V : Loops)
+    N += V.Fails;
+  return N;
 }
 
-GateResult evaluate(const std::vector<LoopPair> &pairs, const Policy &p) {
-  GateResult out;
-  for (const LoopPair &pair : pairs) {
-    Verdict v;
-    v.pair = pair;
-    const LoopRecord &r = v.loop();
-    const bool both = pair.base && pair.cand;
-    if (!both &&
-        (pair.cand ? p.newLoops : p.removedLoops) == ChangeRule::Ignore &&
-        !(pair.cand && findBudget(p, r)))
+GateResult evaluate(const std::vector<LoopPair> &Pairs, const Policy &P) {
+  GateResult Out;
+  for (const LoopPair &Pair : Pairs) {
+    Verdict V;
+    V.Pair = Pair;
+    const LoopRecord &R = V.loop();
+    const bool Both = Pair.Base && Pair.Cand;
+    if (!Both &&
+        (Pair.Cand ? P.NewLoops : P.RemovedLoops) == ChangeRule::Ignore &&
+        !(Pair.Cand && findBudget(P, R)))
       continue;
     // The metric: per element when every side present knows it.
-    const bool baseCpe = !pair.base || pair.base->cyclesPerElement;
-    const bool candCpe = !pair.cand || pair.cand->cyclesPerElement;
-    v.perElement = p.metric != Metric::Iteration && baseCpe && candCpe;
-    auto value = [&](const LoopRecord *x) {
-      return !x             ? 0.0
-             : v.perElement ? *x->cyclesPerElement
-                            : x->cyclesPerIteration;
+    const bool BaseCpe = !Pair.Base || Pair.Base->CyclesPerElement;
+    const bool CandCpe = !Pair.Cand || Pair.Cand->CyclesPerElement;
+    V.PerElement = P.CompareBy != Metric::Iteration && BaseCpe && CandCpe;
+    auto Value = [&](const LoopRecord *X) {
+      return !X             ? 0.0
+             : V.PerElement ? *X->CyclesPerElement
+                            : X->CyclesPerIteration;
     };
-    v.before = value(pair.base);
-    v.after = value(pair.cand);
-    const Budget *budget = pair.cand ? findBudget(p, r) : nullptr;
-    if (both) {
-      judgeChange(v, p, budget);
-    } else if (pair.cand) {
-      v.status = Status::New;
-      v.fails = p.newLoops == ChangeRule::Fail;
-      v.reason = v.fails ? "new loop (new loops fail)" : "new loop";
+    V.Before = Value(Pair.Base);
+    V.After = Value(Pair.Cand);
+    const Budget *Budget = Pair.Cand ? findBudget(P, R) : nullptr;
+    if (Both) {
+      judgeChange(V, P, Budget);
+    } else if (Pair.Cand) {
+      V.Outcome = Status::New;
+      V.Fails = P.NewLoops == ChangeRule::Fail;
+      V.Reason = V.Fails ? "new loop (new loops fail)" : "new loop";
     } else {
-      v.status = Status::Removed;
-      v.fails = p.removedLoops == ChangeRule::Fail;
-      v.reason = v.fails ? "loop disappeared (removed loops fail)"
+      V.Outcome = Status::Removed;
+      V.Fails = P.RemovedLoops == ChangeRule::Fail;
+      V.Reason = V.Fails ? "loop disappeared (removed loops fail)"
                          : "loop disappeared";
     }
-    judgeCeiling(v, budget);
-    if (v.status == Status::New && !v.fails && p.newLoops == ChangeRule::Ignore)
+    judgeCeiling(V, Budget);
+    if (V.Outcome == Status::New && !V.Fails &&
+        P.NewLoops == ChangeRule::Ignore)
       continue;
-    if (v.fails)
-      if (const Allow *a = findAllow(p, r)) {
-        v.fails = false;
-        v.allowed = true;
-        v.reason += "; allowed by " + a->where.text() +
-                    (a->reason.empty() ? "" : ": " + a->reason);
+    if (V.Fails)
+      if (const Allow *A = findAllow(P, R)) {
+        V.Fails = false;
+        V.Allowed = true;
+        V.Reason += "; allowed by " + A->Where.text() +
+                    (A->Reason.empty() ? "" : ": " + A->Reason);
       }
-    out.loops.push_back(std::move(v));
+    Out.Loops.push_back(std::move(V));
   }
-  return out;
+  return Out;
 }
 
 } // namespace loopperf::gate

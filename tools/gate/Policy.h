@@ -29,73 +29,73 @@ enum class ChangeRule { Ignore, Report, Fail };
 /// and file are globs (fnmatch); a file pattern also matches at any
 /// directory depth ("x.c" matches "src/x.c").
 struct Selector {
-  std::string function, file, fingerprint;
-  unsigned line = 0;
-  bool matches(const LoopRecord &r) const;
+  std::string Function, File, Fingerprint;
+  unsigned Line = 0;
+  bool matches(const LoopRecord &R) const;
   std::string text() const;
 };
 
 struct Budget {
-  Selector where;
-  std::optional<double> maxCyclesPerElement, maxCyclesPerIteration, relative,
-      absolute;
+  Selector Where;
+  std::optional<double> MaxCyclesPerElement, MaxCyclesPerIteration, Relative,
+      Absolute;
 };
 
 struct Allow {
-  Selector where;
-  std::string reason;
+  Selector Where;
+  std::string Reason;
 };
 
 struct Policy {
-  double relative = 0.05; ///< fraction of the baseline value
-  double absolute = 0.10; ///< cycles
-  Metric metric = Metric::Auto;
-  ChangeRule newLoops = ChangeRule::Report;
-  ChangeRule removedLoops = ChangeRule::Report;
-  std::vector<Budget> budgets;
-  std::vector<Allow> allows;
+  double Relative = 0.05; ///< fraction of the baseline value
+  double Absolute = 0.10; ///< cycles
+  Metric CompareBy = Metric::Auto;
+  ChangeRule NewLoops = ChangeRule::Report;
+  ChangeRule RemovedLoops = ChangeRule::Report;
+  std::vector<Budget> Budgets;
+  std::vector<Allow> Allows;
 };
 
 /// Reads a JSON policy file into `p` (its values override): {"relative",
 /// "absolute", "metric", "new_loops", "removed_loops", "budgets": [...],
 /// "allow": [...]}. Unknown keys are errors (a typo must not loosen the
 /// gate). Throws InputError.
-void readPolicyFile(const std::string &path, Policy &p);
+void readPolicyFile(const std::string &Path, Policy &P);
 
 /// "FUNCTION[@FILE[:LINE]]" (the command line's --allow); throws
 /// std::invalid_argument.
-Selector parseSelector(const std::string &text);
+Selector parseSelector(const std::string &Text);
 /// "5%" or "0.05"; throws std::invalid_argument.
-double parseFraction(const std::string &text);
-Metric parseMetric(const std::string &text);
-ChangeRule parseChangeRule(const std::string &text);
+double parseFraction(const std::string &Text);
+Metric parseMetric(const std::string &Text);
+ChangeRule parseChangeRule(const std::string &Text);
 
 enum class Status { Regressed, OverBudget, Improved, Unchanged, New, Removed };
-const char *statusName(Status s);
+const char *statusName(Status S);
 
 struct Verdict {
-  LoopPair pair;
-  Status status = Status::Unchanged;
-  bool fails = false;
-  bool allowed = false;    ///< would fail, but an allow entry says not
-  bool perElement = false; ///< compared on cycles per element
-  double before = 0,
-         after = 0;   ///< the compared metric (before: 0 for new loops)
-  std::string reason; ///< why it fails / passes, for the outputs
-  const LoopRecord &loop() const { return pair.cand ? *pair.cand : *pair.base; }
+  LoopPair Pair;
+  Status Outcome = Status::Unchanged;
+  bool Fails = false;
+  bool Allowed = false;    ///< would fail, but an allow entry says not
+  bool PerElement = false; ///< compared on cycles per element
+  double Before = 0,
+         After = 0;   ///< the compared metric (before: 0 for new loops)
+  std::string Reason; ///< why it fails / passes, for the outputs
+  const LoopRecord &loop() const { return Pair.Cand ? *Pair.Cand : *Pair.Base; }
   const char *unit() const {
-    return perElement ? "cycles/element" : "cycles/iteration";
+    return PerElement ? "cycles/element" : "cycles/iteration";
   }
 };
 
 struct GateResult {
   std::vector<Verdict>
-      loops; ///< every matched, new and removed loop (ignored rules left out)
-  unsigned count(Status s) const;
+      Loops; ///< every matched, new and removed loop (ignored rules left out)
+  unsigned count(Status S) const;
   unsigned failures() const;
   bool failed() const { return failures() != 0; }
 };
 
-GateResult evaluate(const std::vector<LoopPair> &pairs, const Policy &p);
+GateResult evaluate(const std::vector<LoopPair> &Pairs, const Policy &P);
 
 } // namespace loopperf::gate

@@ -14,109 +14,109 @@
 
 namespace loopperf::gate {
 
-Counts readCounts(const std::string &path) {
-  std::istringstream in(readFileBytes(path));
-  Counts out;
-  std::string line;
-  for (unsigned n = 1; std::getline(in, line); ++n) {
-    line = line.substr(0, line.find('#'));
-    std::istringstream words(line);
-    std::string sel, count, extra;
-    if (!(words >> sel))
+Counts readCounts(const std::string &Path) {
+  std::istringstream In(readFileBytes(Path));
+  Counts Out;
+  std::string Line;
+  for (unsigned N = 1; std::getline(In, Line); ++N) {
+    Line = Line.substr(0, Line.find('#'));
+    std::istringstream Words(Line);
+    std::string Sel, Count, Extra;
+    if (!(Words >> Sel))
       continue;
     try {
-      if (!(words >> count) || (words >> extra))
+      if (!(Words >> Count) || (Words >> Extra))
         throw std::invalid_argument("want SELECTOR COUNT");
-      out.push_back({parseSelector(sel), parseNumber(count)});
-    } catch (const std::invalid_argument &e) {
-      throw InputError(path, fmt::format("line {}: {}", n, e.what()));
+      Out.push_back({parseSelector(Sel), parseNumber(Count)});
+    } catch (const std::invalid_argument &E) {
+      throw InputError(Path, fmt::format("line {}: {}", N, E.what()));
     }
   }
-  return out;
+  return Out;
 }
 
-std::vector<Ranked> rankLoops(const Build &b, const Counts *counts) {
-  std::vector<Ranked> out;
-  for (const LoopRecord &l : b.loops) {
-    double count = 1;
-    if (counts) {
-      count = 0;
-      for (const auto &[sel, c] : *counts)
-        if (sel.matches(l)) {
-          count = c;
+std::vector<Ranked> rankLoops(const Build &B, const Counts *Counts) {
+  std::vector<Ranked> Out;
+  for (const LoopRecord &L : B.Loops) {
+    double Count = 1;
+    if (Counts) {
+      Count = 0;
+      for (const auto &[sel, c] : *Counts)
+        if (sel.matches(L)) {
+          Count = c;
           break;
         }
     }
-    out.push_back({&l, count, l.cyclesPerIteration * count});
+    Out.push_back({&L, Count, L.CyclesPerIteration * Count});
   }
   std::stable_sort(
-      out.begin(), out.end(),
-      [](const Ranked &x, const Ranked &y) { return x.cost > y.cost; });
-  return out;
+      Out.begin(), Out.end(),
+      [](const Ranked &X, const Ranked &Y) { return X.Cost > Y.Cost; });
+  return Out;
 }
 
 namespace {
-std::string cpe(const LoopRecord &l) {
-  return l.cyclesPerElement ? fmt::format("{:.2f}", *l.cyclesPerElement) : "?";
+std::string cpe(const LoopRecord &L) {
+  return L.CyclesPerElement ? fmt::format("{:.2f}", *L.CyclesPerElement) : "?";
 }
 } // namespace
 
-std::string writeRankTable(const std::vector<Ranked> &r, bool weighted) {
-  std::string out = fmt::format(
+std::string writeRankTable(const std::vector<Ranked> &R, bool Weighted) {
+  std::string Out = fmt::format(
       "{:>4} {:>10} {:>10} {}{:<16} {}\n", "rank", "cyc/iter", "cyc/elem",
-      weighted ? fmt::format("{:>12} {:>12} ", "count", "cycles") : "",
+      Weighted ? fmt::format("{:>12} {:>12} ", "count", "cycles") : "",
       "bottleneck", "loop");
-  for (size_t i = 0; i < r.size(); ++i) {
-    const LoopRecord &l = *r[i].loop;
-    out += fmt::format(
-        "{:>4} {:>10.2f} {:>10} {}{:<16} {}:{} {}\n", i + 1,
-        l.cyclesPerIteration, cpe(l),
-        weighted ? fmt::format("{:>12g} {:>12.6g} ", r[i].count, r[i].cost)
+  for (size_t I = 0; I < R.size(); ++I) {
+    const LoopRecord &L = *R[I].Loop;
+    Out += fmt::format(
+        "{:>4} {:>10.2f} {:>10} {}{:<16} {}:{} {}\n", I + 1,
+        L.CyclesPerIteration, cpe(L),
+        Weighted ? fmt::format("{:>12g} {:>12.6g} ", R[I].Count, R[I].Cost)
                  : "",
-        l.bottleneck, l.file, l.line, functionName(l));
+        L.Bottleneck, L.File, L.Line, functionName(L));
   }
-  return out;
+  return Out;
 }
 
-std::string writeRankJson(const std::vector<Ranked> &r, bool weighted) {
+std::string writeRankJson(const std::vector<Ranked> &R, bool Weighted) {
   using Json = nlohmann::ordered_json;
-  Json loops = Json::array();
-  for (size_t i = 0; i < r.size(); ++i) {
-    const LoopRecord &l = *r[i].loop;
-    Json j = {{"rank", i + 1},
-              {"file", l.file},
-              {"line", l.line},
-              {"function", l.function},
-              {"fingerprint", l.fingerprint},
-              {"cycles_per_iteration", l.cyclesPerIteration},
+  Json Loops = Json::array();
+  for (size_t I = 0; I < R.size(); ++I) {
+    const LoopRecord &L = *R[I].Loop;
+    Json J = {{"rank", I + 1},
+              {"file", L.File},
+              {"line", L.Line},
+              {"function", L.Function},
+              {"fingerprint", L.Fingerprint},
+              {"cycles_per_iteration", L.CyclesPerIteration},
               {"cycles_per_element",
-               l.cyclesPerElement ? Json(*l.cyclesPerElement) : Json()},
-              {"bottleneck", l.bottleneck},
-              {"bottleneck_resource", l.bottleneckResource}};
-    if (weighted) {
-      j["count"] = r[i].count;
-      j["weighted_cycles"] = r[i].cost;
+               L.CyclesPerElement ? Json(*L.CyclesPerElement) : Json()},
+              {"bottleneck", L.Bottleneck},
+              {"bottleneck_resource", L.BottleneckResource}};
+    if (Weighted) {
+      J["count"] = R[I].Count;
+      J["weighted_cycles"] = R[I].Cost;
     }
-    loops.push_back(j);
+    Loops.push_back(J);
   }
-  return jsonText(Json{{"loops", loops}}) + "\n";
+  return jsonText(Json{{"loops", Loops}}) + "\n";
 }
 
-std::string writeRankMarkdown(const std::vector<Ranked> &r, bool weighted) {
-  std::string out =
-      weighted ? "| # | cycles/iteration | cycles/element | count | cycles | "
+std::string writeRankMarkdown(const std::vector<Ranked> &R, bool Weighted) {
+  std::string Out =
+      Weighted ? "| # | cycles/iteration | cycles/element | count | cycles | "
                  "bottleneck | loop |\n|---|---|---|---|---|---|---|\n"
                : "| # | cycles/iteration | cycles/element | bottleneck | loop "
                  "|\n|---|---|---|---|---|\n";
-  for (size_t i = 0; i < r.size(); ++i) {
-    const LoopRecord &l = *r[i].loop;
-    out += fmt::format(
-        "| {} | {:.2f} | {} | {}{} | `{}:{}` {} |\n", i + 1,
-        l.cyclesPerIteration, cpe(l),
-        weighted ? fmt::format("{:g} | {:.6g} | ", r[i].count, r[i].cost) : "",
-        l.bottleneck, l.file, l.line, functionName(l));
+  for (size_t I = 0; I < R.size(); ++I) {
+    const LoopRecord &L = *R[I].Loop;
+    Out += fmt::format(
+        "| {} | {:.2f} | {} | {}{} | `{}:{}` {} |\n", I + 1,
+        L.CyclesPerIteration, cpe(L),
+        Weighted ? fmt::format("{:g} | {:.6g} | ", R[I].Count, R[I].Cost) : "",
+        L.Bottleneck, L.File, L.Line, functionName(L));
   }
-  return out;
+  return Out;
 }
 
 } // namespace loopperf::gate

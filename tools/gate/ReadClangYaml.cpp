@@ -20,65 +20,65 @@ const llvm::remarks::Argument *arg(const llvm::remarks::Remark &R,
 }
 
 std::string required(const llvm::remarks::Remark &R, llvm::StringRef Key,
-                     const std::string &origin) {
+                     const std::string &Origin) {
   const llvm::remarks::Argument *A = arg(R, Key);
   if (!A)
-    throw InputError(origin, "loopperf remark in " + R.FunctionName.str() +
+    throw InputError(Origin, "loopperf remark in " + R.FunctionName.str() +
                                  " has no " + Key.str() + " argument");
   return A->Val.str();
 }
 
-LoopRecord summary(const llvm::remarks::Remark &R, const std::string &origin) {
+LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
   LoopRecord L;
-  L.origin = origin;
-  L.function = R.FunctionName.str();
+  L.Origin = Origin;
+  L.Function = R.FunctionName.str();
   if (R.Loc) {
-    L.file = R.Loc->SourceFilePath.str();
-    L.line = R.Loc->SourceLine;
-    L.column = R.Loc->SourceColumn;
+    L.File = R.Loc->SourceFilePath.str();
+    L.Line = R.Loc->SourceLine;
+    L.Column = R.Loc->SourceColumn;
   }
   try {
-    L.cyclesPerIteration =
-        parseNumber(required(R, "CyclesPerIteration", origin));
+    L.CyclesPerIteration =
+        parseNumber(required(R, "CyclesPerIteration", Origin));
     // An unknown element count: ElementsPerIteration "unknown" (and, in
     // records before the remarks had one wording, CyclesPerElement
     // "unknown" too; now there is none).
-    std::string Epi = required(R, "ElementsPerIteration", origin);
+    std::string Epi = required(R, "ElementsPerIteration", Origin);
     std::string Cpe =
-        Epi == "unknown" ? "unknown" : required(R, "CyclesPerElement", origin);
+        Epi == "unknown" ? "unknown" : required(R, "CyclesPerElement", Origin);
     if (Cpe != "unknown" && Epi != "unknown") {
-      L.elementsPerIteration = parseElementCount(Epi);
-      L.cyclesPerElement =
-          perElement(L.cyclesPerIteration, L.elementsPerIteration, Cpe);
+      L.ElementsPerIteration = parseElementCount(Epi);
+      L.CyclesPerElement =
+          perElement(L.CyclesPerIteration, L.ElementsPerIteration, Cpe);
     }
   } catch (const std::invalid_argument &E) {
-    throw InputError(origin,
-                     "loopperf remark in " + L.function + ": " + E.what());
+    throw InputError(Origin,
+                     "loopperf remark in " + L.Function + ": " + E.what());
   }
-  L.model = required(R, "Model", origin);
-  L.bottleneck = required(R, "Bottleneck", origin);
+  L.Model = required(R, "Model", Origin);
+  L.Bottleneck = required(R, "Bottleneck", Origin);
   if (const llvm::remarks::Argument *A = arg(R, "BottleneckResource"))
-    L.bottleneckResource = A->Val.str();
+    L.BottleneckResource = A->Val.str();
   return L;
 }
 
 } // namespace
 
-std::vector<LoopRecord> readClangYaml(const std::string &bytes,
-                                      const std::string &origin) {
+std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
+                                      const std::string &Origin) {
   // LLVM's YAML remark serializer ends every remark with "...": anything
   // else at the end is a file cut short (the parser would accept a remark
   // cut between two arguments).
-  const size_t last = bytes.find_last_not_of(" \t\r\n");
-  if (last != std::string::npos &&
-      (last < 2 || bytes.compare(last - 2, 3, "...") != 0))
+  const size_t Last = Bytes.find_last_not_of(" \t\r\n");
+  if (Last != std::string::npos &&
+      (Last < 2 || Bytes.compare(Last - 2, 3, "...") != 0))
     throw InputError(
-        origin, "truncated optimization record (the last remark does not end "
+        Origin, "truncated optimization record (the last remark does not end "
                 "with '...')");
   llvm::Expected<std::unique_ptr<llvm::remarks::RemarkParser>> Parser =
-      llvm::remarks::createRemarkParser(llvm::remarks::Format::YAML, bytes);
+      llvm::remarks::createRemarkParser(llvm::remarks::Format::YAML, Bytes);
   if (!Parser)
-    throw InputError(origin, llvm::toString(Parser.takeError()));
+    throw InputError(Origin, llvm::toString(Parser.takeError()));
   std::vector<LoopRecord> Out;
   for (;;) {
     llvm::Expected<std::unique_ptr<llvm::remarks::Remark>> Next =
@@ -89,20 +89,20 @@ std::vector<LoopRecord> readClangYaml(const std::string &bytes,
         llvm::consumeError(std::move(E));
         break;
       }
-      throw InputError(origin, "malformed optimization record: " +
+      throw InputError(Origin, "malformed optimization record: " +
                                    llvm::toString(std::move(E)));
     }
     const llvm::remarks::Remark &R = **Next;
     if (R.PassName != "loopperf")
       continue;
     if (R.RemarkName == "LoopPerf") {
-      Out.push_back(summary(R, origin));
+      Out.push_back(summary(R, Origin));
     } else if (R.RemarkName == "LoopPerfDetail" && !Out.empty() &&
-               Out.back().function == R.FunctionName &&
-               Out.back().fingerprint.empty()) {
+               Out.back().Function == R.FunctionName &&
+               Out.back().Fingerprint.empty()) {
       // The detail remark directly follows its summary (same loop).
       if (const llvm::remarks::Argument *A = arg(R, "Fingerprint"))
-        Out.back().fingerprint = A->Val.str();
+        Out.back().Fingerprint = A->Val.str();
     }
   }
   return Out;

@@ -11,75 +11,75 @@
 namespace loopperf::gate {
 namespace {
 
-std::string tooLarge(size_t maxBytes, const char *what) {
+std::string tooLarge(size_t MaxBytes, const char *What) {
   return fmt::format(
       "{} more than {} bytes (loopperf-gate's limit per file, {} MiB; "
       "see docs/ci.md)",
-      what, maxBytes, maxBytes >> 20);
+      What, MaxBytes, MaxBytes >> 20);
 }
 
-std::string gunzip(const std::string &data, const std::string &path,
-                   size_t maxBytes) {
-  z_stream zs{};
+std::string gunzip(const std::string &Data, const std::string &Path,
+                   size_t MaxBytes) {
+  z_stream Zs{};
   // 16 + MAX_WBITS: gzip header and trailer (CRC and length are checked).
-  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
-    throw InputError(path, "cannot initialise zlib");
-  zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  std::string out;
-  char buf[1 << 16];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    zs.next_out = reinterpret_cast<Bytef *>(buf);
-    zs.avail_out = sizeof buf;
-    rc = inflate(&zs, Z_NO_FLUSH);
-    const size_t got = sizeof buf - zs.avail_out;
-    if (got > maxBytes - out.size()) {
-      inflateEnd(&zs);
-      throw InputError(path, tooLarge(maxBytes, "gzip data decompresses to"));
+  if (inflateInit2(&Zs, 16 + MAX_WBITS) != Z_OK)
+    throw InputError(Path, "cannot initialise zlib");
+  Zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(Data.data()));
+  Zs.avail_in = static_cast<uInt>(Data.size());
+  std::string Out;
+  char Buf[1 << 16];
+  int Rc = Z_OK;
+  while (Rc == Z_OK) {
+    Zs.next_out = reinterpret_cast<Bytef *>(Buf);
+    Zs.avail_out = sizeof Buf;
+    Rc = inflate(&Zs, Z_NO_FLUSH);
+    const size_t Got = sizeof Buf - Zs.avail_out;
+    if (Got > MaxBytes - Out.size()) {
+      inflateEnd(&Zs);
+      throw InputError(Path, tooLarge(MaxBytes, "gzip data decompresses to"));
     }
-    out.append(buf, got);
-    if (rc == Z_BUF_ERROR && zs.avail_in == 0)
+    Out.append(Buf, Got);
+    if (Rc == Z_BUF_ERROR && Zs.avail_in == 0)
       break; // input ended before the stream did
   }
-  std::string msg = zs.msg ? zs.msg : "";
-  inflateEnd(&zs);
-  if (rc != Z_STREAM_END)
-    throw InputError(path, rc == Z_BUF_ERROR || rc == Z_OK
+  std::string Msg = Zs.msg ? Zs.msg : "";
+  inflateEnd(&Zs);
+  if (Rc != Z_STREAM_END)
+    throw InputError(Path, Rc == Z_BUF_ERROR || Rc == Z_OK
                                ? "truncated gzip data"
                                : "corrupt gzip data" +
-                                     (msg.empty() ? "" : ": " + msg));
-  return out;
+                                     (Msg.empty() ? "" : ": " + Msg));
+  return Out;
 }
 
 } // namespace
 
-std::string readFileBytes(const std::string &path, size_t maxBytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(path, std::string("cannot open: ") + std::strerror(errno));
+std::string readFileBytes(const std::string &Path, size_t MaxBytes) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    throw InputError(Path, std::string("cannot open: ") + std::strerror(errno));
   // Read in blocks up to the limit (a pipe or /dev/zero has no size).
-  std::string data;
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    const size_t got = static_cast<size_t>(in.gcount());
-    if (got > maxBytes - data.size())
-      throw InputError(path, tooLarge(maxBytes, "the file has"));
-    data.append(buf, got);
+  std::string Data;
+  char Buf[1 << 16];
+  while (In.read(Buf, sizeof Buf) || In.gcount() > 0) {
+    const size_t Got = static_cast<size_t>(In.gcount());
+    if (Got > MaxBytes - Data.size())
+      throw InputError(Path, tooLarge(MaxBytes, "the file has"));
+    Data.append(Buf, Got);
   }
-  if (in.bad())
-    throw InputError(path, "read error");
-  return decodeBytes(std::move(data), path, maxBytes);
+  if (In.bad())
+    throw InputError(Path, "read error");
+  return decodeBytes(std::move(Data), Path, MaxBytes);
 }
 
-std::string decodeBytes(std::string data, const std::string &origin,
-                        size_t maxBytes) {
-  if (data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
-      static_cast<unsigned char>(data[1]) == 0x8b)
-    return gunzip(data, origin, maxBytes);
-  if (data.size() > maxBytes)
-    throw InputError(origin, tooLarge(maxBytes, "the file has"));
-  return data;
+std::string decodeBytes(std::string Data, const std::string &Origin,
+                        size_t MaxBytes) {
+  if (Data.size() >= 2 && static_cast<unsigned char>(Data[0]) == 0x1f &&
+      static_cast<unsigned char>(Data[1]) == 0x8b)
+    return gunzip(Data, Origin, MaxBytes);
+  if (Data.size() > MaxBytes)
+    throw InputError(Origin, tooLarge(MaxBytes, "the file has"));
+  return Data;
 }
 
 } // namespace loopperf::gate

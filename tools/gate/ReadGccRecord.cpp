@@ -29,36 +29,36 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string messageText(const Json &rec) {
-  std::string s;
-  auto it = rec.find("message");
-  if (it == rec.end() || !it->is_array())
-    return s;
-  for (const Json &part : *it)
-    if (part.is_string())
-      s += part.get<std::string>();
-    else if (part.is_object() && part.contains("expr") &&
-             part["expr"].is_string())
-      s += part["expr"].get<std::string>();
-  while (!s.empty() && s.back() == '\n')
-    s.pop_back();
-  return s;
+std::string messageText(const Json &Rec) {
+  std::string S;
+  auto It = Rec.find("message");
+  if (It == Rec.end() || !It->is_array())
+    return S;
+  for (const Json &Part : *It)
+    if (Part.is_string())
+      S += Part.get<std::string>();
+    else if (Part.is_object() && Part.contains("expr") &&
+             Part["expr"].is_string())
+      S += Part["expr"].get<std::string>();
+  while (!S.empty() && S.back() == '\n')
+    S.pop_back();
+  return S;
 }
 
-std::string str(const Json &obj, const char *key) {
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_string() ? it->get<std::string>()
+std::string str(const Json &Obj, const char *Key) {
+  auto It = Obj.find(Key);
+  return It != Obj.end() && It->is_string() ? It->get<std::string>()
                                             : std::string();
 }
 
 /// `text` for a message: at most 200 characters.
-std::string quoted(const std::string &text) {
-  return text.size() <= 200 ? text : text.substr(0, 200) + "...";
+std::string quoted(const std::string &Text) {
+  return Text.size() <= 200 ? Text : Text.substr(0, 200) + "...";
 }
 
-unsigned num(const Json &obj, const char *key) {
-  auto it = obj.find(key);
-  return it != obj.end() && it->is_number_unsigned() ? it->get<unsigned>() : 0;
+unsigned num(const Json &Obj, const char *Key) {
+  auto It = Obj.find(Key);
+  return It != Obj.end() && It->is_number_unsigned() ? It->get<unsigned>() : 0;
 }
 
 } // namespace
@@ -70,84 +70,84 @@ namespace {
 /// recursed once per character and overflowed the stack near 60,000).
 class Scanner {
 public:
-  explicit Scanner(std::string_view text) : text(text) {}
-  bool literal(std::string_view t) {
-    if (text.substr(pos).substr(0, t.size()) != t)
+  explicit Scanner(std::string_view Text) : Text(Text) {}
+  bool literal(std::string_view T) {
+    if (Text.substr(Pos).substr(0, T.size()) != T)
       return false;
-    pos += t.size();
+    Pos += T.size();
     return true;
   }
   /// [0-9]+
-  bool digits(std::string &out) {
-    const size_t begin = pos;
-    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
-      ++pos;
-    out.assign(text.substr(begin, pos - begin));
-    return pos > begin;
+  bool digits(std::string &Out) {
+    const size_t Begin = Pos;
+    while (Pos < Text.size() && Text[Pos] >= '0' && Text[Pos] <= '9')
+      ++Pos;
+    Out.assign(Text.substr(Begin, Pos - Begin));
+    return Pos > Begin;
   }
   /// [0-9]+\.[0-9]+, as loopperf prints cycles.
-  bool decimal(std::string &out) {
-    std::string whole, frac;
-    if (!digits(whole) || !literal(".") || !digits(frac))
+  bool decimal(std::string &Out) {
+    std::string Whole, Frac;
+    if (!digits(Whole) || !literal(".") || !digits(Frac))
       return false;
-    out = whole + "." + frac;
+    Out = Whole + "." + Frac;
     return true;
   }
   /// Everything up to (not including) `stop`; false if `stop` does not
   /// follow or nothing precedes it.
-  bool until(char stop, std::string &out) {
-    const size_t end = text.find(stop, pos);
-    if (end == std::string_view::npos || end == pos)
+  bool until(char Stop, std::string &Out) {
+    const size_t End = Text.find(Stop, Pos);
+    if (End == std::string_view::npos || End == Pos)
       return false;
-    out.assign(text.substr(pos, end - pos));
-    pos = end;
+    Out.assign(Text.substr(Pos, End - Pos));
+    Pos = End;
     return true;
   }
   /// [a-z-]+
-  bool word(std::string &out) {
-    const size_t begin = pos;
-    while (pos < text.size() &&
-           ((text[pos] >= 'a' && text[pos] <= 'z') || text[pos] == '-'))
-      ++pos;
-    out.assign(text.substr(begin, pos - begin));
-    return pos > begin;
+  bool word(std::string &Out) {
+    const size_t Begin = Pos;
+    while (Pos < Text.size() &&
+           ((Text[Pos] >= 'a' && Text[Pos] <= 'z') || Text[Pos] == '-'))
+      ++Pos;
+    Out.assign(Text.substr(Begin, Pos - Begin));
+    return Pos > Begin;
   }
-  std::string_view rest() const { return text.substr(pos); }
+  std::string_view rest() const { return Text.substr(Pos); }
 
 private:
-  std::string_view text;
-  size_t pos = 0;
+  std::string_view Text;
+  size_t Pos = 0;
 };
 
-bool isLowerWord(std::string_view s) {
-  return !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyz") ==
+bool isLowerWord(std::string_view S) {
+  return !S.empty() && S.find_first_not_of("abcdefghijklmnopqrstuvwxyz") ==
                            std::string_view::npos;
 }
 
 /// The ids of the passes named "loopperf" in GCC's passes tree (iterative:
 /// the tree's depth comes from the file).
-std::unordered_set<std::string> loopperfPassIds(const Json &passes) {
-  std::unordered_set<std::string> ids;
-  std::vector<const Json *> todo{&passes};
-  while (!todo.empty()) {
-    const Json *j = todo.back();
-    todo.pop_back();
-    if (j->is_array()) {
-      for (const Json &e : *j)
-        todo.push_back(&e);
-    } else if (j->is_object()) {
-      if (str(*j, "name") == "loopperf" && !str(*j, "id").empty())
-        ids.insert(str(*j, "id"));
-      if (auto c = j->find("children"); c != j->end())
-        todo.push_back(&*c);
+std::unordered_set<std::string> loopperfPassIds(const Json &Passes) {
+  std::unordered_set<std::string> Ids;
+  std::vector<const Json *> Todo{&Passes};
+  while (!Todo.empty()) {
+    const Json *J = Todo.back();
+    Todo.pop_back();
+    if (J->is_array()) {
+      for (const Json &E : *J)
+        Todo.push_back(&E);
+    } else if (J->is_object()) {
+      if (str(*J, "name") == "loopperf" && !str(*J, "id").empty())
+        Ids.insert(str(*J, "id"));
+      if (auto C = J->find("children"); C != J->end())
+        Todo.push_back(&*C);
     }
   }
-  return ids;
+  return Ids;
 }
 
 } // namespace
 
-bool parseGccSummary(const std::string &text, LoopRecord &r) {
+bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   // The engine's summary (loopperf/Remark.h, docs/remarks.md):
   //   loop runs C cycles/iteration (E cycles/element, N element[s]/iteration
   //   | elements/iteration unknown) on MODEL; bottleneck: CLASS[ RESOURCE]
@@ -155,97 +155,97 @@ bool parseGccSummary(const std::string &text, LoopRecord &r) {
   //   [; confidence WORD]
   // Records written before the bounds joined the summary end after the
   // resource, with an optional "; confidence WORD".
-  Scanner s(text);
-  std::string cpi, cpe, epi, model, bottleneck;
-  if (!s.literal("loop runs ") || !s.decimal(cpi) ||
-      !s.literal(" cycles/iteration ("))
+  Scanner S(Text);
+  std::string Cpi, Cpe, Epi, Model, Bottleneck;
+  if (!S.literal("loop runs ") || !S.decimal(Cpi) ||
+      !S.literal(" cycles/iteration ("))
     return false;
-  const bool unknown = s.literal("elements/iteration unknown");
-  if (!unknown) {
-    if (!s.decimal(cpe) || !s.literal(" cycles/element, ") || !s.digits(epi) ||
-        !s.literal(" element"))
+  const bool Unknown = S.literal("elements/iteration unknown");
+  if (!Unknown) {
+    if (!S.decimal(Cpe) || !S.literal(" cycles/element, ") || !S.digits(Epi) ||
+        !S.literal(" element"))
       return false;
-    s.literal("s"); // "1 element/iteration", "4 elements/iteration"
-    if (!s.literal("/iteration"))
+    S.literal("s"); // "1 element/iteration", "4 elements/iteration"
+    if (!S.literal("/iteration"))
       return false;
   }
-  if (!s.literal(") on ") || !s.until(';', model) ||
-      !s.literal("; bottleneck: ") || !s.word(bottleneck))
+  if (!S.literal(") on ") || !S.until(';', Model) ||
+      !S.literal("; bottleneck: ") || !S.word(Bottleneck))
     return false;
-  s.literal(" ");
-  std::string_view resource = s.rest();
-  if (resource.find('\n') != std::string_view::npos)
+  S.literal(" ");
+  std::string_view Resource = S.rest();
+  if (Resource.find('\n') != std::string_view::npos)
     return false;
-  if (const size_t b = resource.find("; bounds: "); b != std::string_view::npos)
-    resource = resource.substr(0, b);
-  else if (const size_t c = resource.rfind("; confidence ");
-           c != std::string_view::npos && isLowerWord(resource.substr(c + 13)))
-    resource = resource.substr(0, c);
-  r.cyclesPerIteration = parseNumber(cpi);
-  if (!unknown) {
-    r.elementsPerIteration = parseElementCount(epi);
-    r.cyclesPerElement =
-        perElement(r.cyclesPerIteration, r.elementsPerIteration, cpe);
+  if (const size_t B = Resource.find("; bounds: "); B != std::string_view::npos)
+    Resource = Resource.substr(0, B);
+  else if (const size_t C = Resource.rfind("; confidence ");
+           C != std::string_view::npos && isLowerWord(Resource.substr(C + 13)))
+    Resource = Resource.substr(0, C);
+  R.CyclesPerIteration = parseNumber(Cpi);
+  if (!Unknown) {
+    R.ElementsPerIteration = parseElementCount(Epi);
+    R.CyclesPerElement =
+        perElement(R.CyclesPerIteration, R.ElementsPerIteration, Cpe);
   }
-  r.model = model;
-  r.bottleneck = bottleneck;
-  r.bottleneckResource = std::string(resource);
+  R.Model = Model;
+  R.Bottleneck = Bottleneck;
+  R.BottleneckResource = std::string(Resource);
   return true;
 }
 
-std::vector<LoopRecord> readGccRecord(const std::string &bytes,
-                                      const std::string &origin) {
-  Json doc = Json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded())
-    throw InputError(origin, "malformed JSON (truncated?)");
-  if (!doc.is_array() || doc.size() < 3 || !doc[1].is_array() ||
-      !doc[2].is_array())
+std::vector<LoopRecord> readGccRecord(const std::string &Bytes,
+                                      const std::string &Origin) {
+  Json Doc = Json::parse(Bytes, nullptr, /*allow_exceptions=*/false);
+  if (Doc.is_discarded())
+    throw InputError(Origin, "malformed JSON (truncated?)");
+  if (!Doc.is_array() || Doc.size() < 3 || !Doc[1].is_array() ||
+      !Doc[2].is_array())
     throw InputError(
-        origin, "not a GCC optimization record ([metadata, passes, records])");
-  const std::unordered_set<std::string> passIds = loopperfPassIds(doc[1]);
-  std::vector<LoopRecord> out;
-  std::string lastPass; // the pass id of the last summary
-  for (const Json &rec : doc[2]) {
-    if (!rec.is_object())
-      throw InputError(origin, "a record is not a JSON object");
-    const std::string kind = str(rec, "kind");
-    const std::string pass = str(rec, "pass");
-    if (!passIds.empty() && !passIds.count(pass))
+        Origin, "not a GCC optimization record ([metadata, passes, records])");
+  const std::unordered_set<std::string> PassIds = loopperfPassIds(Doc[1]);
+  std::vector<LoopRecord> Out;
+  std::string LastPass; // the pass id of the last summary
+  for (const Json &Rec : Doc[2]) {
+    if (!Rec.is_object())
+      throw InputError(Origin, "a record is not a JSON object");
+    const std::string Kind = str(Rec, "kind");
+    const std::string Pass = str(Rec, "pass");
+    if (!PassIds.empty() && !PassIds.count(Pass))
       continue; // another pass's record
-    const std::string text = messageText(rec);
-    const bool summary = kind == "success" &&
-                         (!passIds.empty() || text.rfind("loop runs ", 0) == 0);
-    if (!summary && !(kind == "note" && !out.empty() && pass == lastPass))
+    const std::string Text = messageText(Rec);
+    const bool Summary = Kind == "success" &&
+                         (!PassIds.empty() || Text.rfind("loop runs ", 0) == 0);
+    if (!Summary && !(Kind == "note" && !Out.empty() && Pass == LastPass))
       continue;
-    LoopRecord r;
-    r.origin = origin;
-    r.function = str(rec, "function");
-    if (auto loc = rec.find("location"); loc != rec.end() && loc->is_object()) {
-      r.file = str(*loc, "file");
-      r.line = num(*loc, "line");
-      r.column = num(*loc, "column");
+    LoopRecord R;
+    R.Origin = Origin;
+    R.Function = str(Rec, "function");
+    if (auto Loc = Rec.find("location"); Loc != Rec.end() && Loc->is_object()) {
+      R.File = str(*Loc, "file");
+      R.Line = num(*Loc, "line");
+      R.Column = num(*Loc, "column");
     }
-    if (summary) {
-      lastPass = pass;
-      bool ok = false;
+    if (Summary) {
+      LastPass = Pass;
+      bool Ok = false;
       try {
-        ok = parseGccSummary(text, r);
-      } catch (const std::invalid_argument &e) {
-        throw InputError(origin,
-                         "loopperf record in " + r.function + ": " + e.what());
+        Ok = parseGccSummary(Text, R);
+      } catch (const std::invalid_argument &E) {
+        throw InputError(Origin,
+                         "loopperf record in " + R.Function + ": " + E.what());
       }
-      if (!ok)
-        throw InputError(origin, "loopperf record in " + r.function +
+      if (!Ok)
+        throw InputError(Origin, "loopperf record in " + R.Function +
                                      " is not a loop summary: '" +
-                                     quoted(text) + "'");
-      out.push_back(std::move(r));
-    } else if (kind == "note" && text.rfind("fingerprint ", 0) == 0 &&
-               !out.empty() && out.back().function == r.function &&
-               out.back().line == r.line && out.back().fingerprint.empty()) {
-      out.back().fingerprint = text.substr(12);
+                                     quoted(Text) + "'");
+      Out.push_back(std::move(R));
+    } else if (Kind == "note" && Text.rfind("fingerprint ", 0) == 0 &&
+               !Out.empty() && Out.back().Function == R.Function &&
+               Out.back().Line == R.Line && Out.back().Fingerprint.empty()) {
+      Out.back().Fingerprint = Text.substr(12);
     }
   }
-  return out;
+  return Out;
 }
 
 } // namespace loopperf::gate

@@ -10,94 +10,94 @@ namespace {
 
 using Json = nlohmann::json;
 
-const Json &member(const Json &obj, const char *key, const std::string &where) {
-  auto it = obj.find(key);
-  if (it == obj.end())
-    throw InputError(where, std::string("a loop has no \"") + key + "\"");
-  return *it;
+const Json &member(const Json &Obj, const char *Key, const std::string &Where) {
+  auto It = Obj.find(Key);
+  if (It == Obj.end())
+    throw InputError(Where, std::string("a loop has no \"") + Key + "\"");
+  return *It;
 }
 
-double cycles(const Json &v, const char *key, const std::string &origin) {
-  const Json &n = member(v, key, origin);
-  if (!n.is_number() || n.get<double>() < 0)
-    throw InputError(origin,
-                     std::string("\"") + key + "\" is not a cycle count");
-  return n.get<double>();
+double cycles(const Json &V, const char *Key, const std::string &Origin) {
+  const Json &N = member(V, Key, Origin);
+  if (!N.is_number() || N.get<double>() < 0)
+    throw InputError(Origin,
+                     std::string("\"") + Key + "\" is not a cycle count");
+  return N.get<double>();
 }
 
 } // namespace
 
-std::vector<LoopRecord> readLoopperfJson(const std::string &bytes,
-                                         const std::string &origin) {
-  Json doc = Json::parse(bytes, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded())
-    throw InputError(origin, "malformed JSON (truncated?)");
-  if (!doc.is_object() || !doc.contains("loops") || !doc["loops"].is_array())
-    throw InputError(origin, "not a loopperf JSON record (no \"loops\" array)");
+std::vector<LoopRecord> readLoopperfJson(const std::string &Bytes,
+                                         const std::string &Origin) {
+  Json Doc = Json::parse(Bytes, nullptr, /*allow_exceptions=*/false);
+  if (Doc.is_discarded())
+    throw InputError(Origin, "malformed JSON (truncated?)");
+  if (!Doc.is_object() || !Doc.contains("loops") || !Doc["loops"].is_array())
+    throw InputError(Origin, "not a loopperf JSON record (no \"loops\" array)");
   // The document names the TU "file"; the clang plugin's files written
   // before the one JSON writer named it "module". A loop's own "file" (the
   // plugins') wins over it.
-  std::string tuFile;
-  for (const char *key : {"module", "file"})
-    if (doc.contains(key) && doc[key].is_string())
-      tuFile = doc[key].get<std::string>();
-  std::vector<LoopRecord> out;
-  for (const Json &l : doc["loops"]) {
-    if (!l.is_object())
-      throw InputError(origin, "a loop is not a JSON object");
-    if (l.contains("analysable") && l["analysable"] == false)
+  std::string TuFile;
+  for (const char *Key : {"module", "file"})
+    if (Doc.contains(Key) && Doc[Key].is_string())
+      TuFile = Doc[Key].get<std::string>();
+  std::vector<LoopRecord> Out;
+  for (const Json &L : Doc["loops"]) {
+    if (!L.is_object())
+      throw InputError(Origin, "a loop is not a JSON object");
+    if (L.contains("analysable") && L["analysable"] == false)
       continue; // the CLI found alternative paths in its body
-    LoopRecord r;
-    r.origin = origin;
-    r.file = l.contains("file") && l["file"].is_string() &&
-                     !l["file"].get<std::string>().empty()
-                 ? l["file"].get<std::string>()
-                 : tuFile;
+    LoopRecord R;
+    R.Origin = Origin;
+    R.File = L.contains("file") && L["file"].is_string() &&
+                     !L["file"].get<std::string>().empty()
+                 ? L["file"].get<std::string>()
+                 : TuFile;
     // The plugins say where the loop is with "function" and "line"; the
     // CLI's loops have a "region" (function, first_line: a line of the
     // assembly file).
-    const Json *where = &l;
-    Json fromRegion;
-    if (!l.contains("function") && l.contains("region") &&
-        l["region"].is_object()) {
-      const Json &region = l["region"];
-      fromRegion["function"] =
-          region.contains("function") ? region["function"] : Json("");
-      fromRegion["line"] =
-          region.contains("first_line") ? region["first_line"] : Json(0u);
-      where = &fromRegion;
+    const Json *Where = &L;
+    Json FromRegion;
+    if (!L.contains("function") && L.contains("region") &&
+        L["region"].is_object()) {
+      const Json &Region = L["region"];
+      FromRegion["function"] =
+          Region.contains("function") ? Region["function"] : Json("");
+      FromRegion["line"] =
+          Region.contains("first_line") ? Region["first_line"] : Json(0u);
+      Where = &FromRegion;
     }
-    const Json &fn = member(*where, "function", origin);
-    const Json &line = member(*where, "line", origin);
-    if (!fn.is_string() || !line.is_number_unsigned())
-      throw InputError(origin,
+    const Json &Fn = member(*Where, "function", Origin);
+    const Json &Line = member(*Where, "line", Origin);
+    if (!Fn.is_string() || !Line.is_number_unsigned())
+      throw InputError(Origin,
                        "a loop's \"function\" or \"line\" has the wrong type");
-    r.function = fn.get<std::string>();
-    r.line = line.get<unsigned>();
-    r.cyclesPerIteration = cycles(l, "cycles_per_iteration", origin);
-    const Json &epi = member(l, "elements_per_iteration", origin);
+    R.Function = Fn.get<std::string>();
+    R.Line = Line.get<unsigned>();
+    R.CyclesPerIteration = cycles(L, "cycles_per_iteration", Origin);
+    const Json &Epi = member(L, "elements_per_iteration", Origin);
     // 0: unknown (the LLVM plugin's "cycles_per_element": null); otherwise
     // a count within MaxElementsPerIteration, checked before any cast.
-    if (!epi.is_number())
-      throw InputError(origin, "\"elements_per_iteration\" is not a count");
-    if (!(epi.is_number_integer() && epi.get<double>() == 0)) {
+    if (!Epi.is_number())
+      throw InputError(Origin, "\"elements_per_iteration\" is not a count");
+    if (!(Epi.is_number_integer() && Epi.get<double>() == 0)) {
       try {
-        r.elementsPerIteration = checkElementCount(epi.get<double>());
-      } catch (const std::invalid_argument &e) {
-        throw InputError(origin, "loop in " + r.function + ": " + e.what());
+        R.ElementsPerIteration = checkElementCount(Epi.get<double>());
+      } catch (const std::invalid_argument &E) {
+        throw InputError(Origin, "loop in " + R.Function + ": " + E.what());
       }
     }
-    if (r.elementsPerIteration)
-      r.cyclesPerElement = cycles(l, "cycles_per_element", origin);
-    for (auto [key, field] : {std::pair{"model", &r.model},
-                              {"bottleneck", &r.bottleneck},
-                              {"bottleneck_resource", &r.bottleneckResource},
-                              {"fingerprint", &r.fingerprint}})
-      if (l.contains(key) && l[key].is_string())
-        *field = l[key].get<std::string>();
-    out.push_back(std::move(r));
+    if (R.ElementsPerIteration)
+      R.CyclesPerElement = cycles(L, "cycles_per_element", Origin);
+    for (auto [key, field] : {std::pair{"model", &R.Model},
+                              {"bottleneck", &R.Bottleneck},
+                              {"bottleneck_resource", &R.BottleneckResource},
+                              {"fingerprint", &R.Fingerprint}})
+      if (L.contains(key) && L[key].is_string())
+        *field = L[key].get<std::string>();
+    Out.push_back(std::move(R));
   }
-  return out;
+  return Out;
 }
 
 } // namespace loopperf::gate

@@ -7,29 +7,29 @@
 
 namespace loopperf::gate {
 
-std::string functionName(const LoopRecord &r) {
-  return llvm::demangle(r.function);
+std::string functionName(const LoopRecord &R) {
+  return llvm::demangle(R.Function);
 }
 
-std::string changeText(const Verdict &v) {
-  if (!v.pair.base)
-    return fmt::format("{:.2f} {}", v.after, v.unit());
-  if (!v.pair.cand)
-    return fmt::format("{:.2f} {}", v.before, v.unit());
-  std::string pct =
-      v.before > 0
-          ? fmt::format(" ({:+.1f}%)", 100 * (v.after - v.before) / v.before)
+std::string changeText(const Verdict &V) {
+  if (!V.Pair.Base)
+    return fmt::format("{:.2f} {}", V.After, V.unit());
+  if (!V.Pair.Cand)
+    return fmt::format("{:.2f} {}", V.Before, V.unit());
+  std::string Pct =
+      V.Before > 0
+          ? fmt::format(" ({:+.1f}%)", 100 * (V.After - V.Before) / V.Before)
           : std::string();
-  return fmt::format("{:.2f} -> {:.2f} {}{}", v.before, v.after, v.unit(), pct);
+  return fmt::format("{:.2f} -> {:.2f} {}{}", V.Before, V.After, V.unit(), Pct);
 }
 
-std::string summaryText(const GateResult &r) {
+std::string summaryText(const GateResult &R) {
   return fmt::format(
       "{} regressed, {} over budget, {} improved, {} unchanged, {} new, {} "
       "removed; {} failing",
-      r.count(Status::Regressed), r.count(Status::OverBudget),
-      r.count(Status::Improved), r.count(Status::Unchanged),
-      r.count(Status::New), r.count(Status::Removed), r.failures());
+      R.count(Status::Regressed), R.count(Status::OverBudget),
+      R.count(Status::Improved), R.count(Status::Unchanged),
+      R.count(Status::New), R.count(Status::Removed), R.failures());
 }
 
 } // namespace loopperf::gate

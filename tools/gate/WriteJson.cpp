@@ -10,49 +10,49 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json side(const LoopRecord *r) {
-  if (!r)
+Json side(const LoopRecord *R) {
+  if (!R)
     return Json();
-  return {{"file", r->file},
-          {"line", r->line},
-          {"function", r->function},
-          {"fingerprint", r->fingerprint},
-          {"cycles_per_iteration", r->cyclesPerIteration},
+  return {{"file", R->File},
+          {"line", R->Line},
+          {"function", R->Function},
+          {"fingerprint", R->Fingerprint},
+          {"cycles_per_iteration", R->CyclesPerIteration},
           {"cycles_per_element",
-           r->cyclesPerElement ? Json(*r->cyclesPerElement) : Json()},
-          {"elements_per_iteration", r->elementsPerIteration},
-          {"model", r->model},
-          {"bottleneck", r->bottleneck},
-          {"bottleneck_resource", r->bottleneckResource},
-          {"record", r->origin}};
+           R->CyclesPerElement ? Json(*R->CyclesPerElement) : Json()},
+          {"elements_per_iteration", R->ElementsPerIteration},
+          {"model", R->Model},
+          {"bottleneck", R->Bottleneck},
+          {"bottleneck_resource", R->BottleneckResource},
+          {"record", R->Origin}};
 }
 
 } // namespace
 
-std::string writeJson(const GateResult &r) {
-  Json loops = Json::array();
-  for (const Verdict &v : r.loops)
-    loops.push_back({{"status", statusName(v.status)},
-                     {"fails", v.fails},
-                     {"allowed", v.allowed},
-                     {"metric", v.unit()},
-                     {"before", v.pair.base ? Json(v.before) : Json()},
-                     {"after", v.pair.cand ? Json(v.after) : Json()},
-                     {"matched_by", matchedByName(v.pair.by)},
-                     {"reason", v.reason},
-                     {"baseline", side(v.pair.base)},
-                     {"candidate", side(v.pair.cand)}});
-  Json summary = Json::object();
-  for (Status s : {Status::Regressed, Status::OverBudget, Status::Improved,
+std::string writeJson(const GateResult &R) {
+  Json Loops = Json::array();
+  for (const Verdict &V : R.Loops)
+    Loops.push_back({{"status", statusName(V.Outcome)},
+                     {"fails", V.Fails},
+                     {"allowed", V.Allowed},
+                     {"metric", V.unit()},
+                     {"before", V.Pair.Base ? Json(V.Before) : Json()},
+                     {"after", V.Pair.Cand ? Json(V.After) : Json()},
+                     {"matched_by", matchedByName(V.Pair.By)},
+                     {"reason", V.Reason},
+                     {"baseline", side(V.Pair.Base)},
+                     {"candidate", side(V.Pair.Cand)}});
+  Json Summary = Json::object();
+  for (Status S : {Status::Regressed, Status::OverBudget, Status::Improved,
                    Status::Unchanged, Status::New, Status::Removed})
-    summary[statusName(s)] = r.count(s);
-  summary["failing"] = r.failures();
-  Json doc = {{"result", r.failed() ? "fail" : "pass"},
-              {"summary", summary},
-              {"loops", loops}};
+    Summary[statusName(S)] = R.count(S);
+  Summary["failing"] = R.failures();
+  Json Doc = {{"result", R.failed() ? "fail" : "pass"},
+              {"summary", Summary},
+              {"loops", Loops}};
   // jsonText: names that are not UTF-8 get U+FFFD (nlohmann's type_error 316
   // ended the gate with exit 2; found by fuzz/FuzzGateRecord.cpp).
-  return jsonText(doc) + "\n";
+  return jsonText(Doc) + "\n";
 }
 
 } // namespace loopperf::gate

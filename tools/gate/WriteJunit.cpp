@@ -6,63 +6,63 @@
 namespace loopperf::gate {
 namespace {
 
-std::string xml(const std::string &s) {
-  std::string out;
-  for (char c : s)
-    switch (c) {
+std::string xml(const std::string &S) {
+  std::string Out;
+  for (char C : S)
+    switch (C) {
     case '&':
-      out += "&amp;";
+      Out += "&amp;";
       break;
     case '<':
-      out += "&lt;";
+      Out += "&lt;";
       break;
     case '>':
-      out += "&gt;";
+      Out += "&gt;";
       break;
     case '"':
-      out += "&quot;";
+      Out += "&quot;";
       break;
     case '\'':
-      out += "&apos;";
+      Out += "&apos;";
       break;
     default:
       // XML 1.0 allows no control characters but tab, newline, return.
-      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' ||
-          c == '\r')
-        out += c;
+      if (static_cast<unsigned char>(C) >= 0x20 || C == '\t' || C == '\n' ||
+          C == '\r')
+        Out += C;
     }
-  return out;
+  return Out;
 }
 
 } // namespace
 
-std::string writeJunit(const GateResult &r) {
-  std::string cases;
-  unsigned skipped = 0;
-  for (const Verdict &v : r.loops) {
-    const LoopRecord &l = v.loop();
-    cases +=
+std::string writeJunit(const GateResult &R) {
+  std::string Cases;
+  unsigned Skipped = 0;
+  for (const Verdict &V : R.Loops) {
+    const LoopRecord &L = V.loop();
+    Cases +=
         fmt::format("    <testcase classname=\"{}\" name=\"{}:{}\" time=\"0\">",
-                    xml(l.file), xml(functionName(l)), l.line);
-    if (v.fails)
-      cases +=
+                    xml(L.File), xml(functionName(L)), L.Line);
+    if (V.Fails)
+      Cases +=
           fmt::format("<failure type=\"{}\" message=\"{}\">{}</failure>",
-                      statusName(v.status), xml(v.reason), xml(changeText(v)));
-    else if (v.status == Status::Removed) {
-      cases += "<skipped message=\"loop disappeared\"/>";
-      ++skipped;
+                      statusName(V.Outcome), xml(V.Reason), xml(changeText(V)));
+    else if (V.Outcome == Status::Removed) {
+      Cases += "<skipped message=\"loop disappeared\"/>";
+      ++Skipped;
     } else
-      cases += fmt::format(
-          "<system-out>{}: {}</system-out>", statusName(v.status),
-          xml(changeText(v) + (v.reason.empty() ? "" : "; " + v.reason)));
-    cases += "</testcase>\n";
+      Cases += fmt::format(
+          "<system-out>{}: {}</system-out>", statusName(V.Outcome),
+          xml(changeText(V) + (V.Reason.empty() ? "" : "; " + V.Reason)));
+    Cases += "</testcase>\n";
   }
   return fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<testsuites name=\"loopperf-gate\" tests=\"{0}\" failures=\"{1}\">\n"
       "  <testsuite name=\"loopperf-gate\" tests=\"{0}\" failures=\"{1}\" "
       "errors=\"0\" skipped=\"{2}\">\n{3}  </testsuite>\n</testsuites>\n",
-      r.loops.size(), r.failures(), skipped, cases);
+      R.Loops.size(), R.failures(), Skipped, Cases);
 }
 
 } // namespace loopperf::gate

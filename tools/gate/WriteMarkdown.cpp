@@ -7,52 +7,52 @@ namespace loopperf::gate {
 namespace {
 
 /// Text inside a code span: backquotes would end it.
-std::string code(std::string s) {
-  for (char &c : s)
-    if (c == '`')
-      c = '\'';
-  return s;
+std::string code(std::string S) {
+  for (char &C : S)
+    if (C == '`')
+      C = '\'';
+  return S;
 }
 
-std::string cell(const std::string &s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>')
-      out += '\\';
-    out += c == '\n' ? ' ' : c;
+std::string cell(const std::string &S) {
+  std::string Out;
+  for (char C : S) {
+    if (C == '|' || C == '`' || C == '*' || C == '_' || C == '<' || C == '>')
+      Out += '\\';
+    Out += C == '\n' ? ' ' : C;
   }
-  return out;
+  return Out;
 }
 
 } // namespace
 
-std::string writeMarkdown(const GateResult &r) {
-  std::string out = fmt::format("### loopperf-gate: {}\n\n{}\n",
-                                r.failed() ? ":x: predicted loop slowdown"
+std::string writeMarkdown(const GateResult &R) {
+  std::string Out = fmt::format("### loopperf-gate: {}\n\n{}\n",
+                                R.failed() ? ":x: predicted loop slowdown"
                                            : ":white_check_mark: pass",
-                                summaryText(r));
-  bool header = false;
-  for (const Verdict &v : r.loops) {
-    if (v.status == Status::Unchanged)
+                                summaryText(R));
+  bool Header = false;
+  for (const Verdict &V : R.Loops) {
+    if (V.Outcome == Status::Unchanged)
       continue;
-    if (!header) {
-      out +=
+    if (!Header) {
+      Out +=
           "\n| | loop | change | bottleneck | note |\n|---|---|---|---|---|\n";
-      header = true;
+      Header = true;
     }
-    const LoopRecord &l = v.loop();
-    const char *mark = v.fails                        ? ":x:"
-                       : v.allowed                    ? ":warning:"
-                       : v.status == Status::Improved ? ":rocket:"
-                                                      : "";
-    out += fmt::format(
-        "| {} {} | `{}:{}` {} | {} | {} | {} |\n", mark, statusName(v.status),
-        code(l.file), l.line, cell(functionName(l)), cell(changeText(v)),
-        cell(l.bottleneck +
-             (l.bottleneckResource.empty() ? "" : " " + l.bottleneckResource)),
-        cell(v.reason));
+    const LoopRecord &L = V.loop();
+    const char *Mark = V.Fails                         ? ":x:"
+                       : V.Allowed                     ? ":warning:"
+                       : V.Outcome == Status::Improved ? ":rocket:"
+                                                       : "";
+    Out += fmt::format(
+        "| {} {} | `{}:{}` {} | {} | {} | {} |\n", Mark, statusName(V.Outcome),
+        code(L.File), L.Line, cell(functionName(L)), cell(changeText(V)),
+        cell(L.Bottleneck +
+             (L.BottleneckResource.empty() ? "" : " " + L.BottleneckResource)),
+        cell(V.Reason));
   }
-  return out;
+  return Out;
 }
 
 } // namespace loopperf::gate

@@ -15,10 +15,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 struct Rule {
-  const char *id, *name, *text, *help;
+  const char *Id, *Name, *Text, *Help;
 };
 // Index = position in the driver's rules array (ruleIndex).
-constexpr Rule Rules[] = {
+constexpr Rule RuleTable[] = {
     {"loopperf/regression", "LoopRegression",
      "A loop's predicted cycles regressed",
      "loopperf predicts more cycles per iteration (or per element) for this "
@@ -46,27 +46,27 @@ constexpr Rule Rules[] = {
 
 /// RFC 3986 percent-encoding of a path for a URI: every byte outside the
 /// unreserved set and '/' becomes %XX (a space is %20).
-std::string percentEncode(std::string_view path) {
+std::string percentEncode(std::string_view Path) {
   static constexpr char Hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
+  std::string Out;
+  for (unsigned char C : Path) {
     // ASCII only: std::isalnum would follow the locale for bytes >= 0x80.
-    const bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                            (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-                            c == '_' || c == '~' || c == '/';
-    if (unreserved) {
-      out += char(c);
+    const bool Unreserved = (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+                            (C >= '0' && C <= '9') || C == '-' || C == '.' ||
+                            C == '_' || C == '~' || C == '/';
+    if (Unreserved) {
+      Out += char(C);
     } else {
-      out += '%';
-      out += Hex[c >> 4];
-      out += Hex[c & 15];
+      Out += '%';
+      Out += Hex[C >> 4];
+      Out += Hex[C & 15];
     }
   }
-  return out;
+  return Out;
 }
 
-int ruleOf(Status s) {
-  switch (s) {
+int ruleOf(Status S) {
+  switch (S) {
   case Status::Regressed:
     return 0;
   case Status::OverBudget:
@@ -85,78 +85,78 @@ int ruleOf(Status s) {
 
 /// The artifact location of `file`: relative to %SRCROOT% when it is under
 /// `root` or relative already, else an absolute file:// URI; percent-encoded.
-Json artifactOf(const std::string &file, const std::string &root) {
-  if (!root.empty()) {
-    std::string prefix = root.back() == '/' ? root : root + "/";
-    if (file.rfind(prefix, 0) == 0)
-      return {{"uri", percentEncode(file.substr(prefix.size()))},
+Json artifactOf(const std::string &File, const std::string &Root) {
+  if (!Root.empty()) {
+    std::string Prefix = Root.back() == '/' ? Root : Root + "/";
+    if (File.rfind(Prefix, 0) == 0)
+      return {{"uri", percentEncode(File.substr(Prefix.size()))},
               {"uriBaseId", "%SRCROOT%"}};
   }
-  if (!file.empty() && file[0] == '/')
-    return {{"uri", "file://" + percentEncode(file)}};
-  Json a = {{"uri", percentEncode(file)}};
-  if (!file.empty())
-    a["uriBaseId"] = "%SRCROOT%";
-  return a;
+  if (!File.empty() && File[0] == '/')
+    return {{"uri", "file://" + percentEncode(File)}};
+  Json A = {{"uri", percentEncode(File)}};
+  if (!File.empty())
+    A["uriBaseId"] = "%SRCROOT%";
+  return A;
 }
 
 } // namespace
 
-std::string writeSarif(const GateResult &r, const std::string &sourceRoot) {
-  Json rules = Json::array();
-  for (const Rule &rule : Rules)
-    rules.push_back({{"id", rule.id},
-                     {"name", rule.name},
-                     {"shortDescription", {{"text", rule.text}}},
-                     {"fullDescription", {{"text", rule.help}}},
-                     {"help", {{"text", rule.help}}}});
-  Json results = Json::array();
-  for (const Verdict &v : r.loops) {
-    const int rule = ruleOf(v.status);
+std::string writeSarif(const GateResult &R, const std::string &SourceRoot) {
+  Json RulesJson = Json::array();
+  for (const Rule &Entry : RuleTable)
+    RulesJson.push_back({{"id", Entry.Id},
+                         {"name", Entry.Name},
+                         {"shortDescription", {{"text", Entry.Text}}},
+                         {"fullDescription", {{"text", Entry.Help}}},
+                         {"help", {{"text", Entry.Help}}}});
+  Json Results = Json::array();
+  for (const Verdict &V : R.Loops) {
+    const int Rule = ruleOf(V.Outcome);
     // Unchanged loops are not findings; removed ones only when they fail
     // (their line is in the old source).
-    if (rule < 0 || (v.status == Status::Removed && !v.fails))
+    if (Rule < 0 || (V.Outcome == Status::Removed && !V.Fails))
       continue;
-    const LoopRecord &l = v.loop();
-    Json physical = {{"artifactLocation", artifactOf(l.file, sourceRoot)}};
-    if (l.line) {
-      physical["region"] = {{"startLine", l.line}};
-      if (l.column)
-        physical["region"]["startColumn"] = l.column;
+    const LoopRecord &L = V.loop();
+    Json Physical = {{"artifactLocation", artifactOf(L.File, SourceRoot)}};
+    if (L.Line) {
+      Physical["region"] = {{"startLine", L.Line}};
+      if (L.Column)
+        Physical["region"]["startColumn"] = L.Column;
     }
-    std::string text = "Loop in " + functionName(l) + ": " + changeText(v) +
-                       (v.reason.empty() ? "" : ". " + v.reason);
-    Json result = {
-        {"ruleId", Rules[rule].id},
-        {"ruleIndex", rule},
-        {"level", v.fails     ? "error"
-                  : v.allowed ? "warning"
+    std::string Text = "Loop in " + functionName(L) + ": " + changeText(V) +
+                       (V.Reason.empty() ? "" : ". " + V.Reason);
+    Json Result = {
+        {"ruleId", RuleTable[Rule].Id},
+        {"ruleIndex", Rule},
+        {"level", V.Fails     ? "error"
+                  : V.Allowed ? "warning"
                               : "note"},
-        {"message", {{"text", text}}},
-        {"locations", Json::array({{{"physicalLocation", physical}}})}};
-    if (!l.fingerprint.empty())
-      result["partialFingerprints"] = {{"loopperfLoop/v1", l.fingerprint}};
-    results.push_back(result);
+        {"message", {{"text", Text}}},
+        {"locations", Json::array({{{"physicalLocation", Physical}}})}};
+    if (!L.Fingerprint.empty())
+      Result["partialFingerprints"] = {{"loopperfLoop/v1", L.Fingerprint}};
+    Results.push_back(Result);
   }
-  Json run = {{"tool",
+  Json Run = {{"tool",
                {{"driver",
                  {{"name", "loopperf-gate"},
                   {"version", Version},
                   {"semanticVersion", Version},
-                  {"rules", rules}}}}},
-              {"results", results}};
-  if (!sourceRoot.empty())
-    run["originalUriBaseIds"] = {
+                  {"rules", RulesJson}}}}},
+              {"results", Results}};
+  if (!SourceRoot.empty())
+    Run["originalUriBaseIds"] = {
         {"%SRCROOT%",
-         {{"uri", "file://" + percentEncode(sourceRoot.back() == '/'
-                                                ? sourceRoot
-                                                : sourceRoot + "/")}}}};
-  Json doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+         {{"uri", "file://" + percentEncode(SourceRoot.back() == '/'
+                                                ? SourceRoot
+                                                : SourceRoot + "/")}}}};
+  Json Doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
-              {"runs", Json::array({run})}};
+              {"runs", Json::array({Run})}};
   // jsonText: names that are not UTF-8 get U+FFFD (nlohmann's type_error 316
   // ended the gate with exit 2; found by fuzz/FuzzGateRecord.cpp).
-  return jsonText(doc) + "\n";
+  return jsonText(Doc) + "\n";
 }
 
 } // namespace loopperf::gate

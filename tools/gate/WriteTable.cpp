@@ -5,31 +5,31 @@
 
 namespace loopperf::gate {
 
-std::string writeTable(const GateResult &r, bool all) {
-  std::string out = fmt::format("{:<17} {:<40} {:<46} {}\n", "status", "loop",
+std::string writeTable(const GateResult &R, bool All) {
+  std::string Out = fmt::format("{:<17} {:<40} {:<46} {}\n", "status", "loop",
                                 "change", "bottleneck (matched by)");
-  for (const Verdict &v : r.loops) {
-    if (!all && v.status == Status::Unchanged)
+  for (const Verdict &V : R.Loops) {
+    if (!All && V.Outcome == Status::Unchanged)
       continue;
-    const LoopRecord &l = v.loop();
-    std::string status = v.fails ? fmt::format("FAIL {}", statusName(v.status))
-                         : v.allowed
-                             ? fmt::format("allowed {}", statusName(v.status))
-                             : statusName(v.status);
-    std::string where =
-        fmt::format("{}:{} {}", l.file, l.line, functionName(l));
-    std::string bottleneck =
-        v.pair.base && v.pair.cand && v.pair.base->bottleneck != l.bottleneck
-            ? v.pair.base->bottleneck + " -> " + l.bottleneck
-            : l.bottleneck;
-    out += fmt::format("{:<17} {:<40} {:<46} {} ({})\n", status, where,
-                       changeText(v), bottleneck, matchedByName(v.pair.by));
-    if (v.fails || v.allowed || v.status == Status::Regressed)
-      out += fmt::format("{:<17} {}\n", "", v.reason);
+    const LoopRecord &L = V.loop();
+    std::string Status = V.Fails ? fmt::format("FAIL {}", statusName(V.Outcome))
+                         : V.Allowed
+                             ? fmt::format("allowed {}", statusName(V.Outcome))
+                             : statusName(V.Outcome);
+    std::string Where =
+        fmt::format("{}:{} {}", L.File, L.Line, functionName(L));
+    std::string Bottleneck =
+        V.Pair.Base && V.Pair.Cand && V.Pair.Base->Bottleneck != L.Bottleneck
+            ? V.Pair.Base->Bottleneck + " -> " + L.Bottleneck
+            : L.Bottleneck;
+    Out += fmt::format("{:<17} {:<40} {:<46} {} ({})\n", Status, Where,
+                       changeText(V), Bottleneck, matchedByName(V.Pair.By));
+    if (V.Fails || V.Allowed || V.Outcome == Status::Regressed)
+      Out += fmt::format("{:<17} {}\n", "", V.Reason);
   }
-  out += fmt::format("loopperf-gate: {}: {}\n", r.failed() ? "FAIL" : "pass",
-                     summaryText(r));
-  return out;
+  Out += fmt::format("loopperf-gate: {}: {}\n", R.failed() ? "FAIL" : "pass",
+                     summaryText(R));
+  return Out;
 }
 
 } // namespace loopperf::gate

@@ -56,145 +56,145 @@ struct UsageError : std::runtime_error {
 /// --name VALUE or --name=VALUE; positional arguments go to `positional`.
 class Args {
 public:
-  Args(int argc, char **argv, int first,
-       const std::vector<std::string> &flags) {
-    for (int i = first; i < argc; ++i) {
-      std::string a = argv[i];
-      if (a.rfind("--", 0) != 0 || a == "--") {
-        positional.push_back(a);
+  Args(int Argc, char **Argv, int First,
+       const std::vector<std::string> &Flags) {
+    for (int I = First; I < Argc; ++I) {
+      std::string A = Argv[I];
+      if (A.rfind("--", 0) != 0 || A == "--") {
+        Positional.push_back(A);
         continue;
       }
-      std::string name = a.substr(2), value;
-      const size_t eq = name.find('=');
-      const bool isFlag =
-          std::find(flags.begin(), flags.end(), name) != flags.end();
-      if (eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name.resize(eq);
-      } else if (!isFlag) {
-        if (i + 1 >= argc)
-          throw UsageError("--" + name + " needs a value");
-        value = argv[++i];
+      std::string Name = A.substr(2), Value;
+      const size_t Eq = Name.find('=');
+      const bool IsFlag =
+          std::find(Flags.begin(), Flags.end(), Name) != Flags.end();
+      if (Eq != std::string::npos) {
+        Value = Name.substr(Eq + 1);
+        Name.resize(Eq);
+      } else if (!IsFlag) {
+        if (I + 1 >= Argc)
+          throw UsageError("--" + Name + " needs a value");
+        Value = Argv[++I];
       }
-      options.push_back({name, value});
+      Options.push_back({Name, Value});
     }
   }
-  std::vector<std::pair<std::string, std::string>> options;
-  std::vector<std::string> positional;
+  std::vector<std::pair<std::string, std::string>> Options;
+  std::vector<std::string> Positional;
 };
 
-void writeFile(const std::string &path, const std::string &text) {
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out)
-    throw lg::InputError(path, "cannot write");
+void writeFile(const std::string &Path, const std::string &Text) {
+  std::ofstream Out(Path);
+  Out << Text;
+  Out.close();
+  if (!Out)
+    throw lg::InputError(Path, "cannot write");
 }
 
-int compare(int argc, char **argv) {
-  Args args(argc, argv, 2, {"all"});
-  std::vector<std::string> baseline, candidate;
-  lg::Policy policy;
-  std::string format = "table", sourceRoot;
-  std::map<std::string, std::string> files; // format -> path
-  bool all = false;
+int compare(int Argc, char **Argv) {
+  Args Args(Argc, Argv, 2, {"all"});
+  std::vector<std::string> Baseline, Candidate;
+  lg::Policy Policy;
+  std::string Format = "table", SourceRoot;
+  std::map<std::string, std::string> Files; // format -> path
+  bool All = false;
   // --policy first, so that command-line thresholds override the file.
-  for (const auto &[name, value] : args.options)
+  for (const auto &[name, value] : Args.Options)
     if (name == "policy")
-      lg::readPolicyFile(value, policy);
-  for (const auto &[name, value] : args.options) {
+      lg::readPolicyFile(value, Policy);
+  for (const auto &[name, value] : Args.Options) {
     try {
       if (name == "baseline")
-        baseline.push_back(value);
+        Baseline.push_back(value);
       else if (name == "candidate")
-        candidate.push_back(value);
+        Candidate.push_back(value);
       else if (name == "policy")
         continue;
       else if (name == "relative")
-        policy.relative = lg::parseFraction(value);
+        Policy.Relative = lg::parseFraction(value);
       else if (name == "absolute")
-        policy.absolute = lg::parseNumber(value);
+        Policy.Absolute = lg::parseNumber(value);
       else if (name == "metric")
-        policy.metric = lg::parseMetric(value);
+        Policy.CompareBy = lg::parseMetric(value);
       else if (name == "new-loops")
-        policy.newLoops = lg::parseChangeRule(value);
+        Policy.NewLoops = lg::parseChangeRule(value);
       else if (name == "removed-loops")
-        policy.removedLoops = lg::parseChangeRule(value);
+        Policy.RemovedLoops = lg::parseChangeRule(value);
       else if (name == "allow")
-        policy.allows.push_back({lg::parseSelector(value), "--allow"});
+        Policy.Allows.push_back({lg::parseSelector(value), "--allow"});
       else if (name == "format")
-        format = value;
+        Format = value;
       else if (name == "json" || name == "junit" || name == "sarif" ||
                name == "markdown")
-        files[name] = value;
+        Files[name] = value;
       else if (name == "source-root")
-        sourceRoot = value;
+        SourceRoot = value;
       else if (name == "all")
-        all = true;
+        All = true;
       else
         throw UsageError("unknown option --" + name);
-    } catch (const std::invalid_argument &e) {
-      throw UsageError("--" + name + ": " + e.what());
+    } catch (const std::invalid_argument &E) {
+      throw UsageError("--" + name + ": " + E.what());
     }
   }
-  if (!args.positional.empty())
-    throw UsageError("unexpected argument '" + args.positional.front() +
+  if (!Args.Positional.empty())
+    throw UsageError("unexpected argument '" + Args.Positional.front() +
                      "' (give each path with --baseline or --candidate)");
-  if (baseline.empty() || candidate.empty())
+  if (Baseline.empty() || Candidate.empty())
     throw UsageError("compare needs --baseline and --candidate");
 
-  const lg::Build base = lg::loadBuild(baseline);
-  const lg::Build cand = lg::loadBuild(candidate);
-  const lg::GateResult result =
-      lg::evaluate(lg::matchLoops(base, cand), policy);
+  const lg::Build Base = lg::loadBuild(Baseline);
+  const lg::Build Cand = lg::loadBuild(Candidate);
+  const lg::GateResult Result =
+      lg::evaluate(lg::matchLoops(Base, Cand), Policy);
 
-  const std::map<std::string, std::function<std::string()>> writers = {
-      {"table", [&] { return lg::writeTable(result, all); }},
-      {"json", [&] { return lg::writeJson(result); }},
-      {"junit", [&] { return lg::writeJunit(result); }},
-      {"sarif", [&] { return lg::writeSarif(result, sourceRoot); }},
-      {"markdown", [&] { return lg::writeMarkdown(result); }}};
-  if (!writers.count(format))
+  const std::map<std::string, std::function<std::string()>> Writers = {
+      {"table", [&] { return lg::writeTable(Result, All); }},
+      {"json", [&] { return lg::writeJson(Result); }},
+      {"junit", [&] { return lg::writeJunit(Result); }},
+      {"sarif", [&] { return lg::writeSarif(Result, SourceRoot); }},
+      {"markdown", [&] { return lg::writeMarkdown(Result); }}};
+  if (!Writers.count(Format))
     throw UsageError("--format must be table, json, junit, sarif or markdown");
-  for (const auto &[kind, path] : files)
-    writeFile(path, writers.at(kind)());
-  std::fputs(writers.at(format)().c_str(), stdout);
-  return result.failed() ? 1 : 0;
+  for (const auto &[kind, path] : Files)
+    writeFile(path, Writers.at(kind)());
+  std::fputs(Writers.at(Format)().c_str(), stdout);
+  return Result.failed() ? 1 : 0;
 }
 
-int report(int argc, char **argv) {
-  Args args(argc, argv, 2, {});
-  std::string countsPath, format = "table";
-  size_t top = 0;
-  for (const auto &[name, value] : args.options) {
+int report(int Argc, char **Argv) {
+  Args Args(Argc, Argv, 2, {});
+  std::string CountsPath, Format = "table";
+  size_t Top = 0;
+  for (const auto &[name, value] : Args.Options) {
     if (name == "counts")
-      countsPath = value;
+      CountsPath = value;
     else if (name == "format")
-      format = value;
+      Format = value;
     else if (name == "top") {
       if (value.empty() ||
           value.find_first_not_of("0123456789") != std::string::npos)
         throw UsageError("--top needs a number");
-      top = std::stoul(value);
+      Top = std::stoul(value);
     } else
       throw UsageError("unknown option --" + name);
   }
-  if (args.positional.empty())
+  if (Args.Positional.empty())
     throw UsageError("report needs a build's records (files or directories)");
-  if (format != "table" && format != "json" && format != "markdown")
+  if (Format != "table" && Format != "json" && Format != "markdown")
     throw UsageError("--format must be table, json or markdown");
-  const lg::Build build = lg::loadBuild(args.positional);
-  lg::Counts counts;
-  if (!countsPath.empty())
-    counts = lg::readCounts(countsPath);
-  std::vector<lg::Ranked> ranked =
-      lg::rankLoops(build, countsPath.empty() ? nullptr : &counts);
-  if (top && ranked.size() > top)
-    ranked.resize(top);
-  const bool weighted = !countsPath.empty();
-  std::fputs((format == "json"       ? lg::writeRankJson(ranked, weighted)
-              : format == "markdown" ? lg::writeRankMarkdown(ranked, weighted)
-                                     : lg::writeRankTable(ranked, weighted))
+  const lg::Build Build = lg::loadBuild(Args.Positional);
+  lg::Counts Counts;
+  if (!CountsPath.empty())
+    Counts = lg::readCounts(CountsPath);
+  std::vector<lg::Ranked> Ranked =
+      lg::rankLoops(Build, CountsPath.empty() ? nullptr : &Counts);
+  if (Top && Ranked.size() > Top)
+    Ranked.resize(Top);
+  const bool Weighted = !CountsPath.empty();
+  std::fputs((Format == "json"       ? lg::writeRankJson(Ranked, Weighted)
+              : Format == "markdown" ? lg::writeRankMarkdown(Ranked, Weighted)
+                                     : lg::writeRankTable(Ranked, Weighted))
                  .c_str(),
              stdout);
   return 0;
@@ -203,28 +203,28 @@ int report(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
-  const std::string cmd = argc > 1 ? argv[1] : "";
+  const std::string Cmd = argc > 1 ? argv[1] : "";
   try {
-    if (cmd == "compare")
+    if (Cmd == "compare")
       return compare(argc, argv);
-    if (cmd == "report")
+    if (Cmd == "report")
       return report(argc, argv);
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    if (Cmd == "--help" || Cmd == "-h" || Cmd == "help") {
       std::fputs(Usage, stdout);
       return 0;
     }
-    if (cmd == "--version") {
+    if (Cmd == "--version") {
       std::puts(LOOPPERF_VERSION_LINE("loopperf-gate"));
       return 0;
     }
-    throw UsageError(cmd.empty() ? "no command"
-                                 : "unknown command '" + cmd + "'");
-  } catch (const UsageError &e) {
-    fmt::print(stderr, "loopperf-gate: {}\n{}", e.what(), Usage);
-  } catch (const lg::InputError &e) {
-    fmt::print(stderr, "loopperf-gate: error: {}\n", e.what());
-  } catch (const std::exception &e) {
-    fmt::print(stderr, "loopperf-gate: error: {}\n", e.what());
+    throw UsageError(Cmd.empty() ? "no command"
+                                 : "unknown command '" + Cmd + "'");
+  } catch (const UsageError &E) {
+    fmt::print(stderr, "loopperf-gate: {}\n{}", E.what(), Usage);
+  } catch (const lg::InputError &E) {
+    fmt::print(stderr, "loopperf-gate: error: {}\n", E.what());
+  } catch (const std::exception &E) {
+    fmt::print(stderr, "loopperf-gate: error: {}\n", E.what());
   }
   return 2;
 }

@@ -33,353 +33,353 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string readFile(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+std::string readFile(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  std::ostringstream S;
+  S << In.rdbuf();
+  return S.str();
 }
 
-void writeIfChanged(const std::string &path, const std::string &text) {
-  if (readFile(path) == text)
+void writeIfChanged(const std::string &Path, const std::string &Text) {
+  if (readFile(Path) == Text)
     return;
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::cerr << "error: cannot write " << path << "\n";
+  std::ofstream Out(Path, std::ios::binary);
+  Out << Text;
+  if (!Out) {
+    std::cerr << "error: cannot write " << Path << "\n";
     std::exit(1);
   }
 }
 
-std::string stemOf(const std::string &path) {
-  size_t slash = path.find_last_of('/');
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  size_t dot = base.rfind('.');
-  return dot == std::string::npos ? base : base.substr(0, dot);
+std::string stemOf(const std::string &Path) {
+  size_t Slash = Path.find_last_of('/');
+  std::string Base = Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+  size_t Dot = Base.rfind('.');
+  return Dot == std::string::npos ? Base : Base.substr(0, Dot);
 }
 
-std::string identifier(const std::string &s) {
-  std::string id;
-  for (char c : s)
-    id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return id;
+std::string identifier(const std::string &S) {
+  std::string Id;
+  for (char C : S)
+    Id += std::isalnum(static_cast<unsigned char>(C)) ? C : '_';
+  return Id;
 }
 
-std::string cppString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\%03o", c);
-      out += buf;
+std::string cppString(std::string_view S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (static_cast<unsigned char>(C) < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\%03o", C);
+      Out += Buf;
       continue;
     }
-    out += c;
+    Out += C;
   }
-  return out + "\"";
+  return Out + "\"";
 }
 
-std::string num(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
+std::string num(double V) {
+  char Buf[40];
+  std::snprintf(Buf, sizeof Buf, "%.9g", V);
+  return Buf;
 }
 
 /// Pools strings into one character array, each string once.
 class StringPool {
 public:
-  std::pair<size_t, size_t> add(std::string_view s) {
-    auto it = offsets.find(std::string(s));
-    if (it != offsets.end())
-      return {it->second, s.size()};
-    size_t off = text.size();
-    text += s;
-    offsets.emplace(std::string(s), off);
-    return {off, s.size()};
+  std::pair<size_t, size_t> add(std::string_view S) {
+    auto It = Offsets.find(std::string(S));
+    if (It != Offsets.end())
+      return {It->second, S.size()};
+    size_t Off = Text.size();
+    Text += S;
+    Offsets.emplace(std::string(S), Off);
+    return {Off, S.size()};
   }
   std::string literal() const {
     // Adjacent literals of ~100 characters keep lines readable.
-    std::string out;
-    for (size_t i = 0; i < text.size(); i += 100)
-      out += "    " + cppString(std::string_view(text).substr(i, 100)) + "\n";
-    return out.empty() ? "    \"\"\n" : out;
+    std::string Out;
+    for (size_t I = 0; I < Text.size(); I += 100)
+      Out += "    " + cppString(std::string_view(Text).substr(I, 100)) + "\n";
+    return Out.empty() ? "    \"\"\n" : Out;
   }
 
 private:
-  std::string text;
-  std::map<std::string, size_t> offsets;
+  std::string Text;
+  std::map<std::string, size_t> Offsets;
 };
 
-std::string emitModel(const MachineModel &m, const std::string &fn,
-                      const std::string &from) {
-  std::ostringstream os;
-  StringPool pool;
+std::string emitModel(const MachineModel &M, const std::string &Fn,
+                      const std::string &From) {
+  std::ostringstream Os;
+  StringPool Pool;
   // Supported forms only, in opcode order (as in the model), with shared
   // resource lists.
-  std::vector<const InstrForm *> forms;
-  for (const InstrForm &f : m.forms)
-    if (!(f.flags & FormUnsupported))
-      forms.push_back(&f);
-  std::vector<ResourceUse> res;
-  std::map<std::vector<std::pair<PortMask, float>>, uint32_t> resIndex;
-  std::ostringstream formRows;
-  for (const InstrForm *f : forms) {
-    std::vector<std::pair<PortMask, float>> list;
-    for (const ResourceUse &u : m.resourcesOf(*f))
-      list.push_back({u.ports, u.cycles});
+  std::vector<const InstrForm *> Forms;
+  for (const InstrForm &F : M.Forms)
+    if (!(F.Flags & FormUnsupported))
+      Forms.push_back(&F);
+  std::vector<ResourceUse> Res;
+  std::map<std::vector<std::pair<PortMask, float>>, uint32_t> ResIndex;
+  std::ostringstream FormRows;
+  for (const InstrForm *F : Forms) {
+    std::vector<std::pair<PortMask, float>> List;
+    for (const ResourceUse &U : M.resourcesOf(*F))
+      List.push_back({U.Ports, U.Cycles});
     auto [it, fresh] =
-        resIndex.emplace(list, static_cast<uint32_t>(res.size()));
+        ResIndex.emplace(List, static_cast<uint32_t>(Res.size()));
     if (fresh)
-      for (auto &[p, c] : list)
-        res.push_back({p, c});
-    auto [oo, ol] = pool.add(f->opcode);
-    auto [ko, kl] = pool.add(f->asmKey);
-    formRows << "    {" << oo << ", " << ol << ", " << ko << ", " << kl << ", "
-             << f->uops << ", " << f->latency << ", " << num(f->rthroughput)
-             << ", " << it->second << ", " << f->resCount << ", " << f->flags
-             << ", " << f->source << "},\n";
+      for (auto &[p, c] : List)
+        Res.push_back({p, c});
+    auto [oo, ol] = Pool.add(F->Opcode);
+    auto [ko, kl] = Pool.add(F->AsmKey);
+    FormRows << "    {" << oo << ", " << ol << ", " << ko << ", " << kl << ", "
+             << F->Uops << ", " << F->Latency << ", " << num(F->Rthroughput)
+             << ", " << it->second << ", " << F->ResCount << ", " << F->Flags
+             << ", " << F->Source << "},\n";
   }
-  std::vector<uint32_t> byKey(forms.size());
-  std::iota(byKey.begin(), byKey.end(), 0u);
-  std::stable_sort(byKey.begin(), byKey.end(), [&](uint32_t a, uint32_t b) {
-    return forms[a]->asmKey < forms[b]->asmKey;
+  std::vector<uint32_t> ByKey(Forms.size());
+  std::iota(ByKey.begin(), ByKey.end(), 0u);
+  std::stable_sort(ByKey.begin(), ByKey.end(), [&](uint32_t A, uint32_t B) {
+    return Forms[A]->AsmKey < Forms[B]->AsmKey;
   });
 
-  os << "// Generated by loopperf-embed-models from " << from
+  Os << "// Generated by loopperf-embed-models from " << From
      << ". Do not edit.\n"
      << "#include \"loopperf/MachineModel.h\"\n\n"
      << "namespace loopperf::builtin {\nnamespace {\n\n"
      << "constexpr char S[] =\n"
-     << pool.literal() << "    ;\n\n"
+     << Pool.literal() << "    ;\n\n"
      << "// Strings are offsets into S: the tables need no load-time "
         "relocations.\n"
      << "constexpr PackedForm Forms[] = {\n"
-     << formRows.str() << "};\n\n"
+     << FormRows.str() << "};\n\n"
      << "constexpr uint32_t ByAsmKey[] = {\n";
-  for (size_t i = 0; i < byKey.size(); ++i)
-    os << (i % 16 ? " " : "    ") << byKey[i] << ","
-       << (i % 16 == 15 ? "\n" : "");
-  os << "\n};\n\nconstexpr ResourceUse Resources[] = {\n";
-  for (const ResourceUse &u : res)
-    os << "    {0x" << std::hex << u.ports << std::dec << "ull, "
-       << num(u.cycles) << "},\n";
-  if (res.empty())
-    os << "    {0, 0},\n";
-  os << "};\n\n} // namespace\n\n";
+  for (size_t I = 0; I < ByKey.size(); ++I)
+    Os << (I % 16 ? " " : "    ") << ByKey[I] << ","
+       << (I % 16 == 15 ? "\n" : "");
+  Os << "\n};\n\nconstexpr ResourceUse Resources[] = {\n";
+  for (const ResourceUse &U : Res)
+    Os << "    {0x" << std::hex << U.Ports << std::dec << "ull, "
+       << num(U.Cycles) << "},\n";
+  if (Res.empty())
+    Os << "    {0, 0},\n";
+  Os << "};\n\n} // namespace\n\n";
 
-  auto sourced = [&](const char *field, const Sourced &s) {
-    os << "    m.pipeline." << field << " = {" << num(s.value) << ", "
-       << s.source << "};\n";
+  auto EmitSourced = [&](const char *Field, const Sourced &S) {
+    Os << "    M.Pipeline." << Field << " = {" << num(S.Value) << ", "
+       << S.Source << "};\n";
   };
-  os << "const MachineModel &" << fn << "() {\n"
-     << "  static const MachineModel model = [] {\n"
-     << "    MachineModel m;\n"
-     << "    m.name = " << cppString(m.name) << ";\n"
-     << "    m.llvmCpu = " << cppString(m.llvmCpu) << ";\n"
-     << "    m.isa = " << cppString(m.isa) << ";\n"
-     << "    m.description = " << cppString(m.description) << ";\n"
-     << "    m.ports = {";
-  for (size_t i = 0; i < m.ports.size(); ++i)
-    os << (i ? ", " : "") << "{" << cppString(m.ports[i].name) << "}";
-  os << "};\n    m.sources = {\n";
-  for (const ProvenanceEntry &p : m.sources)
-    os << "        {" << cppString(p.id) << ",\n         "
-       << cppString(p.description) << "},\n";
-  os << "    };\n";
-  const PipelineParams &pp = m.pipeline;
-  sourced("decodeWidth", pp.decodeWidth);
-  sourced("uopCacheWidth", pp.uopCacheWidth);
-  sourced("dispatchWidth", pp.dispatchWidth);
-  sourced("retireWidth", pp.retireWidth);
-  sourced("robSize", pp.robSize);
-  sourced("schedulerSize", pp.schedulerSize);
-  sourced("loadQueueSize", pp.loadQueueSize);
-  sourced("storeQueueSize", pp.storeQueueSize);
-  sourced("loopBufferSize", pp.loopBufferSize);
-  sourced("takenBranchesPerCycle", pp.takenBranchesPerCycle);
-  sourced("loadLatency", pp.loadLatency);
-  sourced("vecLoadLatency", pp.vecLoadLatency);
-  sourced("storeForwardLatency", pp.storeForwardLatency);
-  sourced("vecStoreForwardLatency", pp.vecStoreForwardLatency);
-  sourced("vec512StoreForwardLatency", pp.vec512StoreForwardLatency);
-  sourced("storeForwardFailLatency", pp.storeForwardFailLatency);
-  sourced("vecStoreForwardFailLatency", pp.vecStoreForwardFailLatency);
-  sourced("mispredictPenalty", pp.mispredictPenalty);
-  const SpecialRules &r = m.rules;
-  os << "    m.rules.zeroIdioms = " << (r.zeroIdioms ? "true" : "false")
+  Os << "const MachineModel &" << Fn << "() {\n"
+     << "  static const MachineModel Model = [] {\n"
+     << "    MachineModel M;\n"
+     << "    M.Name = " << cppString(M.Name) << ";\n"
+     << "    M.LlvmCpu = " << cppString(M.LlvmCpu) << ";\n"
+     << "    M.Isa = " << cppString(M.Isa) << ";\n"
+     << "    M.Description = " << cppString(M.Description) << ";\n"
+     << "    M.Ports = {";
+  for (size_t I = 0; I < M.Ports.size(); ++I)
+    Os << (I ? ", " : "") << "{" << cppString(M.Ports[I].Name) << "}";
+  Os << "};\n    M.Sources = {\n";
+  for (const ProvenanceEntry &P : M.Sources)
+    Os << "        {" << cppString(P.Id) << ",\n         "
+       << cppString(P.Description) << "},\n";
+  Os << "    };\n";
+  const PipelineParams &Pp = M.Pipeline;
+  EmitSourced("DecodeWidth", Pp.DecodeWidth);
+  EmitSourced("UopCacheWidth", Pp.UopCacheWidth);
+  EmitSourced("DispatchWidth", Pp.DispatchWidth);
+  EmitSourced("RetireWidth", Pp.RetireWidth);
+  EmitSourced("RobSize", Pp.RobSize);
+  EmitSourced("SchedulerSize", Pp.SchedulerSize);
+  EmitSourced("LoadQueueSize", Pp.LoadQueueSize);
+  EmitSourced("StoreQueueSize", Pp.StoreQueueSize);
+  EmitSourced("LoopBufferSize", Pp.LoopBufferSize);
+  EmitSourced("TakenBranchesPerCycle", Pp.TakenBranchesPerCycle);
+  EmitSourced("LoadLatency", Pp.LoadLatency);
+  EmitSourced("VecLoadLatency", Pp.VecLoadLatency);
+  EmitSourced("StoreForwardLatency", Pp.StoreForwardLatency);
+  EmitSourced("VecStoreForwardLatency", Pp.VecStoreForwardLatency);
+  EmitSourced("Vec512StoreForwardLatency", Pp.Vec512StoreForwardLatency);
+  EmitSourced("StoreForwardFailLatency", Pp.StoreForwardFailLatency);
+  EmitSourced("VecStoreForwardFailLatency", Pp.VecStoreForwardFailLatency);
+  EmitSourced("MispredictPenalty", Pp.MispredictPenalty);
+  const SpecialRules &R = M.Rules;
+  Os << "    M.Rules.ZeroIdioms = " << (R.ZeroIdioms ? "true" : "false")
      << ";\n"
-     << "    m.rules.moveElimination = "
-     << (r.moveElimination ? "true" : "false") << ";\n"
-     << "    m.rules.microFusion = " << (r.microFusion ? "true" : "false")
+     << "    M.Rules.MoveElimination = "
+     << (R.MoveElimination ? "true" : "false") << ";\n"
+     << "    M.Rules.MicroFusion = " << (R.MicroFusion ? "true" : "false")
      << ";\n"
-     << "    m.rules.unlaminateIndexed = "
-     << (r.unlaminateIndexed ? "true" : "false") << ";\n"
-     << "    m.rules.fastLea = " << (r.fastLea ? "true" : "false") << ";\n"
-     << "    m.rules.macroFusible = {";
-  for (size_t i = 0; i < r.macroFusible.size(); ++i)
-    os << (i ? ", " : "") << cppString(r.macroFusible[i]);
-  os << "};\n    m.rules.lineCrossing = {" << r.lineCrossing.bytes << ", "
-     << num(r.lineCrossing.minCycles) << ", " << r.lineCrossing.source << "};\n"
-     << "    m.rules.memoryRenaming = {"
-     << (r.memoryRenaming.enabled ? "true" : "false") << ", "
-     << r.memoryRenaming.source << "};\n"
-     << "    m.rules.source = " << r.source << ";\n"
-     << "    m.dividerPort = " << m.dividerPort << ";\n"
-     << "    m.loadPorts = 0x" << std::hex << m.loadPorts << "ull;\n"
-     << "    m.storePorts = 0x" << m.storePorts << std::dec << "ull;\n"
-     << "    m.adoptPackedForms(S, Forms);\n"
-     << "    m.byAsmKey = ByAsmKey;\n"
-     << "    m.resources = Resources;\n"
-     << "    return m;\n"
+     << "    M.Rules.UnlaminateIndexed = "
+     << (R.UnlaminateIndexed ? "true" : "false") << ";\n"
+     << "    M.Rules.FastLea = " << (R.FastLea ? "true" : "false") << ";\n"
+     << "    M.Rules.MacroFusible = {";
+  for (size_t I = 0; I < R.MacroFusible.size(); ++I)
+    Os << (I ? ", " : "") << cppString(R.MacroFusible[I]);
+  Os << "};\n    M.Rules.LineCrossing = {" << R.LineCrossing.Bytes << ", "
+     << num(R.LineCrossing.MinCycles) << ", " << R.LineCrossing.Source << "};\n"
+     << "    M.Rules.MemoryRenaming = {"
+     << (R.MemoryRenaming.Enabled ? "true" : "false") << ", "
+     << R.MemoryRenaming.Source << "};\n"
+     << "    M.Rules.Source = " << R.Source << ";\n"
+     << "    M.DividerPort = " << M.DividerPort << ";\n"
+     << "    M.LoadPorts = 0x" << std::hex << M.LoadPorts << "ull;\n"
+     << "    M.StorePorts = 0x" << M.StorePorts << std::dec << "ull;\n"
+     << "    M.adoptPackedForms(S, Forms);\n"
+     << "    M.ByAsmKey = ByAsmKey;\n"
+     << "    M.Resources = Resources;\n"
+     << "    return M;\n"
      << "  }();\n"
-     << "  return model;\n}\n\n} // namespace loopperf::builtin\n";
-  return os.str();
+     << "  return Model;\n}\n\n} // namespace loopperf::builtin\n";
+  return Os.str();
 }
 
 struct Input {
-  std::string path, stem,
-      fnName;  ///< generated file: <kind>_<stem>.cpp defines fnName()
-  json header; ///< the document without "forms"
-  std::unique_ptr<MachineModel> model;
-  bool reachable = false;
+  std::string Path, Stem,
+      FnName;  ///< generated file: <kind>_<stem>.cpp defines fnName()
+  json Header; ///< the document without "forms"
+  std::unique_ptr<MachineModel> Model;
+  bool Reachable = false;
 };
 
-[[noreturn]] void die(const std::string &msg) {
-  std::cerr << "loopperf-embed-models: error: " << msg << "\n";
+[[noreturn]] void die(const std::string &Msg) {
+  std::cerr << "loopperf-embed-models: error: " << Msg << "\n";
   std::exit(1);
 }
 
-json readHeader(const std::string &path) {
+json readHeader(const std::string &Path) {
   try {
-    json doc = json::parse(readFile(path));
-    doc.erase("forms");
-    return doc;
-  } catch (const std::exception &e) {
-    die(path + ": " + e.what());
+    json Doc = json::parse(readFile(Path));
+    Doc.erase("forms");
+    return Doc;
+  } catch (const std::exception &E) {
+    die(Path + ": " + E.what());
   }
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string outDir;
-  std::vector<std::string> modelFiles, overlayFiles;
-  std::vector<std::string> *list = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--out-dir" && i + 1 < argc)
-      outDir = argv[++i], list = nullptr;
-    else if (a == "--models")
-      list = &modelFiles;
-    else if (a == "--overlays")
-      list = &overlayFiles;
-    else if (list)
-      list->push_back(a);
+  std::string OutDir;
+  std::vector<std::string> ModelFiles, OverlayFiles;
+  std::vector<std::string> *List = nullptr;
+  for (int I = 1; I < argc; ++I) {
+    std::string A = argv[I];
+    if (A == "--out-dir" && I + 1 < argc)
+      OutDir = argv[++I], List = nullptr;
+    else if (A == "--models")
+      List = &ModelFiles;
+    else if (A == "--overlays")
+      List = &OverlayFiles;
+    else if (List)
+      List->push_back(A);
     else
       die("usage: loopperf-embed-models --out-dir DIR --models F... --overlays "
           "F...");
   }
-  if (outDir.empty())
+  if (OutDir.empty())
     die("--out-dir is required");
-  std::string mk = "mkdir -p '" + outDir + "'";
-  if (std::system(mk.c_str()) != 0)
-    die("cannot create " + outDir);
+  std::string Mk = "mkdir -p '" + OutDir + "'";
+  if (std::system(Mk.c_str()) != 0)
+    die("cannot create " + OutDir);
 
-  std::vector<Input> models, overlays;
-  std::map<std::string, Input *> modelByName;
-  for (const std::string &path : modelFiles) {
-    Input in{path,
-             "model_" + stemOf(path),
-             "model_" + identifier(stemOf(path)),
-             readHeader(path),
+  std::vector<Input> Models, Overlays;
+  std::map<std::string, Input *> ModelByName;
+  for (const std::string &Path : ModelFiles) {
+    Input In{Path,
+             "model_" + stemOf(Path),
+             "model_" + identifier(stemOf(Path)),
+             readHeader(Path),
              {},
              false};
-    ModelLoadResult r = loadModelFile(path);
-    if (!r)
-      die(r.error);
-    in.model = std::move(r.model);
-    models.push_back(std::move(in));
+    ModelLoadResult R = loadModelFile(Path);
+    if (!R)
+      die(R.Error);
+    In.Model = std::move(R.Model);
+    Models.push_back(std::move(In));
   }
-  for (Input &in : models)
-    modelByName[in.model->name] = &in;
+  for (Input &In : Models)
+    ModelByName[In.Model->Name] = &In;
 
   // name -> the generated function that returns its model
-  std::map<std::string, Input *> names;
-  for (Input &in : models) {
-    names[in.model->name] = &in;
-    if (auto it = in.header.find("aliases"); it != in.header.end())
-      for (const json &a : *it)
-        names[a.get<std::string>()] = &in;
+  std::map<std::string, Input *> Names;
+  for (Input &In : Models) {
+    Names[In.Model->Name] = &In;
+    if (auto It = In.Header.find("aliases"); It != In.Header.end())
+      for (const json &A : *It)
+        Names[A.get<std::string>()] = &In;
   }
-  for (const std::string &path : overlayFiles)
-    overlays.push_back({path,
-                        "overlay_" + stemOf(path),
-                        "overlay_" + identifier(stemOf(path)),
-                        readHeader(path),
+  for (const std::string &Path : OverlayFiles)
+    Overlays.push_back({Path,
+                        "overlay_" + stemOf(Path),
+                        "overlay_" + identifier(stemOf(Path)),
+                        readHeader(Path),
                         {},
                         false});
-  std::map<std::string, Input *> claimedBy;
-  for (Input &in : overlays) {
-    BaseModelResolver resolve =
-        [&](std::string_view n) -> const MachineModel * {
-      auto it = modelByName.find(std::string(n));
-      return it == modelByName.end() ? nullptr : it->second->model.get();
+  std::map<std::string, Input *> ClaimedBy;
+  for (Input &In : Overlays) {
+    BaseModelResolver Resolve =
+        [&](std::string_view N) -> const MachineModel * {
+      auto It = ModelByName.find(std::string(N));
+      return It == ModelByName.end() ? nullptr : It->second->Model.get();
     };
-    ModelLoadResult r = loadModelFile(in.path, resolve);
-    if (!r)
-      die(r.error);
-    in.model = std::move(r.model);
-    std::vector<std::string> cpus = {in.model->name};
-    if (auto it = in.header.find("cpus"); it != in.header.end())
-      for (const json &c : *it)
-        cpus.push_back(c.get<std::string>());
-    for (const std::string &c : cpus) {
-      if (claimedBy.count(c) && claimedBy[c] != &in)
-        die(c + " is claimed by overlays " + claimedBy[c]->path + " and " +
-            in.path);
-      claimedBy[c] = &in;
-      names[c] = &in;
+    ModelLoadResult R = loadModelFile(In.Path, Resolve);
+    if (!R)
+      die(R.Error);
+    In.Model = std::move(R.Model);
+    std::vector<std::string> Cpus = {In.Model->Name};
+    if (auto It = In.Header.find("cpus"); It != In.Header.end())
+      for (const json &C : *It)
+        Cpus.push_back(C.get<std::string>());
+    for (const std::string &C : Cpus) {
+      if (ClaimedBy.count(C) && ClaimedBy[C] != &In)
+        die(C + " is claimed by overlays " + ClaimedBy[C]->Path + " and " +
+            In.Path);
+      ClaimedBy[C] = &In;
+      Names[C] = &In;
     }
   }
-  for (auto &[n, in] : names)
-    in->reachable = true;
+  for (auto &[n, in] : Names)
+    in->Reachable = true;
 
-  for (Input *in : [&] {
-         std::vector<Input *> all;
-         for (Input &m : models)
-           all.push_back(&m);
-         for (Input &o : overlays)
-           all.push_back(&o);
-         return all;
+  for (Input *In : [&] {
+         std::vector<Input *> All;
+         for (Input &M : Models)
+           All.push_back(&M);
+         for (Input &O : Overlays)
+           All.push_back(&O);
+         return All;
        }()) {
-    std::string file = outDir + "/" + in->stem + ".cpp";
-    if (!in->reachable) {
+    std::string File = OutDir + "/" + In->Stem + ".cpp";
+    if (!In->Reachable) {
       writeIfChanged(
-          file, "// Generated by loopperf-embed-models from " + in->path +
+          File, "// Generated by loopperf-embed-models from " + In->Path +
                     ": every name of this model is taken by an overlay.\n");
       continue;
     }
-    writeIfChanged(file, emitModel(*in->model, in->fnName, in->path));
+    writeIfChanged(File, emitModel(*In->Model, In->FnName, In->Path));
   }
 
-  std::ostringstream reg;
-  reg << "// Generated by loopperf-embed-models. Do not edit.\n"
+  std::ostringstream Reg;
+  Reg << "// Generated by loopperf-embed-models. Do not edit.\n"
       << "#include \"loopperf/BuiltinModels.h\"\n\n#include <algorithm>\n\n"
       << "namespace loopperf {\nnamespace builtin {\n";
-  std::set<std::string> fns;
-  for (auto &[n, in] : names)
-    fns.insert(in->fnName);
-  for (const std::string &fn : fns)
-    reg << "const MachineModel &" << fn << "();\n";
-  reg << "} // namespace builtin\n\nnamespace {\n"
+  std::set<std::string> Fns;
+  for (auto &[n, in] : Names)
+    Fns.insert(in->FnName);
+  for (const std::string &Fn : Fns)
+    Reg << "const MachineModel &" << Fn << "();\n";
+  Reg << "} // namespace builtin\n\nnamespace {\n"
       << "struct Entry {\n  std::string_view name;\n  const MachineModel "
          "&(*get)();\n};\n"
       << "// Sorted by name.\nconstexpr Entry Registry[] = {\n";
-  for (auto &[n, in] : names)
-    reg << "    {" << cppString(n) << ", &builtin::" << in->fnName << "},\n";
-  reg << "};\n} // namespace\n\n"
+  for (auto &[n, in] : Names)
+    Reg << "    {" << cppString(n) << ", &builtin::" << in->FnName << "},\n";
+  Reg << "};\n} // namespace\n\n"
       << "const MachineModel *findBuiltinModel(std::string_view cpu) {\n"
       << "  auto it = std::lower_bound(std::begin(Registry), "
          "std::end(Registry), cpu,\n"
@@ -392,6 +392,6 @@ int main(int argc, char **argv) {
       << "  std::vector<std::string> out;\n"
       << "  for (const Entry &e : Registry)\n    out.emplace_back(e.name);\n"
       << "  return out;\n}\n\n} // namespace loopperf\n";
-  writeIfChanged(outDir + "/BuiltinRegistry.cpp", reg.str());
+  writeIfChanged(OutDir + "/BuiltinRegistry.cpp", Reg.str());
   return 0;
 }

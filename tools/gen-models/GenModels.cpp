@@ -61,12 +61,12 @@ const char *const PreferredNames[] = {
     "carmel"};
 
 struct TargetSpec {
-  const char *name; ///< --target value
-  const char *triple;
-  const loopperf::IsaTraits *isa; ///< the engine's traits (name, form keys)
-  bool isX86;                     ///< InstSynth's operand synthesis
-  const char *loadOpcode,
-      *storeOpcode; ///< reference opcodes for load/store ports
+  const char *Name; ///< --target value
+  const char *Triple;
+  const loopperf::IsaTraits *Isa; ///< the engine's traits (name, form keys)
+  bool IsX86;                     ///< InstSynth's operand synthesis
+  const char *LoadOpcode,
+      *StoreOpcode; ///< reference opcodes for load/store ports
 };
 
 const TargetSpec Targets[] = {
@@ -76,73 +76,73 @@ const TargetSpec Targets[] = {
      "LDRXui", "STRXui"},
 };
 
-std::string jsonString(StringRef s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
+std::string jsonString(StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += C;
+    } else if (static_cast<unsigned char>(C) < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
+      Out += Buf;
     } else {
-      out += c;
+      Out += C;
     }
   }
-  return out + "\"";
+  return Out + "\"";
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+std::string number(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.6g", V);
+  return Buf;
 }
 
-std::string portSet(const PortTable &P, uint64_t mask) {
-  std::string s;
-  for (size_t i = 0; i < P.names.size(); ++i)
-    if (mask >> i & 1) {
-      if (!s.empty())
-        s += '+';
-      s += P.names[i];
+std::string portSet(const PortTable &P, uint64_t Mask) {
+  std::string S;
+  for (size_t I = 0; I < P.Names.size(); ++I)
+    if (Mask >> I & 1) {
+      if (!S.empty())
+        S += '+';
+      S += P.Names[I];
     }
-  return s;
+  return S;
 }
 
 struct Form {
-  std::string opcode, key;
-  SchedData sched;
-  bool load = false, store = false, branch = false, unsupported = false;
+  std::string Opcode, Key;
+  SchedData Sched;
+  bool Load = false, Store = false, Branch = false, Unsupported = false;
 };
 
 struct Group {
   const MCSchedModel *SM;
-  std::vector<std::string> cpus;
-  std::string name;
+  std::vector<std::string> Cpus;
+  std::string Name;
 };
 
-std::string chooseName(const std::vector<std::string> &cpus) {
-  for (const char *p : PreferredNames)
-    if (std::find(cpus.begin(), cpus.end(), p) != cpus.end())
-      return p;
-  for (const std::string &c : cpus)
-    if (c != "generic" && StringRef(c).find("x86-64") == StringRef::npos)
-      return c;
-  return cpus.front();
+std::string chooseName(const std::vector<std::string> &Cpus) {
+  for (const char *P : PreferredNames)
+    if (std::find(Cpus.begin(), Cpus.end(), P) != Cpus.end())
+      return P;
+  for (const std::string &C : Cpus)
+    if (C != "generic" && StringRef(C).find("x86-64") == StringRef::npos)
+      return C;
+  return Cpus.front();
 }
 
 class ModelGenerator {
 public:
   ModelGenerator(const TargetSpec &Spec, const Target &T)
-      : Spec(Spec), T(T), TheTriple(Spec.triple) {
+      : Spec(Spec), T(T), TheTriple(Spec.Triple) {
     MRI.reset(T.createMCRegInfo(compat::tripleArg(TheTriple)));
     MII.reset(T.createMCInstrInfo());
     MCTargetOptions Opts;
     MAI.reset(T.createMCAsmInfo(*MRI, compat::tripleArg(TheTriple), Opts));
     std::unique_ptr<MCSubtargetInfo> Generic(
         T.createMCSubtargetInfo(compat::tripleArg(TheTriple), "", ""));
-    Synth = std::make_unique<InstSynth>(Spec.isX86, *MRI, *MII,
+    Synth = std::make_unique<InstSynth>(Spec.IsX86, *MRI, *MII,
                                         compat::regClassHwMode(*Generic));
     for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
       OpcodeByName[MII->getName(Op).str()] = Op;
@@ -151,51 +151,51 @@ public:
   std::vector<Group> groups() const {
     std::unique_ptr<MCSubtargetInfo> STI(
         T.createMCSubtargetInfo(compat::tripleArg(TheTriple), "", ""));
-    std::map<const MCSchedModel *, Group> byModel;
+    std::map<const MCSchedModel *, Group> ByModel;
     for (const SubtargetSubTypeKV &KV : STI->getAllProcessorDescriptions()) {
       if (!KV.SchedModel || !KV.SchedModel->hasInstrSchedModel())
         continue;
-      Group &G = byModel[KV.SchedModel];
+      Group &G = ByModel[KV.SchedModel];
       G.SM = KV.SchedModel;
-      G.cpus.push_back(KV.Key);
+      G.Cpus.push_back(KV.Key);
     }
-    std::vector<Group> out;
-    for (auto &[SM, G] : byModel) {
-      std::sort(G.cpus.begin(), G.cpus.end());
-      G.name = chooseName(G.cpus);
-      out.push_back(G);
+    std::vector<Group> Out;
+    for (auto &[SM, G] : ByModel) {
+      std::sort(G.Cpus.begin(), G.Cpus.end());
+      G.Name = chooseName(G.Cpus);
+      Out.push_back(G);
     }
-    std::sort(out.begin(), out.end(),
-              [](const Group &a, const Group &b) { return a.name < b.name; });
-    return out;
+    std::sort(Out.begin(), Out.end(),
+              [](const Group &A, const Group &B) { return A.Name < B.Name; });
+    return Out;
   }
 
   /// Writes <outDir>/<name>.json; returns false on error.
-  bool write(const Group &G, const std::string &outDir) {
+  bool write(const Group &G, const std::string &OutDir) {
     std::unique_ptr<MCSubtargetInfo> STI(
-        T.createMCSubtargetInfo(compat::tripleArg(TheTriple), G.name, ""));
+        T.createMCSubtargetInfo(compat::tripleArg(TheTriple), G.Name, ""));
     std::unique_ptr<MCInstPrinter> Printer(T.createMCInstPrinter(
         TheTriple, /*SyntaxVariant=*/0, *MAI, *MII, *MRI));
     if (!STI || !Printer) {
-      errs() << "error: cannot create subtarget/printer for " << G.name << "\n";
+      errs() << "error: cannot create subtarget/printer for " << G.Name << "\n";
       return false;
     }
     const MCSchedModel &SM = STI->getSchedModel();
     PortTable Ports = buildPortTable(SM, *STI);
-    if (Ports.overflow) {
-      errs() << "error: " << G.name << " has more than 64 ports\n";
+    if (Ports.Overflow) {
+      errs() << "error: " << G.Name << " has more than 64 ports\n";
       return false;
     }
     std::vector<Form> Forms = buildForms(SM, *STI, *Printer, Ports);
-    std::string path = outDir + "/" + G.name + ".json";
-    std::ofstream OS(path);
+    std::string Path = OutDir + "/" + G.Name + ".json";
+    std::ofstream OS(Path);
     if (!OS) {
-      errs() << "error: cannot write " << path << "\n";
+      errs() << "error: cannot write " << Path << "\n";
       return false;
     }
     emit(OS, G, SM, *STI, Ports, Forms);
-    outs() << "wrote " << path << " (" << Forms.size() << " forms, "
-           << Ports.names.size() << " ports)\n";
+    outs() << "wrote " << Path << " (" << Forms.size() << " forms, "
+           << Ports.Names.size() << " ports)\n";
     return true;
   }
 
@@ -210,42 +210,42 @@ private:
         continue;
       for (const MCInst &MI : Synth->instances(Op)) {
         Form F;
-        F.opcode = MII->getName(Op).str();
+        F.Opcode = MII->getName(Op).str();
         if (auto Text = Synth->print(Printer, STI, MI))
-          F.key = Spec.isa->formKey(*Text);
+          F.Key = Spec.Isa->FormKey(*Text);
         unsigned SC = D.getSchedClass();
         while (SC && SM.getSchedClassDesc(SC)->isVariant())
           SC = STI.resolveVariantSchedClass(SC, &MI, MII.get(),
                                             SM.getProcessorID());
-        F.sched = readSchedClass(SM, STI, Ports, SC);
-        F.unsupported = !F.sched.valid;
-        F.load = D.mayLoad();
-        F.store = D.mayStore();
-        F.branch = D.isBranch() || D.isCall() || D.isReturn();
+        F.Sched = readSchedClass(SM, STI, Ports, SC);
+        F.Unsupported = !F.Sched.Valid;
+        F.Load = D.mayLoad();
+        F.Store = D.mayStore();
+        F.Branch = D.isBranch() || D.isCall() || D.isReturn();
         Forms.push_back(std::move(F));
       }
     }
     // Condition-code instances of one opcode may print identically on
     // targets without such variants; keep one form per (opcode, key).
-    std::sort(Forms.begin(), Forms.end(), [](const Form &a, const Form &b) {
-      return std::tie(a.opcode, a.key) < std::tie(b.opcode, b.key);
+    std::sort(Forms.begin(), Forms.end(), [](const Form &A, const Form &B) {
+      return std::tie(A.Opcode, A.Key) < std::tie(B.Opcode, B.Key);
     });
     Forms.erase(std::unique(Forms.begin(), Forms.end(),
-                            [](const Form &a, const Form &b) {
-                              return a.opcode == b.opcode && a.key == b.key;
+                            [](const Form &A, const Form &B) {
+                              return A.Opcode == B.Opcode && A.Key == B.Key;
                             }),
                 Forms.end());
     return Forms;
   }
 
   uint64_t portsOfOpcode(const std::vector<Form> &Forms,
-                         const char *name) const {
+                         const char *Name) const {
     for (const Form &F : Forms)
-      if (F.opcode == name) {
-        uint64_t m = 0;
-        for (const Demand &D : F.sched.demands)
-          m |= D.ports;
-        return m;
+      if (F.Opcode == Name) {
+        uint64_t M = 0;
+        for (const Demand &D : F.Sched.Demands)
+          M |= D.Ports;
+        return M;
       }
     return 0;
   }
@@ -256,34 +256,34 @@ private:
     (void)STI;
     OS << "{\n";
     OS << "\"schema\": 1,\n";
-    OS << "\"name\": " << jsonString(G.name) << ",\n";
-    OS << "\"isa\": " << jsonString(Spec.isa->name) << ",\n";
-    OS << "\"llvmCpu\": " << jsonString(G.name) << ",\n";
+    OS << "\"name\": " << jsonString(G.Name) << ",\n";
+    OS << "\"isa\": " << jsonString(Spec.Isa->Name) << ",\n";
+    OS << "\"llvmCpu\": " << jsonString(G.Name) << ",\n";
     OS << "\"aliases\": [";
-    for (size_t i = 0; i < G.cpus.size(); ++i)
-      OS << (i ? ", " : "") << jsonString(G.cpus[i]);
+    for (size_t I = 0; I < G.Cpus.size(); ++I)
+      OS << (I ? ", " : "") << jsonString(G.Cpus[I]);
     OS << "],\n";
-    std::string desc = std::string(LLVMVersionText) + " scheduling model of " +
-                       G.name + " (MCSchedModel ProcID " +
+    std::string Desc = std::string(LLVMVersionText) + " scheduling model of " +
+                       G.Name + " (MCSchedModel ProcID " +
                        std::to_string(SM.getProcessorID()) + ")";
-    OS << "\"description\": " << jsonString(desc) << ",\n";
+    OS << "\"description\": " << jsonString(Desc) << ",\n";
     OS << "\"sources\": [{\"id\": \"llvm19\", \"description\": "
-       << jsonString(desc) << "}],\n";
+       << jsonString(Desc) << "}],\n";
     OS << "\"defaultSource\": \"llvm19\",\n";
     OS << "\"ports\": [";
-    for (size_t i = 0; i < Ports.names.size(); ++i)
-      OS << (i ? ", " : "") << jsonString(Ports.names[i]);
+    for (size_t I = 0; I < Ports.Names.size(); ++I)
+      OS << (I ? ", " : "") << jsonString(Ports.Names[I]);
     OS << "],\n";
-    for (const std::string &P : Ports.names)
+    for (const std::string &P : Ports.Names)
       if (StringRef(P).contains("Div")) {
         OS << "\"dividerPort\": " << jsonString(P) << ",\n";
         break;
       }
     OS << "\"loadPorts\": "
-       << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.loadOpcode)))
+       << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.LoadOpcode)))
        << ",\n";
     OS << "\"storePorts\": "
-       << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.storeOpcode)))
+       << jsonString(portSet(Ports, portsOfOpcode(Forms, Spec.StoreOpcode)))
        << ",\n";
 
     std::vector<std::pair<const char *, double>> Params = {
@@ -306,45 +306,45 @@ private:
             {"storeQueueSize", SM.getProcResource(X.StoreQueueID)->BufferSize});
     }
     OS << "\"pipeline\": {";
-    for (size_t i = 0; i < Params.size(); ++i)
-      OS << (i ? ", " : "") << "\"" << Params[i].first
-         << "\": {\"value\": " << number(Params[i].second)
+    for (size_t I = 0; I < Params.size(); ++I)
+      OS << (I ? ", " : "") << "\"" << Params[I].first
+         << "\": {\"value\": " << number(Params[I].second)
          << ", \"source\": \"llvm19\"}";
     OS << "},\n";
 
     OS << "\"forms\": [\n";
-    for (size_t i = 0; i < Forms.size(); ++i) {
-      const Form &F = Forms[i];
-      OS << "{\"op\": " << jsonString(F.opcode);
-      if (!F.key.empty())
-        OS << ", \"key\": " << jsonString(F.key);
-      if (!F.unsupported) {
-        OS << ", \"uops\": " << F.sched.uops << ", \"lat\": " << F.sched.latency
-           << ", \"rtp\": " << number(F.sched.rthroughput) << ", \"res\": [";
-        for (size_t j = 0; j < F.sched.demands.size(); ++j)
-          OS << (j ? ", " : "") << "["
-             << jsonString(portSet(Ports, F.sched.demands[j].ports)) << ", "
-             << number(F.sched.demands[j].cycles) << "]";
+    for (size_t I = 0; I < Forms.size(); ++I) {
+      const Form &F = Forms[I];
+      OS << "{\"op\": " << jsonString(F.Opcode);
+      if (!F.Key.empty())
+        OS << ", \"key\": " << jsonString(F.Key);
+      if (!F.Unsupported) {
+        OS << ", \"uops\": " << F.Sched.Uops << ", \"lat\": " << F.Sched.Latency
+           << ", \"rtp\": " << number(F.Sched.Rthroughput) << ", \"res\": [";
+        for (size_t J = 0; J < F.Sched.Demands.size(); ++J)
+          OS << (J ? ", " : "") << "["
+             << jsonString(portSet(Ports, F.Sched.Demands[J].Ports)) << ", "
+             << number(F.Sched.Demands[J].Cycles) << "]";
         OS << "]";
       }
-      std::vector<const char *> flags;
-      if (F.load)
-        flags.push_back("load");
-      if (F.store)
-        flags.push_back("store");
-      if (F.branch)
-        flags.push_back("branch");
-      if (F.sched.divider)
-        flags.push_back("divider");
-      if (F.unsupported)
-        flags.push_back("unsupported");
-      if (!flags.empty()) {
+      std::vector<const char *> Flags;
+      if (F.Load)
+        Flags.push_back("load");
+      if (F.Store)
+        Flags.push_back("store");
+      if (F.Branch)
+        Flags.push_back("branch");
+      if (F.Sched.Divider)
+        Flags.push_back("divider");
+      if (F.Unsupported)
+        Flags.push_back("unsupported");
+      if (!Flags.empty()) {
         OS << ", \"flags\": [";
-        for (size_t j = 0; j < flags.size(); ++j)
-          OS << (j ? ", " : "") << "\"" << flags[j] << "\"";
+        for (size_t J = 0; J < Flags.size(); ++J)
+          OS << (J ? ", " : "") << "\"" << Flags[J] << "\"";
         OS << "]";
       }
-      OS << "}" << (i + 1 < Forms.size() ? "," : "") << "\n";
+      OS << "}" << (I + 1 < Forms.size() ? "," : "") << "\n";
     }
     OS << "]\n}\n";
   }
@@ -359,38 +359,38 @@ private:
   std::map<std::string, unsigned> OpcodeByName;
 };
 
-std::vector<std::string> splitList(StringRef s) {
-  SmallVector<StringRef, 8> parts;
-  s.split(parts, ',', -1, false);
-  std::vector<std::string> out;
-  for (StringRef p : parts)
-    out.push_back(p.trim().str());
-  return out;
+std::vector<std::string> splitList(StringRef S) {
+  SmallVector<StringRef, 8> Parts;
+  S.split(Parts, ',', -1, false);
+  std::vector<std::string> Out;
+  for (StringRef P : Parts)
+    Out.push_back(P.trim().str());
+  return Out;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string outDir = ".", target = "all";
-  std::vector<std::string> only;
-  bool list = false;
-  for (int i = 1; i < argc; ++i) {
-    StringRef a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        errs() << "error: " << a << " needs a value\n";
+  std::string OutDir = ".", OnlyTarget = "all";
+  std::vector<std::string> Only;
+  bool List = false;
+  for (int I = 1; I < argc; ++I) {
+    StringRef A = argv[I];
+    auto Value = [&]() -> std::string {
+      if (I + 1 >= argc) {
+        errs() << "error: " << A << " needs a value\n";
         std::exit(2);
       }
-      return argv[++i];
+      return argv[++I];
     };
-    if (a == "--out-dir")
-      outDir = value();
-    else if (a == "--target")
-      target = value();
-    else if (a == "--only")
-      only = splitList(value());
-    else if (a == "--list")
-      list = true;
+    if (A == "--out-dir")
+      OutDir = Value();
+    else if (A == "--target")
+      OnlyTarget = Value();
+    else if (A == "--only")
+      Only = splitList(Value());
+    else if (A == "--list")
+      List = true;
     else {
       errs() << "usage: loopperf-gen-models [--out-dir DIR] [--target "
                 "x86|aarch64|all] "
@@ -402,33 +402,33 @@ int main(int argc, char **argv) {
   InitializeAllTargetMCs();
   CrashRecoveryContext::Enable();
 
-  bool ok = true;
+  bool Ok = true;
   for (const TargetSpec &Spec : Targets) {
-    if (target != "all" && target != Spec.name)
+    if (OnlyTarget != "all" && OnlyTarget != Spec.Name)
       continue;
-    std::string err;
+    std::string Err;
     const Target *T = TargetRegistry::lookupTarget(
-        compat::tripleArg(Triple(Spec.triple)), err);
+        compat::tripleArg(Triple(Spec.Triple)), Err);
     if (!T) {
-      errs() << "error: " << err << "\n";
+      errs() << "error: " << Err << "\n";
       return 1;
     }
     ModelGenerator Gen(Spec, *T);
     for (const Group &G : Gen.groups()) {
-      bool wanted = only.empty();
-      for (const std::string &c : only)
-        wanted |= std::find(G.cpus.begin(), G.cpus.end(), c) != G.cpus.end();
-      if (!wanted)
+      bool Wanted = Only.empty();
+      for (const std::string &C : Only)
+        Wanted |= std::find(G.Cpus.begin(), G.Cpus.end(), C) != G.Cpus.end();
+      if (!Wanted)
         continue;
-      if (list) {
-        outs() << G.name << ":";
-        for (const std::string &c : G.cpus)
-          outs() << " " << c;
+      if (List) {
+        outs() << G.Name << ":";
+        for (const std::string &C : G.Cpus)
+          outs() << " " << C;
         outs() << "\n";
         continue;
       }
-      ok &= Gen.write(G, outDir);
+      Ok &= Gen.write(G, OutDir);
     }
   }
-  return ok ? 0 : 1;
+  return Ok ? 0 : 1;
 }

@@ -17,9 +17,9 @@ constexpr unsigned X86CondCode = MCOI::OPERAND_FIRST_TARGET + 1;
 constexpr int NumX86CondCodes = 16;
 } // namespace
 
-InstSynth::InstSynth(bool isX86, const MCRegisterInfo &MRI,
+InstSynth::InstSynth(bool IsX86, const MCRegisterInfo &MRI,
                      const MCInstrInfo &MII, unsigned RegClassHwMode)
-    : IsX86(isX86), MRI(MRI), MII(MII), RegClassHwMode(RegClassHwMode) {
+    : IsX86(IsX86), MRI(MRI), MII(MII), RegClassHwMode(RegClassHwMode) {
   if (IsX86) {
     MemBase = findReg("RSI");
     PtrClass = findRegClass("GR64");
@@ -35,50 +35,50 @@ InstSynth::InstSynth(bool isX86, const MCRegisterInfo &MRI,
   }
 }
 
-unsigned InstSynth::findReg(const char *name) const {
+unsigned InstSynth::findReg(const char *Name) const {
   for (unsigned R = 1; R < MRI.getNumRegs(); ++R)
-    if (StringRef(MRI.getName(R)) == name)
+    if (StringRef(MRI.getName(R)) == Name)
       return R;
   return 0;
 }
 
-int InstSynth::findRegClass(const char *name) const {
+int InstSynth::findRegClass(const char *Name) const {
   for (unsigned C = 0; C < MRI.getNumRegClasses(); ++C)
-    if (StringRef(MRI.getRegClassName(&MRI.getRegClass(C))) == name)
+    if (StringRef(MRI.getRegClassName(&MRI.getRegClass(C))) == Name)
       return int(C);
   return -1;
 }
 
-unsigned InstSynth::pickRegister(unsigned regClass,
-                                 std::vector<unsigned> &used) const {
-  const MCRegisterClass &RC = MRI.getRegClass(regClass);
-  auto clashes = [&](unsigned R, const std::vector<unsigned> &set) {
-    for (unsigned U : set)
+unsigned InstSynth::pickRegister(unsigned RegClass,
+                                 std::vector<unsigned> &Used) const {
+  const MCRegisterClass &RC = MRI.getRegClass(RegClass);
+  auto Clashes = [&](unsigned R, const std::vector<unsigned> &Set) {
+    for (unsigned U : Set)
       if (MRI.regsOverlap(R, U))
         return true;
     return false;
   };
   // Prefer a register that overlaps nothing used and is not a stack pointer;
   // fall back to any member (some classes hold only SP or one register).
-  for (bool strict : {true, false})
+  for (bool Strict : {true, false})
     for (unsigned I = 0; I < RC.getNumRegs(); ++I) {
       unsigned R = RC.getRegister(I);
-      if (strict && (clashes(R, used) || clashes(R, Excluded)))
+      if (Strict && (Clashes(R, Used) || Clashes(R, Excluded)))
         continue;
-      used.push_back(R);
+      Used.push_back(R);
       return R;
     }
   return 0;
 }
 
-MCInst InstSynth::build(unsigned opcode, int condCode) const {
-  const MCInstrDesc &D = MII.get(opcode);
+MCInst InstSynth::build(unsigned Opcode, int CondCode) const {
+  const MCInstrDesc &D = MII.get(Opcode);
   MCInst MI;
-  MI.setOpcode(opcode);
-  std::vector<unsigned> used;
+  MI.setOpcode(Opcode);
+  std::vector<unsigned> Used;
   if (MemBase)
-    used.push_back(MemBase);
-  auto regClassOf = [&](const MCOperandInfo &OI) -> int {
+    Used.push_back(MemBase);
+  auto RegClassOf = [&](const MCOperandInfo &OI) -> int {
     return compat::operandRegClass(MII, OI, RegClassHwMode, PtrClass,
                                    PtrNoSPClass);
   };
@@ -101,7 +101,7 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
       for (unsigned K = 0; K < Run; ++K) {
         const MCOperandInfo &Sub = D.operands()[I + K];
         unsigned Pos = Standard ? K % 5 : 0;
-        int RC = regClassOf(Sub);
+        int RC = RegClassOf(Sub);
         bool IsReg = Sub.RegClass >= 0 || compat::isRegClassLookup(Sub);
         if (!IsReg) {
           MI.addOperand(MCOperand::createImm(Pos == 1 ? 1 : 0));
@@ -118,11 +118,11 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
           else if (Pos == 2 && !Vector)
             Reg = 0; // no index register
           else if (Vector)
-            Reg = pickRegister(RC, used);
+            Reg = pickRegister(RC, Used);
           else if (C.contains(MemBase))
             Reg = MemBase;
           else
-            Reg = pickRegister(RC, used);
+            Reg = pickRegister(RC, Used);
         }
         MI.addOperand(MCOperand::createReg(Reg));
       }
@@ -130,17 +130,17 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
       continue;
     }
     if (IsX86 && OI.OperandType == X86CondCode) {
-      MI.addOperand(MCOperand::createImm(condCode < 0 ? 0 : condCode));
+      MI.addOperand(MCOperand::createImm(CondCode < 0 ? 0 : CondCode));
       continue;
     }
     if (IsX86 && OI.OperandType == X86RoundingControl) {
       MI.addOperand(MCOperand::createImm(0));
       continue;
     }
-    int RC = regClassOf(OI);
+    int RC = RegClassOf(OI);
     if ((OI.OperandType == MCOI::OPERAND_REGISTER || OI.RegClass >= 0) &&
         RC >= 0) {
-      MI.addOperand(MCOperand::createReg(pickRegister(RC, used)));
+      MI.addOperand(MCOperand::createReg(pickRegister(RC, Used)));
       continue;
     }
     MI.addOperand(MCOperand::createImm(1));
@@ -148,19 +148,19 @@ MCInst InstSynth::build(unsigned opcode, int condCode) const {
   return MI;
 }
 
-std::vector<MCInst> InstSynth::instances(unsigned opcode) const {
-  const MCInstrDesc &D = MII.get(opcode);
+std::vector<MCInst> InstSynth::instances(unsigned Opcode) const {
+  const MCInstrDesc &D = MII.get(Opcode);
   bool HasCond = false;
   if (IsX86)
     for (const MCOperandInfo &OI : D.operands())
       HasCond |= OI.OperandType == X86CondCode;
   std::vector<MCInst> Out;
   if (!HasCond) {
-    Out.push_back(build(opcode, -1));
+    Out.push_back(build(Opcode, -1));
     return Out;
   }
   for (int CC = 0; CC < NumX86CondCodes; ++CC)
-    Out.push_back(build(opcode, CC));
+    Out.push_back(build(Opcode, CC));
   return Out;
 }
 

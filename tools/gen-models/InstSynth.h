@@ -19,14 +19,14 @@ class InstSynth {
 public:
   /// \p RegClassHwMode: compat::regClassHwMode of the target's generic
   /// subtarget (selects pointer register classes on LLVM 22).
-  InstSynth(bool isX86, const llvm::MCRegisterInfo &MRI,
+  InstSynth(bool IsX86, const llvm::MCRegisterInfo &MRI,
             const llvm::MCInstrInfo &MII, unsigned RegClassHwMode);
 
   /// Instances of `opcode` to emit a form for: one normally; for x86 opcodes
   /// with a condition-code operand (Jcc, SETcc, CMOVcc) one per condition,
   /// since each condition prints a different mnemonic and may have its own
   /// scheduling class.
-  std::vector<llvm::MCInst> instances(unsigned opcode) const;
+  std::vector<llvm::MCInst> instances(unsigned Opcode) const;
 
   /// The printed text, or nothing when printing crashed or was empty.
   std::optional<std::string> print(llvm::MCInstPrinter &P,
@@ -34,10 +34,10 @@ public:
                                    const llvm::MCInst &MI) const;
 
 private:
-  llvm::MCInst build(unsigned opcode, int condCode) const;
-  unsigned pickRegister(unsigned regClass, std::vector<unsigned> &used) const;
-  unsigned findReg(const char *name) const;
-  int findRegClass(const char *name) const;
+  llvm::MCInst build(unsigned Opcode, int CondCode) const;
+  unsigned pickRegister(unsigned RegClass, std::vector<unsigned> &Used) const;
+  unsigned findReg(const char *Name) const;
+  int findRegClass(const char *Name) const;
 
   bool IsX86;
   const llvm::MCRegisterInfo &MRI;

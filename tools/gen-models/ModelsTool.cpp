@@ -20,79 +20,79 @@ namespace {
 
 /// A built-in name, or a model/override file (overrides may name a built-in
 /// base).
-const MachineModel *resolve(const std::string &arg,
-                            std::unique_ptr<MachineModel> &owned) {
-  if (const MachineModel *m = findBuiltinModel(arg))
-    return m;
-  ModelLoadResult r = loadModelFile(arg, findBuiltinModel);
-  if (!r) {
-    fmt::print(stderr, "loopperf-models: {}\n", r.error);
+const MachineModel *resolve(const std::string &Arg,
+                            std::unique_ptr<MachineModel> &Owned) {
+  if (const MachineModel *M = findBuiltinModel(Arg))
+    return M;
+  ModelLoadResult R = loadModelFile(Arg, findBuiltinModel);
+  if (!R) {
+    fmt::print(stderr, "loopperf-models: {}\n", R.Error);
     return nullptr;
   }
-  owned = std::move(r.model);
-  return owned.get();
+  Owned = std::move(R.Model);
+  return Owned.get();
 }
 
 int list() {
-  for (const std::string &n : builtinModelNames()) {
-    const MachineModel *m = findBuiltinModel(n);
-    fmt::print("{:<20} -> {} ({}, {} forms, {} ports)\n", n, m->name, m->isa,
-               m->forms.size(), m->ports.size());
+  for (const std::string &N : builtinModelNames()) {
+    const MachineModel *M = findBuiltinModel(N);
+    fmt::print("{:<20} -> {} ({}, {} forms, {} ports)\n", N, M->Name, M->Isa,
+               M->Forms.size(), M->Ports.size());
   }
   return 0;
 }
 
-int check(const MachineModel &m) {
-  std::map<std::string, unsigned> count;
-  unsigned errors = 0;
-  for (const ModelFinding &f : checkModel(m)) {
-    const char *sev = f.severity == ModelFinding::Severity::Error ? "error"
-                      : f.severity == ModelFinding::Severity::Warning
+int check(const MachineModel &M) {
+  std::map<std::string, unsigned> Count;
+  unsigned Errors = 0;
+  for (const ModelFinding &F : checkModel(M)) {
+    const char *Sev = F.Severity == ModelFinding::SeverityKind::Error ? "error"
+                      : F.Severity == ModelFinding::SeverityKind::Warning
                           ? "warning"
                           : "note";
-    errors += f.severity == ModelFinding::Severity::Error;
-    ++count[std::string(sev) + " " + f.kind];
-    fmt::print("{}: {}: {}{}{}\n", sev, f.kind,
-               f.opcode.empty() ? "" : f.opcode + ": ",
-               f.asmKey.empty() ? "" : "'" + f.asmKey + "': ", f.message);
+    Errors += F.Severity == ModelFinding::SeverityKind::Error;
+    ++Count[std::string(Sev) + " " + F.Kind];
+    fmt::print("{}: {}: {}{}{}\n", Sev, F.Kind,
+               F.Opcode.empty() ? "" : F.Opcode + ": ",
+               F.AsmKey.empty() ? "" : "'" + F.AsmKey + "': ", F.Message);
   }
-  fmt::print("summary for {} ({} forms):", m.name, m.forms.size());
-  for (auto &[k, n] : count)
+  fmt::print("summary for {} ({} forms):", M.Name, M.Forms.size());
+  for (auto &[k, n] : Count)
     fmt::print(" {} {};", n, k);
   fmt::print("\n");
-  return errors ? 1 : 0;
+  return Errors ? 1 : 0;
 }
 
-int show(const MachineModel &m, const std::string &what) {
-  const InstrForm *f = m.findOpcode(what);
-  if (!f)
-    f = m.findAsmKey(what);
-  if (!f) {
-    fmt::print(stderr, "loopperf-models: {} has no form '{}'\n", m.name, what);
+int show(const MachineModel &M, const std::string &What) {
+  const InstrForm *F = M.findOpcode(What);
+  if (!F)
+    F = M.findAsmKey(What);
+  if (!F) {
+    fmt::print(stderr, "loopperf-models: {} has no form '{}'\n", M.Name, What);
     return 1;
   }
   fmt::print("{} '{}': uops {} latency {} rthroughput {} source {}\n",
-             f->opcode, f->asmKey, f->uops, f->latency, f->rthroughput,
-             m.sourceName(f->source));
-  for (const ResourceUse &u : m.resourcesOf(*f))
-    fmt::print("  {} x {}\n", m.portSetName(u.ports), u.cycles);
+             F->Opcode, F->AsmKey, F->Uops, F->Latency, F->Rthroughput,
+             M.sourceName(F->Source));
+  for (const ResourceUse &U : M.resourcesOf(*F))
+    fmt::print("  {} x {}\n", M.portSetName(U.Ports), U.Cycles);
   return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string cmd = argc > 1 ? argv[1] : "";
-  if (cmd == "list" && argc == 2)
+  std::string Cmd = argc > 1 ? argv[1] : "";
+  if (Cmd == "list" && argc == 2)
     return list();
-  std::unique_ptr<MachineModel> owned;
-  if (cmd == "check" && argc == 3) {
-    const MachineModel *m = resolve(argv[2], owned);
-    return m ? check(*m) : 2;
+  std::unique_ptr<MachineModel> Owned;
+  if (Cmd == "check" && argc == 3) {
+    const MachineModel *M = resolve(argv[2], Owned);
+    return M ? check(*M) : 2;
   }
-  if (cmd == "show" && argc == 4) {
-    const MachineModel *m = resolve(argv[2], owned);
-    return m ? show(*m, argv[3]) : 2;
+  if (Cmd == "show" && argc == 4) {
+    const MachineModel *M = resolve(argv[2], Owned);
+    return M ? show(*M, argv[3]) : 2;
   }
   constexpr const char *Usage =
       "usage: loopperf-models list | check <cpu|file> | show <cpu|file> "
@@ -100,11 +100,11 @@ int main(int argc, char **argv) {
       "  list   the built-in machine models, one per line\n"
       "  check  a model's internal consistency (exit 1 on errors)\n"
       "  show   one instruction form of a model\n";
-  if (cmd == "--help" || cmd == "-h") {
+  if (Cmd == "--help" || Cmd == "-h") {
     fmt::print("{}", Usage);
     return 0;
   }
-  if (cmd == "--version") {
+  if (Cmd == "--version") {
     fmt::print("{}\n", LOOPPERF_VERSION_LINE("loopperf-models"));
     return 0;
   }

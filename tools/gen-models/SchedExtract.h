@@ -14,28 +14,28 @@ namespace loopperf::gen {
 /// Ports of a model: every processor-resource unit referenced by some write,
 /// a resource with NumUnits = n > 1 expanded into n ports "Name0".."Name<n-1>".
 struct PortTable {
-  std::vector<std::string> names;
+  std::vector<std::string> Names;
   /// Per ProcResource index: the mask of ports it stands for (a unit: its
   /// ports; a group: the union of its members' ports); 0 if unused.
-  std::vector<uint64_t> resourceMask;
-  bool overflow = false; ///< more than 64 ports
+  std::vector<uint64_t> ResourceMask;
+  bool Overflow = false; ///< more than 64 ports
 };
 
 PortTable buildPortTable(const llvm::MCSchedModel &SM,
                          const llvm::MCSubtargetInfo &STI);
 
 struct Demand {
-  uint64_t ports = 0;
-  double cycles = 0;
+  uint64_t Ports = 0;
+  double Cycles = 0;
 };
 
 struct SchedData {
-  bool valid = false;
-  unsigned uops = 0;
-  int latency = 0;
-  double rthroughput = 0;
-  bool divider = false;
-  std::vector<Demand> demands;
+  bool Valid = false;
+  unsigned Uops = 0;
+  int Latency = 0;
+  double Rthroughput = 0;
+  bool Divider = false;
+  std::vector<Demand> Demands;
 };
 
 /// Scheduling data of a resolved (non-variant) class. Group demands are made
@@ -43,6 +43,6 @@ struct SchedData {
 /// LLVM's tables add every unit's cycles to each group containing it.
 SchedData readSchedClass(const llvm::MCSchedModel &SM,
                          const llvm::MCSubtargetInfo &STI,
-                         const PortTable &ports, unsigned schedClass);
+                         const PortTable &Ports, unsigned SchedClass);
 
 } // namespace loopperf::gen

@@ -59,20 +59,20 @@ public:
 
   void emitInstruction(const MCInst &Inst, const MCSubtargetInfo &) override {
     AsmStatement S;
-    S.kind = AsmStatement::Kind::Instruction;
-    S.inst = Inst;
-    S.loc = Inst.getLoc();
-    S.line = Reader.lineOf(S.loc);
+    S.Kind = AsmStatement::Kind::Instruction;
+    S.Inst = Inst;
+    S.Loc = Inst.getLoc();
+    S.Line = Reader.lineOf(S.Loc);
     Reader.addStatement(std::move(S));
   }
 
   void emitLabel(MCSymbol *Symbol, SMLoc Loc) override {
     MCStreamer::emitLabel(Symbol, Loc);
     AsmStatement S;
-    S.kind = AsmStatement::Kind::Label;
-    S.symbol = Symbol;
-    S.loc = Loc;
-    S.line = Reader.lineOf(Loc);
+    S.Kind = AsmStatement::Kind::Label;
+    S.Symbol = Symbol;
+    S.Loc = Loc;
+    S.Line = Reader.lineOf(Loc);
     Reader.addStatement(std::move(S));
   }
 
@@ -150,9 +150,9 @@ std::vector<std::string> writtenRegisters(StringRef Text) {
 class LayoutStreamer final : public MCELFStreamer {
 public:
   struct Placed {
-    SMLoc loc;
-    MCSymbol *begin = nullptr,
-             *end = nullptr; ///< instruction: around it; label: begin
+    SMLoc Loc;
+    MCSymbol *Begin = nullptr,
+             *End = nullptr; ///< instruction: around it; label: begin
   };
 
   LayoutStreamer(MCContext &Ctx, std::unique_ptr<MCAsmBackend> Backend,
@@ -183,11 +183,11 @@ public:
     std::vector<std::string> Regs =
         writtenRegisters(Reader.statementText(Inst.getLoc()));
     const MCRegisterInfo &MRI = Reader.registerInfo();
-    auto name = [&](unsigned I) {
+    auto RegName = [&](unsigned I) {
       return StringRef(MRI.getName(Inst.getOperand(I).getReg())).lower();
     };
-    if (Regs.size() != 3 || name(1) == name(2) || Regs[0] != name(0) ||
-        Regs[1] != name(2) || Regs[2] != name(1))
+    if (Regs.size() != 3 || RegName(1) == RegName(2) || Regs[0] != RegName(0) ||
+        Regs[1] != RegName(2) || Regs[2] != RegName(1))
       return Inst;
     MCInst Swapped = Inst;
     std::swap(Swapped.getOperand(1), Swapped.getOperand(2));
@@ -197,12 +197,12 @@ public:
   void emitInstruction(const MCInst &Inst,
                        const MCSubtargetInfo &STI) override {
     Placed P;
-    P.loc = Inst.getLoc();
-    P.begin = getContext().createTempSymbol("lp_inst", true);
-    emitLabel(P.begin, SMLoc());
+    P.Loc = Inst.getLoc();
+    P.Begin = getContext().createTempSymbol("lp_inst", true);
+    emitLabel(P.Begin, SMLoc());
     MCELFStreamer::emitInstruction(asWritten(Inst), STI);
-    P.end = getContext().createTempSymbol("lp_inst_end", true);
-    emitLabel(P.end, SMLoc());
+    P.End = getContext().createTempSymbol("lp_inst_end", true);
+    emitLabel(P.End, SMLoc());
     Insts.push_back(P);
   }
 
@@ -326,7 +326,7 @@ bool AsmReader::parse(std::unique_ptr<MemoryBuffer> Buffer) {
   Ctx->setObjectFileInfo(MOFI.get());
 
   RecordingStreamer Streamer(*Ctx, *this);
-  CommentRecorder Comments(*this);
+  CommentRecorder Recorder(*this);
   std::unique_ptr<MCAsmParser> Parser(
       createMCAsmParser(SrcMgr, *Ctx, Streamer, *MAI));
   std::unique_ptr<MCTargetAsmParser> TAP(
@@ -337,7 +337,7 @@ bool AsmReader::parse(std::unique_ptr<MemoryBuffer> Buffer) {
     return false;
   }
   Parser->setTargetParser(*TAP);
-  Parser->getLexer().setCommentConsumer(&Comments);
+  Parser->getLexer().setCommentConsumer(&Recorder);
   bool Failed = Parser->Run(/*NoInitialTextSection=*/false);
   if (Failed || Ctx->hadError())
     return false;
@@ -404,7 +404,7 @@ void AsmReader::assembleLayout() {
   const MCAssembler &Asm = Streamer.getAssembler();
   std::map<const MCSection *, unsigned> SectionIndex;
   std::vector<SectionInfo> Secs;
-  auto place = [&](const MCSymbol *Sym, StatementLayout &L) {
+  auto Place = [&](const MCSymbol *Sym, StatementLayout &L) {
     uint64_t Offset;
     if (!Sym || !Sym->getFragment() || !Asm.getSymbolOffset(*Sym, Offset))
       return false;
@@ -413,42 +413,42 @@ void AsmReader::assembleLayout() {
         SectionIndex.try_emplace(Sec, static_cast<unsigned>(Secs.size()));
     if (New)
       Secs.push_back({Sec->getName().str(), Streamer.requestedAlignment(Sec)});
-    L.known = true;
-    L.section = It->second;
-    L.offset = Offset;
+    L.Known = true;
+    L.Section = It->second;
+    L.Offset = Offset;
     return true;
   };
   // The recorded statements and the assembled instructions in the same
   // order; labels by source location (the buffer is the same memory).
   const char *BufBegin = Text.begin(), *BufEnd = Text.end();
-  auto inBuffer = [&](SMLoc L) {
+  auto InBuffer = [&](SMLoc L) {
     return L.isValid() && L.getPointer() >= BufBegin && L.getPointer() < BufEnd;
   };
   std::map<const char *, const MCSymbol *> LabelAt;
   for (const auto &P : Streamer.Labels)
-    if (inBuffer(P.loc))
-      LabelAt.emplace(P.loc.getPointer(), P.begin);
+    if (InBuffer(P.Loc))
+      LabelAt.emplace(P.Loc.getPointer(), P.Begin);
   std::vector<StatementLayout> Result(Statements.size());
   size_t NextInst = 0;
   for (size_t I = 0; I < Statements.size(); ++I) {
     const AsmStatement &S = Statements[I];
-    if (S.kind == AsmStatement::Kind::Instruction) {
+    if (S.Kind == AsmStatement::Kind::Instruction) {
       if (NextInst >= Streamer.Insts.size())
         return;
       const auto &P = Streamer.Insts[NextInst++];
-      if (inBuffer(S.loc) != inBuffer(P.loc) ||
-          (inBuffer(S.loc) && S.loc.getPointer() != P.loc.getPointer()))
+      if (InBuffer(S.Loc) != InBuffer(P.Loc) ||
+          (InBuffer(S.Loc) && S.Loc.getPointer() != P.Loc.getPointer()))
         return; // the two passes disagree: no layout at all
       StatementLayout Begin, End;
-      if (!place(P.begin, Begin) || !place(P.end, End) ||
-          Begin.section != End.section || End.offset < Begin.offset)
+      if (!Place(P.Begin, Begin) || !Place(P.End, End) ||
+          Begin.Section != End.Section || End.Offset < Begin.Offset)
         continue;
-      Begin.size = static_cast<uint32_t>(End.offset - Begin.offset);
+      Begin.Size = static_cast<uint32_t>(End.Offset - Begin.Offset);
       Result[I] = Begin;
-    } else if (S.kind == AsmStatement::Kind::Label && inBuffer(S.loc)) {
-      auto It = LabelAt.find(S.loc.getPointer());
+    } else if (S.Kind == AsmStatement::Kind::Label && InBuffer(S.Loc)) {
+      auto It = LabelAt.find(S.Loc.getPointer());
       if (It != LabelAt.end())
-        place(It->second, Result[I]);
+        Place(It->second, Result[I]);
     }
   }
   if (NextInst != Streamer.Insts.size())
@@ -537,14 +537,14 @@ void AsmReader::addData(ArrayRef<uint8_t> Bytes, bool Opaque) {
   // Consecutive data directives form one Data statement, so that
   // ".byte 100,103,144" (three one-byte values) reads as one byte string.
   if (Statements.empty() ||
-      Statements.back().kind != AsmStatement::Kind::Data) {
+      Statements.back().Kind != AsmStatement::Kind::Data) {
     AsmStatement S;
-    S.kind = AsmStatement::Kind::Data;
+    S.Kind = AsmStatement::Kind::Data;
     Statements.push_back(std::move(S));
   }
   AsmStatement &D = Statements.back();
-  D.bytes.insert(D.bytes.end(), Bytes.begin(), Bytes.end());
-  D.opaqueData |= Opaque;
+  D.Bytes.insert(D.Bytes.end(), Bytes.begin(), Bytes.end());
+  D.OpaqueData |= Opaque;
 }
 
 void AsmReader::addComment(SMLoc Loc, StringRef Text) {

@@ -35,39 +35,39 @@ namespace loopperf::cli {
 /// One thing the assembler emitted, in input order.
 struct AsmStatement {
   enum class Kind { Instruction, Label, Data };
-  Kind kind = Kind::Instruction;
-  llvm::SMLoc loc;   ///< start of the statement (invalid for Data)
-  unsigned line = 0; ///< 1-based line; 0 for Data
-  llvm::MCInst inst; ///< Instruction
-  const llvm::MCSymbol *symbol = nullptr; ///< Label
+  Kind Kind = Kind::Instruction;
+  llvm::SMLoc Loc;   ///< start of the statement (invalid for Data)
+  unsigned Line = 0; ///< 1-based line; 0 for Data
+  llvm::MCInst Inst; ///< Instruction
+  const llvm::MCSymbol *Symbol = nullptr; ///< Label
   /// Data: the constant bytes emitted by consecutive data directives
   /// (.byte 100,103,144 -> 64 67 90). `opaqueData` when some value was not a
   /// constant (a relocation), so the bytes are not the whole story.
-  std::vector<uint8_t> bytes;
-  bool opaqueData = false;
+  std::vector<uint8_t> Bytes;
+  bool OpaqueData = false;
 };
 
 /// Where a statement ended up when the input was assembled into an ELF
 /// object (AsmReader::layout). Instructions and labels only.
 struct StatementLayout {
-  bool known = false;
-  unsigned section = 0; ///< index into AsmReader::sections()
-  uint64_t offset = 0;  ///< from the start of its section
-  uint32_t size = 0;    ///< encoded bytes (after relaxation); 0 for labels
+  bool Known = false;
+  unsigned Section = 0; ///< index into AsmReader::sections()
+  uint64_t Offset = 0;  ///< from the start of its section
+  uint32_t Size = 0;    ///< encoded bytes (after relaxation); 0 for labels
 };
 
 /// A section of the assembled object.
 struct SectionInfo {
-  std::string name;       ///< ".text", ".text.startup", ...
-  uint64_t alignment = 1; ///< the largest alignment requested in it
+  std::string Name;       ///< ".text", ".text.startup", ...
+  uint64_t Alignment = 1; ///< the largest alignment requested in it
 };
 
 /// A comment the lexer saw ('#' in x86 AT&T and Intel syntax), without the
 /// comment marker.
 struct AsmComment {
-  llvm::SMLoc loc;
-  unsigned line = 0;
-  std::string text;
+  llvm::SMLoc Loc;
+  unsigned Line = 0;
+  std::string Text;
 };
 
 class AsmReader {
@@ -75,13 +75,13 @@ public:
   /// Set up the MC layer for `triple` and `cpu`. Returns null and sets
   /// `error` when the target or CPU is not available.
   static std::unique_ptr<AsmReader>
-  create(llvm::StringRef triple, llvm::StringRef cpu, std::string &error);
+  create(llvm::StringRef Triple, llvm::StringRef Cpu, std::string &Error);
   ~AsmReader();
 
   /// Parse `buffer` (named `bufferName` in diagnostics). Diagnostics go to
   /// stderr as file:line:col messages. Returns false if any error was
   /// reported.
-  bool parse(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  bool parse(std::unique_ptr<llvm::MemoryBuffer> Buffer);
 
   const std::vector<AsmStatement> &statements() const { return Statements; }
   /// Byte layout per statement (same indices as statements()), from
@@ -97,14 +97,14 @@ public:
 
   /// The source text of a 1-based line of the parsed buffer, without the
   /// line terminator.
-  llvm::StringRef lineText(unsigned line) const;
+  llvm::StringRef lineText(unsigned Line) const;
   /// The statement starting at `loc`, up to a comment or statement separator.
-  llvm::StringRef statementText(llvm::SMLoc loc) const;
+  llvm::StringRef statementText(llvm::SMLoc Loc) const;
   llvm::StringRef bufferName() const;
 
   /// Print a diagnostic at `loc` (file:line:col: kind: message + source line).
-  void error(llvm::SMLoc loc, const llvm::Twine &msg) const;
-  void note(llvm::SMLoc loc, const llvm::Twine &msg) const;
+  void error(llvm::SMLoc Loc, const llvm::Twine &Msg) const;
+  void note(llvm::SMLoc Loc, const llvm::Twine &Msg) const;
 
   const llvm::MCInstrInfo &instrInfo() const { return *MII; }
   const llvm::MCRegisterInfo &registerInfo() const { return *MRI; }
@@ -116,20 +116,20 @@ public:
   const llvm::MCInstPrinter &intelPrinter() const { return *IntelPrinter; }
   /// Print `inst` with `printer` exactly as the printer writes it (a tab
   /// before the mnemonic and between mnemonic and operands).
-  std::string printRaw(const llvm::MCInst &inst,
-                       const llvm::MCInstPrinter &printer) const;
+  std::string printRaw(const llvm::MCInst &Inst,
+                       const llvm::MCInstPrinter &Printer) const;
   /// The same on one line: tabs and newlines folded to single spaces.
-  std::string print(const llvm::MCInst &inst,
-                    const llvm::MCInstPrinter &printer) const;
+  std::string print(const llvm::MCInst &Inst,
+                    const llvm::MCInstPrinter &Printer) const;
 
   // Called by the recording streamer.
   void addStatement(AsmStatement S);
-  void addData(llvm::ArrayRef<uint8_t> bytes, bool opaque);
-  void addComment(llvm::SMLoc loc, llvm::StringRef text);
+  void addData(llvm::ArrayRef<uint8_t> Bytes, bool Opaque);
+  void addComment(llvm::SMLoc Loc, llvm::StringRef Text);
   void addFunctionSymbol(const llvm::MCSymbol *S) {
     FunctionSymbols.push_back(S);
   }
-  unsigned lineOf(llvm::SMLoc loc) const;
+  unsigned lineOf(llvm::SMLoc Loc) const;
 
 private:
   AsmReader() = default;

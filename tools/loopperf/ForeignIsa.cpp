@@ -6,61 +6,61 @@
 namespace loopperf::cli {
 namespace {
 
-bool isCondition(llvm::StringRef c) {
+bool isCondition(llvm::StringRef C) {
   static const char *const Conditions[] = {"eq", "ne", "cs", "hs", "cc", "lo",
                                            "mi", "pl", "vs", "vc", "hi", "ls",
                                            "ge", "lt", "gt", "le", "al", "nv"};
-  for (const char *k : Conditions)
-    if (c.equals_insensitive(k))
+  for (const char *K : Conditions)
+    if (C.equals_insensitive(K))
       return true;
   return false;
 }
 
 /// x0-x30, w0-w30, xzr, wzr: general registers no x86 syntax has.
-bool isAArch64GeneralRegister(llvm::StringRef w) {
-  if (w.equals_insensitive("xzr") || w.equals_insensitive("wzr"))
+bool isAArch64GeneralRegister(llvm::StringRef W) {
+  if (W.equals_insensitive("xzr") || W.equals_insensitive("wzr"))
     return true;
-  if (w.size() < 2 || w.size() > 3 || (w[0] != 'x' && w[0] != 'w'))
+  if (W.size() < 2 || W.size() > 3 || (W[0] != 'x' && W[0] != 'w'))
     return false;
-  unsigned n = 0;
-  return !w.drop_front().getAsInteger(10, n) && n <= 30;
+  unsigned N = 0;
+  return !W.drop_front().getAsInteger(10, N) && N <= 30;
 }
 
 /// v0.4s, v12.16b, v3.2d: a vector register with an arrangement.
-bool isAArch64VectorOperand(llvm::StringRef w) {
-  if (w.size() < 4 || (w[0] != 'v' && w[0] != 'V'))
+bool isAArch64VectorOperand(llvm::StringRef W) {
+  if (W.size() < 4 || (W[0] != 'v' && W[0] != 'V'))
     return false;
-  auto [reg, arrangement] = w.drop_front().split('.');
-  unsigned n = 0;
-  return !arrangement.empty() && !reg.getAsInteger(10, n) && n <= 31 &&
+  auto [reg, arrangement] = W.drop_front().split('.');
+  unsigned N = 0;
+  return !arrangement.empty() && !reg.getAsInteger(10, N) && N <= 31 &&
          llvm::isDigit(arrangement.front());
 }
 
 /// 1: AArch64 shape, -1: x86 AT&T registers, 0: neither.
-int classifyLine(llvm::StringRef line) {
-  line = line.split("//").first.split('#').first.trim(); // x86 and AArch64
+int classifyLine(llvm::StringRef Line) {
+  Line = Line.split("//").first.split('#').first.trim(); // x86 and AArch64
                                                          // comments
   // '#' also starts AArch64 immediates, which the split above drops; the
   // mnemonic and register operands before it are what count.
-  if (line.empty())
+  if (Line.empty())
     return 0;
-  if (line.starts_with(".arch") || line.starts_with(".cpu"))
-    return line.contains("armv") ? 1 : 0;
-  if (line.starts_with(".") || line.ends_with(":"))
+  if (Line.starts_with(".arch") || Line.starts_with(".cpu"))
+    return Line.contains("armv") ? 1 : 0;
+  if (Line.starts_with(".") || Line.ends_with(":"))
     return 0; // other directives, labels
-  if (line.contains('%'))
+  if (Line.contains('%'))
     return -1;
-  auto [mnemonic, operands] = line.split(' ');
+  auto [mnemonic, operands] = Line.split(' ');
   if (mnemonic.contains('\t'))
-    std::tie(mnemonic, operands) = line.split('\t');
+    std::tie(mnemonic, operands) = Line.split('\t');
   if (mnemonic.size() > 2 && mnemonic.starts_with_insensitive("b.") &&
       isCondition(mnemonic.drop_front(2)))
     return 1;
-  llvm::SmallVector<llvm::StringRef, 6> words;
-  operands.split(words, ',', -1, false);
-  for (llvm::StringRef w : words) {
-    w = w.trim().trim("[]!{}").trim();
-    if (isAArch64GeneralRegister(w) || isAArch64VectorOperand(w))
+  llvm::SmallVector<llvm::StringRef, 6> Words;
+  operands.split(Words, ',', -1, false);
+  for (llvm::StringRef W : Words) {
+    W = W.trim().trim("[]!{}").trim();
+    if (isAArch64GeneralRegister(W) || isAArch64VectorOperand(W))
       return 1;
   }
   return 0;
@@ -68,29 +68,29 @@ int classifyLine(llvm::StringRef line) {
 
 } // namespace
 
-std::string describeForeignAssembly(llvm::StringRef text) {
-  unsigned aarch64 = 0, x86 = 0, lineNo = 0, firstLineNo = 0;
-  llvm::StringRef first;
-  while (!text.empty()) {
-    llvm::StringRef line;
-    std::tie(line, text) = text.split('\n');
-    ++lineNo;
-    const int kind = classifyLine(line);
-    if (kind > 0 && aarch64++ == 0) {
-      first = line.trim();
-      firstLineNo = lineNo;
-    } else if (kind < 0) {
-      ++x86;
+std::string describeForeignAssembly(llvm::StringRef Text) {
+  unsigned Aarch64 = 0, X86 = 0, LineNo = 0, FirstLineNo = 0;
+  llvm::StringRef First;
+  while (!Text.empty()) {
+    llvm::StringRef Line;
+    std::tie(Line, Text) = Text.split('\n');
+    ++LineNo;
+    const int Kind = classifyLine(Line);
+    if (Kind > 0 && Aarch64++ == 0) {
+      First = Line.trim();
+      FirstLineNo = LineNo;
+    } else if (Kind < 0) {
+      ++X86;
     }
   }
-  if (aarch64 < 2 || aarch64 <= x86)
+  if (Aarch64 < 2 || Aarch64 <= X86)
     return "";
-  std::string shown = first.str();
-  for (char &c : shown)
-    if (c == '\t')
-      c = ' ';
-  return "AArch64 assembly (line " + std::to_string(firstLineNo) + ": " +
-         shown + ")";
+  std::string Shown = First.str();
+  for (char &C : Shown)
+    if (C == '\t')
+      C = ' ';
+  return "AArch64 assembly (line " + std::to_string(FirstLineNo) + ": " +
+         Shown + ")";
 }
 
 } // namespace loopperf::cli

@@ -17,6 +17,6 @@ namespace loopperf::cli {
 /// text. AArch64 is assumed when at least two lines have an AArch64-only
 /// shape (a `b.<cond>` branch, x0-x30/w0-w30/xzr/wzr or v0.4s-style operands,
 /// `.arch armv...`) and they outnumber lines with x86 AT&T registers (%rax).
-std::string describeForeignAssembly(llvm::StringRef text);
+std::string describeForeignAssembly(llvm::StringRef Text);
 
 } // namespace loopperf::cli

@@ -29,11 +29,11 @@ KernelBuilder::KernelBuilder(const AsmReader &R,
       SectionStarts(std::move(SectionStarts)) {}
 
 Instruction KernelBuilder::buildInstruction(const AsmStatement &S) const {
-  Instruction I = Translator.translate(S.inst);
-  std::string Written = R.statementText(S.loc).str();
+  Instruction I = Translator.translate(S.Inst);
+  std::string Written = R.statementText(S.Loc).str();
   if (!Written.empty())
-    I.text = std::move(Written);
-  I.asmLine = S.line;
+    I.Text = std::move(Written);
+  I.AsmLine = S.Line;
   return I;
 }
 
@@ -41,47 +41,48 @@ CodeLayout KernelBuilder::layoutOf(const CodeRegion &Region) const {
   CodeLayout None;
   const auto &Stmts = R.statements();
   const auto &Placed = R.layout();
-  if (Region.kind != CodeRegion::Kind::Loop || Placed.size() != Stmts.size() ||
-      Region.begin >= Region.end || Region.end > Stmts.size())
+  if (Region.Kind != CodeRegion::RegionKind::Loop ||
+      Placed.size() != Stmts.size() || Region.Begin >= Region.End ||
+      Region.End > Stmts.size())
     return None;
   // The loop starts at its label (the back branch's target).
-  const StatementLayout &Label = Placed[Region.begin];
-  if (Stmts[Region.begin].kind != AsmStatement::Kind::Label || !Label.known)
+  const StatementLayout &Label = Placed[Region.Begin];
+  if (Stmts[Region.Begin].Kind != AsmStatement::Kind::Label || !Label.Known)
     return None;
   CodeLayout L;
-  uint64_t End = Label.offset;
-  for (size_t I = Region.begin; I < Region.end; ++I) {
-    if (Stmts[I].kind != AsmStatement::Kind::Instruction)
+  uint64_t End = Label.Offset;
+  for (size_t I = Region.Begin; I < Region.End; ++I) {
+    if (Stmts[I].Kind != AsmStatement::Kind::Instruction)
       continue;
     const StatementLayout &P = Placed[I];
-    if (!P.known || P.section != Label.section || P.offset < Label.offset)
+    if (!P.Known || P.Section != Label.Section || P.Offset < Label.Offset)
       return None;
-    L.offsets.push_back(static_cast<uint32_t>(P.offset - Label.offset));
-    L.sizes.push_back(P.size);
-    End = std::max(End, P.offset + P.size);
+    L.Offsets.push_back(static_cast<uint32_t>(P.Offset - Label.Offset));
+    L.Sizes.push_back(P.Size);
+    End = std::max(End, P.Offset + P.Size);
   }
-  if (L.sizes.empty())
+  if (L.Sizes.empty())
     return None;
-  const SectionInfo &Sec = R.sections()[Label.section];
-  L.bytes = static_cast<uint32_t>(End - Label.offset);
-  L.section = Sec.name;
-  L.sectionOffset = Label.offset;
-  L.sectionAlignment = Sec.alignment;
-  if (auto It = SectionStarts.find(Sec.name); It != SectionStarts.end())
-    L.address = It->second + Label.offset;
+  const SectionInfo &Sec = R.sections()[Label.Section];
+  L.Bytes = static_cast<uint32_t>(End - Label.Offset);
+  L.Section = Sec.Name;
+  L.SectionOffset = Label.Offset;
+  L.SectionAlignment = Sec.Alignment;
+  if (auto It = SectionStarts.find(Sec.Name); It != SectionStarts.end())
+    L.Address = It->second + Label.Offset;
   return L;
 }
 
 LoopKernel KernelBuilder::build(const CodeRegion &Region) const {
   LoopKernel K;
-  K.isa = Translator.isa();
-  K.name = Region.name;
-  K.function = Region.function;
+  K.Isa = Translator.isa();
+  K.Name = Region.Name;
+  K.Function = Region.Function;
   const auto &Stmts = R.statements();
-  for (size_t I = Region.begin; I < Region.end && I < Stmts.size(); ++I)
-    if (Stmts[I].kind == AsmStatement::Kind::Instruction)
-      K.insts.push_back(buildInstruction(Stmts[I]));
-  K.layout = layoutOf(Region);
+  for (size_t I = Region.Begin; I < Region.End && I < Stmts.size(); ++I)
+    if (Stmts[I].Kind == AsmStatement::Kind::Instruction)
+      K.Insts.push_back(buildInstruction(Stmts[I]));
+  K.Layout = layoutOf(Region);
   return K;
 }
 
@@ -92,24 +93,24 @@ std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
   std::vector<AnalyzedLoop> Loops;
   for (const CodeRegion &Region : Regions) {
     AnalyzedLoop L;
-    L.region = Region;
-    L.kernel = Builder.build(Region);
+    L.Region = Region;
+    L.Kernel = Builder.build(Region);
     if (PerElement)
-      L.kernel.elementsPerIteration = countElementsPerIteration(L.kernel);
-    for (const Instruction &I : L.kernel.insts)
-      if (I.asmLine) {
-        L.firstLine =
-            L.firstLine ? std::min(L.firstLine, I.asmLine) : I.asmLine;
-        L.lastLine = std::max(L.lastLine, I.asmLine);
+      L.Kernel.ElementsPerIteration = countElementsPerIteration(L.Kernel);
+    for (const Instruction &I : L.Kernel.Insts)
+      if (I.AsmLine) {
+        L.FirstLine =
+            L.FirstLine ? std::min(L.FirstLine, I.AsmLine) : I.AsmLine;
+        L.LastLine = std::max(L.LastLine, I.AsmLine);
       }
-    if (L.region.notAnalysable.empty() &&
-        L.kernel.insts.size() > MaxInstructions)
-      L.region.notAnalysable = "the loop body has " +
-                               std::to_string(L.kernel.insts.size()) +
+    if (L.Region.NotAnalysable.empty() &&
+        L.Kernel.Insts.size() > MaxInstructions)
+      L.Region.NotAnalysable = "the loop body has " +
+                               std::to_string(L.Kernel.Insts.size()) +
                                " instructions, more than --max-instructions=" +
                                std::to_string(MaxInstructions);
-    if (L.region.notAnalysable.empty())
-      L.report = analyzeLoop(L.kernel, M);
+    if (L.Region.NotAnalysable.empty())
+      L.Report = analyzeLoop(L.Kernel, M);
     Loops.push_back(std::move(L));
   }
   return Loops;

@@ -33,7 +33,7 @@ public:
 
   /// The instructions of `Region` as a kernel. elementsPerIteration stays 0:
   /// assembly does not say how many source elements an iteration handles.
-  /// A loop region gets its byte layout (LoopKernel::layout) when the reader
+  /// A loop region gets its byte layout (LoopKernel::Layout) when the reader
   /// has one: from its label to the end of its last instruction, the start
   /// known modulo the section's alignment, or exactly with the section's
   /// address. Marked regions get none (they need not start at a loop label).

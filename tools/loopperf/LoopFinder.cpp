@@ -30,8 +30,8 @@ namespace {
 /// A label that names a function: a function symbol or any non-temporary
 /// label (enclosingFunction's and the loop finder's notion).
 bool isFunctionLabel(const AsmReader &R, const AsmStatement &S) {
-  return S.kind == AsmStatement::Kind::Label &&
-         (R.isFunctionSymbol(S.symbol) || !S.symbol->isTemporary());
+  return S.Kind == AsmStatement::Kind::Label &&
+         (R.isFunctionSymbol(S.Symbol) || !S.Symbol->isTemporary());
 }
 
 /// The label a direct branch jumps to, or null (indirect branch, return).
@@ -49,17 +49,17 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
   const auto &Stmts = R.statements();
   DenseMap<const MCSymbol *, size_t> LabelAt;
   for (size_t I = 0; I < Stmts.size(); ++I)
-    if (Stmts[I].kind == AsmStatement::Kind::Label)
-      LabelAt.try_emplace(Stmts[I].symbol, I);
+    if (Stmts[I].Kind == AsmStatement::Kind::Label)
+      LabelAt.try_emplace(Stmts[I].Symbol, I);
 
   // Direct branches: statement -> target label statement.
   std::vector<std::pair<size_t, size_t>> Branches;
   for (size_t J = 0; J < Stmts.size(); ++J) {
     const AsmStatement &S = Stmts[J];
-    if (S.kind != AsmStatement::Kind::Instruction ||
-        !R.instrInfo().get(S.inst.getOpcode()).isBranch())
+    if (S.Kind != AsmStatement::Kind::Instruction ||
+        !R.instrInfo().get(S.Inst.getOpcode()).isBranch())
       continue;
-    const MCSymbol *Target = branchTarget(S.inst);
+    const MCSymbol *Target = branchTarget(S.Inst);
     if (!Target)
       continue;
     auto It = LabelAt.find(Target);
@@ -100,7 +100,7 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
   std::vector<size_t> LeastJumpTarget(Stmts.size() + 1, SIZE_MAX);
   for (auto [J, T] : Branches)
     if (T > J &&
-        R.instrInfo().get(Stmts[J].inst.getOpcode()).isUnconditionalBranch())
+        R.instrInfo().get(Stmts[J].Inst.getOpcode()).isUnconditionalBranch())
       LeastJumpTarget[J] = std::min(LeastJumpTarget[J], T);
   for (size_t P = Stmts.size(); P-- > 0;)
     LeastJumpTarget[P] = std::min(LeastJumpTarget[P], LeastJumpTarget[P + 1]);
@@ -116,13 +116,13 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
   for (size_t K = 0; K < Inner.size(); ++K) {
     auto [Header, Latch] = Loops[Inner[K]];
     CodeRegion Region;
-    Region.kind = CodeRegion::Kind::Loop;
-    Region.name = Stmts[Header].symbol->getName().str();
-    Region.begin = Header;
-    Region.end = Latch + 1;
-    Region.loc = Stmts[Header].loc;
+    Region.Kind = CodeRegion::RegionKind::Loop;
+    Region.Name = Stmts[Header].Symbol->getName().str();
+    Region.Begin = Header;
+    Region.End = Latch + 1;
+    Region.Loc = Stmts[Header].Loc;
     if (FunctionLabel[Header] != SIZE_MAX)
-      Region.function = Stmts[FunctionLabel[Header]].symbol->getName().str();
+      Region.Function = Stmts[FunctionLabel[Header]].Symbol->getName().str();
     // The straight-line body is one path through the loop unless control
     // flow inside it selects between alternatives: another innermost span
     // overlapping this one without nesting (two back branches share part of
@@ -133,10 +133,10 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
     // alone, an if-then, is analysed as if its code ran.) The later of two
     // overlapping neighbours is the one named.
     auto Overlap = [&](size_t Other) {
-      Region.notAnalysable =
+      Region.NotAnalysable =
           "alternative paths inside the loop body (another branch back "
           "into it, to '" +
-          Stmts[Loops[Other].first].symbol->getName().str() +
+          Stmts[Loops[Other].first].Symbol->getName().str() +
           "', overlaps it); loopperf analyses single-path bodies only";
     };
     if (K > 0) {
@@ -150,7 +150,7 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
         Overlap(Inner[K + 1]);
     }
     if (LeastJumpTarget[Header] <= Latch)
-      Region.notAnalysable =
+      Region.NotAnalysable =
           "alternative paths inside the loop body (an if/else: an "
           "unconditional jump skips code inside the loop); loopperf "
           "analyses single-path bodies only";
@@ -163,7 +163,7 @@ std::string enclosingFunction(const AsmReader &R, size_t Statement) {
   const auto &Stmts = R.statements();
   for (size_t I = std::min(Statement + 1, Stmts.size()); I-- > 0;)
     if (isFunctionLabel(R, Stmts[I]))
-      return Stmts[I].symbol->getName().str();
+      return Stmts[I].Symbol->getName().str();
   return {};
 }
 

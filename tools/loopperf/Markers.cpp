@@ -26,38 +26,39 @@ namespace loopperf::cli {
 namespace {
 
 struct CommentMarker {
-  CodeRegion::Kind kind;
-  bool begin;
-  std::string name;
+  CodeRegion::RegionKind Kind;
+  bool Begin;
+  std::string Name;
 };
 
 std::optional<CommentMarker> parseCommentMarker(StringRef Text) {
   static const struct {
-    StringRef begin, end;
-    CodeRegion::Kind kind;
-  } Styles[] = {{"LLVM-MCA-BEGIN", "LLVM-MCA-END", CodeRegion::Kind::LlvmMca},
-                {"OSACA-BEGIN", "OSACA-END", CodeRegion::Kind::Osaca}};
+    StringRef Begin, End;
+    CodeRegion::RegionKind Kind;
+  } Styles[] = {
+      {"LLVM-MCA-BEGIN", "LLVM-MCA-END", CodeRegion::RegionKind::LlvmMca},
+      {"OSACA-BEGIN", "OSACA-END", CodeRegion::RegionKind::Osaca}};
   Text = Text.trim();
   for (const auto &S : Styles) {
     for (bool Begin : {true, false}) {
-      StringRef Word = Begin ? S.begin : S.end;
+      StringRef Word = Begin ? S.Begin : S.End;
       if (!Text.starts_with(Word))
         continue;
       StringRef Rest = Text.drop_front(Word.size());
       // "LLVM-MCA-BEGINNING" is not a marker.
       if (!Rest.empty() && !isSpace(Rest.front()))
         continue;
-      return CommentMarker{S.kind, Begin, Rest.trim().str()};
+      return CommentMarker{S.Kind, Begin, Rest.trim().str()};
     }
   }
   return std::nullopt;
 }
 
-const char *markerWord(CodeRegion::Kind K, bool Begin) {
+const char *markerWord(CodeRegion::RegionKind K, bool Begin) {
   switch (K) {
-  case CodeRegion::Kind::LlvmMca:
+  case CodeRegion::RegionKind::LlvmMca:
     return Begin ? "LLVM-MCA-BEGIN" : "LLVM-MCA-END";
-  case CodeRegion::Kind::Osaca:
+  case CodeRegion::RegionKind::Osaca:
     return Begin ? "OSACA-BEGIN" : "OSACA-END";
   default:
     return Begin ? "BEGIN" : "END";
@@ -71,10 +72,10 @@ bool isIacaMarker(const AsmReader &R, size_t I, int64_t Value) {
   if (I + 1 >= Stmts.size())
     return false;
   const AsmStatement &Mov = Stmts[I], &Data = Stmts[I + 1];
-  if (Mov.kind != AsmStatement::Kind::Instruction ||
-      Data.kind != AsmStatement::Kind::Data)
+  if (Mov.Kind != AsmStatement::Kind::Instruction ||
+      Data.Kind != AsmStatement::Kind::Data)
     return false;
-  const MCInst &MI = Mov.inst;
+  const MCInst &MI = Mov.Inst;
   if (R.instrInfo().getName(MI.getOpcode()) != "MOV32ri" ||
       MI.getNumOperands() < 2 || !MI.getOperand(0).isReg() ||
       !MI.getOperand(1).isImm())
@@ -83,74 +84,74 @@ bool isIacaMarker(const AsmReader &R, size_t I, int64_t Value) {
       MI.getOperand(1).getImm() != Value)
     return false;
   static const uint8_t Bytes[] = {0x64, 0x67, 0x90};
-  return Data.bytes.size() >= 3 &&
-         std::equal(Bytes, Bytes + 3, Data.bytes.begin());
+  return Data.Bytes.size() >= 3 &&
+         std::equal(Bytes, Bytes + 3, Data.Bytes.begin());
 }
 
 /// True if statement S was parsed from the input buffer itself and lies at
 /// or after `P` (strictly after when `Strict`).
 bool isAfter(const AsmStatement &S, const char *P, bool Strict) {
-  if (S.kind == AsmStatement::Kind::Data || S.line == 0)
+  if (S.Kind == AsmStatement::Kind::Data || S.Line == 0)
     return false;
-  return Strict ? S.loc.getPointer() > P : S.loc.getPointer() >= P;
+  return Strict ? S.Loc.getPointer() > P : S.Loc.getPointer() >= P;
 }
 
 size_t countInstructions(const AsmReader &R, const CodeRegion &Region) {
   size_t N = 0;
-  for (size_t I = Region.begin; I < Region.end; ++I)
-    N += R.statements()[I].kind == AsmStatement::Kind::Instruction;
+  for (size_t I = Region.Begin; I < Region.End; ++I)
+    N += R.statements()[I].Kind == AsmStatement::Kind::Instruction;
   return N;
 }
 
-std::string defaultName(CodeRegion::Kind K, unsigned Index) {
+std::string defaultName(CodeRegion::RegionKind K, unsigned Index) {
   return std::string(regionKindName(K)) + " region " + std::to_string(Index);
 }
 
 bool findCommentRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
   struct Open {
-    CommentMarker marker;
-    SMLoc loc;
+    CommentMarker Marker;
+    SMLoc Loc;
   };
   std::vector<Open> Pending;
   unsigned Count[4] = {0, 0, 0, 0};
   const auto &Stmts = R.statements();
   for (const AsmComment &C : R.comments()) {
-    std::optional<CommentMarker> M = parseCommentMarker(C.text);
+    std::optional<CommentMarker> M = parseCommentMarker(C.Text);
     if (!M)
       continue;
-    if (M->begin) {
-      Pending.push_back({*M, C.loc});
+    if (M->Begin) {
+      Pending.push_back({*M, C.Loc});
       continue;
     }
     // END closes the most recent BEGIN of its style (with its name, if given).
     auto It =
         std::find_if(Pending.rbegin(), Pending.rend(), [&](const Open &O) {
-          return O.marker.kind == M->kind &&
-                 (M->name.empty() || O.marker.name == M->name);
+          return O.Marker.Kind == M->Kind &&
+                 (M->Name.empty() || O.Marker.Name == M->Name);
         });
     if (It == Pending.rend()) {
-      R.error(C.loc, Twine("'") + markerWord(M->kind, false) +
-                         "' without a matching '" + markerWord(M->kind, true) +
+      R.error(C.Loc, Twine("'") + markerWord(M->Kind, false) +
+                         "' without a matching '" + markerWord(M->Kind, true) +
                          "'");
       return false;
     }
     CodeRegion Region;
-    Region.kind = M->kind;
-    unsigned Index = ++Count[static_cast<int>(M->kind)];
-    Region.name =
-        It->marker.name.empty() ? defaultName(M->kind, Index) : It->marker.name;
-    Region.loc = It->loc;
-    const char *BeginP = It->loc.getPointer(), *EndP = C.loc.getPointer();
-    Region.begin = Stmts.size();
+    Region.Kind = M->Kind;
+    unsigned Index = ++Count[static_cast<int>(M->Kind)];
+    Region.Name =
+        It->Marker.Name.empty() ? defaultName(M->Kind, Index) : It->Marker.Name;
+    Region.Loc = It->Loc;
+    const char *BeginP = It->Loc.getPointer(), *EndP = C.Loc.getPointer();
+    Region.Begin = Stmts.size();
     for (size_t I = 0; I < Stmts.size(); ++I)
       if (isAfter(Stmts[I], BeginP, /*Strict=*/true)) {
-        Region.begin = I;
+        Region.Begin = I;
         break;
       }
-    Region.end = Stmts.size();
-    for (size_t I = Region.begin; I < Stmts.size(); ++I)
+    Region.End = Stmts.size();
+    for (size_t I = Region.Begin; I < Stmts.size(); ++I)
       if (isAfter(Stmts[I], EndP, /*Strict=*/false)) {
-        Region.end = I;
+        Region.End = I;
         break;
       }
     Out.push_back(std::move(Region));
@@ -158,9 +159,9 @@ bool findCommentRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
   }
   if (!Pending.empty()) {
     const Open &O = Pending.front();
-    R.error(O.loc, Twine("'") + markerWord(O.marker.kind, true) +
+    R.error(O.Loc, Twine("'") + markerWord(O.Marker.Kind, true) +
                        "' without a matching '" +
-                       markerWord(O.marker.kind, false) + "'");
+                       markerWord(O.Marker.Kind, false) + "'");
     return false;
   }
   return true;
@@ -174,29 +175,29 @@ bool findIacaRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
     bool IsStart = isIacaMarker(R, I, 111), IsEnd = isIacaMarker(R, I, 222);
     if (IsStart) {
       if (Start) {
-        R.error(Stmts[I].loc, "IACA start marker inside another IACA region");
-        R.note(Stmts[*Start].loc, "the region started here");
+        R.error(Stmts[I].Loc, "IACA start marker inside another IACA region");
+        R.note(Stmts[*Start].Loc, "the region started here");
         return false;
       }
       Start = I;
     } else if (IsEnd) {
       if (!Start) {
-        R.error(Stmts[I].loc,
+        R.error(Stmts[I].Loc,
                 "IACA end marker (movl $222, %ebx) without a start marker");
         return false;
       }
       CodeRegion Region;
-      Region.kind = CodeRegion::Kind::Iaca;
-      Region.name = defaultName(Region.kind, ++Count);
-      Region.loc = Stmts[*Start].loc;
-      Region.begin = *Start + 2; // after the mov and the marker bytes
-      Region.end = I;
+      Region.Kind = CodeRegion::RegionKind::Iaca;
+      Region.Name = defaultName(Region.Kind, ++Count);
+      Region.Loc = Stmts[*Start].Loc;
+      Region.Begin = *Start + 2; // after the mov and the marker bytes
+      Region.End = I;
       Out.push_back(std::move(Region));
       Start.reset();
     }
   }
   if (Start) {
-    R.error(Stmts[*Start].loc,
+    R.error(Stmts[*Start].Loc,
             "IACA start marker (movl $111, %ebx) without an end marker");
     return false;
   }
@@ -205,15 +206,15 @@ bool findIacaRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
 
 } // namespace
 
-const char *regionKindName(CodeRegion::Kind K) {
+const char *regionKindName(CodeRegion::RegionKind K) {
   switch (K) {
-  case CodeRegion::Kind::Loop:
+  case CodeRegion::RegionKind::Loop:
     return "loop";
-  case CodeRegion::Kind::LlvmMca:
+  case CodeRegion::RegionKind::LlvmMca:
     return "llvm-mca";
-  case CodeRegion::Kind::Osaca:
+  case CodeRegion::RegionKind::Osaca:
     return "osaca";
-  case CodeRegion::Kind::Iaca:
+  case CodeRegion::RegionKind::Iaca:
     return "iaca";
   }
   return "?";
@@ -225,15 +226,15 @@ bool findMarkedRegions(const AsmReader &R, std::vector<CodeRegion> &Out) {
     return false;
   std::stable_sort(Found.begin(), Found.end(),
                    [](const CodeRegion &A, const CodeRegion &B) {
-                     return A.begin < B.begin;
+                     return A.Begin < B.Begin;
                    });
   for (CodeRegion &Region : Found) {
     if (countInstructions(R, Region) == 0) {
-      R.error(Region.loc,
-              "region '" + Region.name + "' contains no instructions");
+      R.error(Region.Loc,
+              "region '" + Region.Name + "' contains no instructions");
       return false;
     }
-    Region.function = enclosingFunction(R, Region.begin);
+    Region.Function = enclosingFunction(R, Region.Begin);
   }
   Out.insert(Out.end(), Found.begin(), Found.end());
   return true;

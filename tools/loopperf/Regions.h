@@ -15,20 +15,20 @@ namespace loopperf::cli {
 class AsmReader;
 
 struct CodeRegion {
-  enum class Kind { Loop, LlvmMca, Osaca, Iaca };
-  Kind kind = Kind::Loop;
-  std::string name;     ///< loop label, marker name, or "<kind> <n>"
-  std::string function; ///< enclosing function symbol, if known
+  enum class RegionKind { Loop, LlvmMca, Osaca, Iaca };
+  RegionKind Kind = RegionKind::Loop;
+  std::string Name;     ///< loop label, marker name, or "<kind> <n>"
+  std::string Function; ///< enclosing function symbol, if known
   /// Statements [begin, end) of AsmReader::statements(); only the
   /// instructions among them form the kernel.
-  size_t begin = 0, end = 0;
-  llvm::SMLoc loc; ///< where the region starts, for diagnostics
+  size_t Begin = 0, End = 0;
+  llvm::SMLoc Loc; ///< where the region starts, for diagnostics
   /// Non-empty: why the region is not analysed (e.g. alternative paths in
   /// the loop body); the CLI reports it without cycles.
-  std::string notAnalysable;
+  std::string NotAnalysable;
 };
 
-const char *regionKindName(CodeRegion::Kind K);
+const char *regionKindName(CodeRegion::RegionKind K);
 
 /// Regions delimited by markers, in order of their start. Reports unmatched
 /// or empty markers as errors (file:line) and returns false then.
@@ -44,6 +44,6 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R);
 
 /// The function a statement belongs to: the closest preceding label that is
 /// declared with `.type f,@function` or is not a temporary (.L) label.
-std::string enclosingFunction(const AsmReader &R, size_t statement);
+std::string enclosingFunction(const AsmReader &R, size_t Statement);
 
 } // namespace loopperf::cli

@@ -14,22 +14,22 @@ namespace {
 
 std::string describeRegion(const AnalyzedLoop &L) {
   std::string S =
-      std::string(regionKindName(L.region.kind)) + " '" + L.region.name + "'";
-  if (!L.region.function.empty())
-    S += " in " + L.region.function;
-  if (L.firstLine)
-    S += " (lines " + std::to_string(L.firstLine) + "-" +
-         std::to_string(L.lastLine) + ")";
+      std::string(regionKindName(L.Region.Kind)) + " '" + L.Region.Name + "'";
+  if (!L.Region.Function.empty())
+    S += " in " + L.Region.Function;
+  if (L.FirstLine)
+    S += " (lines " + std::to_string(L.FirstLine) + "-" +
+         std::to_string(L.LastLine) + ")";
   return S;
 }
 
 /// Where the loop is in the input: every loop's "region" object.
 Json regionJson(const AnalyzedLoop &L) {
-  return {{"kind", regionKindName(L.region.kind)},
-          {"name", L.region.name},
-          {"function", L.region.function},
-          {"first_line", L.firstLine},
-          {"last_line", L.lastLine}};
+  return {{"kind", regionKindName(L.Region.Kind)},
+          {"name", L.Region.Name},
+          {"function", L.Region.Function},
+          {"first_line", L.FirstLine},
+          {"last_line", L.LastLine}};
 }
 
 } // namespace
@@ -40,15 +40,15 @@ void writeText(raw_ostream &OS, const std::string &File, const MachineModel &M,
     const AnalyzedLoop &L = Loops[I];
     if (I)
       OS << "\n";
-    OS << "=== " << File << ": " << describeRegion(L) << ", model " << M.name;
-    if (!M.llvmCpu.empty() && M.llvmCpu != M.name)
-      OS << " (LLVM " << M.llvmCpu << ")";
+    OS << "=== " << File << ": " << describeRegion(L) << ", model " << M.Name;
+    if (!M.LlvmCpu.empty() && M.LlvmCpu != M.Name)
+      OS << " (LLVM " << M.LlvmCpu << ")";
     OS << " ===\n";
-    if (!L.region.notAnalysable.empty()) {
-      OS << "not analysed: " << L.region.notAnalysable << "\n";
+    if (!L.Region.NotAnalysable.empty()) {
+      OS << "not analysed: " << L.Region.NotAnalysable << "\n";
       continue;
     }
-    OS << renderText(L.kernel, L.report, M);
+    OS << renderText(L.Kernel, L.Report, M);
   }
 }
 
@@ -57,18 +57,18 @@ void writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
   Json Array = Json::array();
   for (const AnalyzedLoop &L : Loops) {
     Json Loop;
-    if (!L.region.notAnalysable.empty()) {
+    if (!L.Region.NotAnalysable.empty()) {
       Loop["analysable"] = false;
-      Loop["reason"] = L.region.notAnalysable;
-      if (L.kernel.elementsPerIteration)
-        Loop["elements_per_iteration"] = L.kernel.elementsPerIteration;
+      Loop["reason"] = L.Region.NotAnalysable;
+      if (L.Kernel.ElementsPerIteration)
+        Loop["elements_per_iteration"] = L.Kernel.ElementsPerIteration;
     } else {
-      Loop = loopJson(L.kernel, L.report, M);
+      Loop = loopJson(L.Kernel, L.Report, M);
     }
     Loop["region"] = regionJson(L);
     Array.push_back(std::move(Loop));
   }
-  OS << fileJsonText(File, M.name, std::move(Array));
+  OS << fileJsonText(File, M.Name, std::move(Array));
 }
 
 std::string dotPathFor(const std::string &Path, size_t Index, size_t Count) {
@@ -89,10 +89,10 @@ bool writeDot(const std::string &Path, const MachineModel &M,
       Error = "cannot write '" + Name + "': " + EC.message();
       return false;
     }
-    if (Loops[I].region.notAnalysable.empty())
-      OS << renderDot(Loops[I].kernel, Loops[I].report, M);
+    if (Loops[I].Region.NotAnalysable.empty())
+      OS << renderDot(Loops[I].Kernel, Loops[I].Report, M);
     else
-      OS << "// not analysed: " << Loops[I].region.notAnalysable << "\n";
+      OS << "// not analysed: " << Loops[I].Region.NotAnalysable << "\n";
   }
   return true;
 }

@@ -16,10 +16,10 @@ namespace loopperf::cli {
 
 /// One analysed region.
 struct AnalyzedLoop {
-  CodeRegion region;
-  LoopKernel kernel;
-  LoopReport report;
-  unsigned firstLine = 0, lastLine = 0; ///< input lines of its instructions
+  CodeRegion Region;
+  LoopKernel Kernel;
+  LoopReport Report;
+  unsigned FirstLine = 0, LastLine = 0; ///< input lines of its instructions
 };
 
 /// renderText per loop, each under a header naming file, region and model.

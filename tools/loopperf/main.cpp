@@ -167,8 +167,8 @@ int listModels() {
   for (const std::string &Name : builtinModelNames()) {
     const MachineModel *M = findBuiltinModel(Name);
     outs() << Name;
-    if (M && !M->description.empty())
-      outs() << "\t" << M->description;
+    if (M && !M->Description.empty())
+      outs() << "\t" << M->Description;
     outs() << "\n";
   }
   return 0;
@@ -207,25 +207,26 @@ int main(int argc, char **argv) {
   // if there is one, else LLVM's name for the host CPU), chosen as the
   // plugins choose (loopperf/ModelChoice.h). The CLI reads x86-64 assembly.
   ModelRequest Request;
-  Request.modelFile = ModelFile;
-  Request.cpu = Cpu;
-  Request.cpuOption = "--mcpu";
-  Request.targetIsa = "x86-64";
+  Request.ModelFile = ModelFile;
+  Request.Cpu = Cpu;
+  Request.CpuOption = "--mcpu";
+  Request.TargetIsa = "x86-64";
   if (Cpu == "native")
-    Request.compilerHostCpu = sys::getHostCPUName().str();
+    Request.CompilerHostCpu = sys::getHostCPUName().str();
   ModelChooser Chooser(
       [](std::string_view Name) { return findBuiltinModel(Name); });
   const ModelChoice Choice = Chooser.choose(Request);
-  if (!Choice.model)
-    return fail(Choice.error + (Choice.failure == ModelChoice::Failure::NoModel
-                                    ? "; built-in models: " + knownModels()
-                                    : std::string()));
-  const MachineModel *Model = Choice.model;
+  if (!Choice.Model)
+    return fail(Choice.Error +
+                (Choice.Failure == ModelChoice::FailureKind::NoModel
+                     ? "; built-in models: " + knownModels()
+                     : std::string()));
+  const MachineModel *Model = Choice.Model;
 
   // Parse with the model's CPU, so that instructions it lacks are rejected
   // as the assembler would.
   std::string Error;
-  std::string ParseCpu = Model->llvmCpu.empty() ? Model->name : Model->llvmCpu;
+  std::string ParseCpu = Model->LlvmCpu.empty() ? Model->Name : Model->LlvmCpu;
   std::unique_ptr<AsmReader> Reader =
       AsmReader::create(TargetTriple, ParseCpu, Error);
   if (!Reader)
@@ -247,7 +248,7 @@ int main(int argc, char **argv) {
 
   const auto &Stmts = Reader->statements();
   if (std::none_of(Stmts.begin(), Stmts.end(), [](const AsmStatement &S) {
-        return S.kind == AsmStatement::Kind::Instruction;
+        return S.Kind == AsmStatement::Kind::Instruction;
       }))
     return fail(FileName + ": no instructions in the input");
 
@@ -265,7 +266,7 @@ int main(int argc, char **argv) {
   if (!Reader->layout().empty())
     for (const auto &[Name, Addr] : SectionStarts)
       if (std::none_of(Reader->sections().begin(), Reader->sections().end(),
-                       [&](const SectionInfo &S) { return S.name == Name; }))
+                       [&](const SectionInfo &S) { return S.Name == Name; }))
         WithColor::warning(errs(), "loopperf")
             << "--section-start: no instructions in a section '" << Name
             << "' of " << FileName << "\n";

@@ -9,313 +9,313 @@
 namespace loopperf::measure {
 namespace {
 
-std::string trim(const std::string &s) {
-  size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos)
+std::string trim(const std::string &S) {
+  size_t B = S.find_first_not_of(" \t\r");
+  if (B == std::string::npos)
     return "";
-  size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
+  size_t E = S.find_last_not_of(" \t\r");
+  return S.substr(B, E - B + 1);
 }
 
-std::string lower(std::string s) {
-  for (char &c : s)
-    c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+std::string lower(std::string S) {
+  for (char &C : S)
+    C = char(std::tolower(static_cast<unsigned char>(C)));
+  return S;
 }
 
 /// The line without a trailing comment ('#' outside quotes; ';' too in Intel
 /// syntax is not used by GNU as, so only '#').
-std::string stripComment(const std::string &line) {
-  size_t p = line.find('#');
-  return trim(p == std::string::npos ? line : line.substr(0, p));
+std::string stripComment(const std::string &Line) {
+  size_t P = Line.find('#');
+  return trim(P == std::string::npos ? Line : Line.substr(0, P));
 }
 
-bool isMarker(const std::string &line, const char *what) {
-  std::string t = lower(trim(line));
-  if (t.empty() || (t[0] != '#' && t[0] != ';'))
+bool isMarker(const std::string &Line, const char *What) {
+  std::string T = lower(trim(Line));
+  if (T.empty() || (T[0] != '#' && T[0] != ';'))
     return false;
-  t = trim(t.substr(1));
-  return t == lower(what);
+  T = trim(T.substr(1));
+  return T == lower(What);
 }
 
 /// Vector and mask registers a (lower-case) line names. In AT&T syntax a
 /// register is "%name"; in Intel syntax it is a bare word.
 struct RegisterUse {
-  bool ymm = false, zmm = false, mask = false;
+  bool Ymm = false, Zmm = false, Mask = false;
 };
 
-void scanRegisters(const std::string &lc, bool intelSyntax, RegisterUse &use) {
-  auto wordChar = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+void scanRegisters(const std::string &Lc, bool IntelSyntax, RegisterUse &Use) {
+  auto WordChar = [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
   };
-  for (size_t i = 0; i < lc.size();) {
-    if (!std::isalpha(static_cast<unsigned char>(lc[i])) ||
-        (i > 0 && wordChar(lc[i - 1])) ||
-        (i > 0 && (lc[i - 1] == '.' || lc[i - 1] == '$'))) {
-      ++i;
+  for (size_t I = 0; I < Lc.size();) {
+    if (!std::isalpha(static_cast<unsigned char>(Lc[I])) ||
+        (I > 0 && WordChar(Lc[I - 1])) ||
+        (I > 0 && (Lc[I - 1] == '.' || Lc[I - 1] == '$'))) {
+      ++I;
       continue;
     }
-    size_t e = i;
-    while (e < lc.size() && wordChar(lc[e]))
-      ++e;
-    bool isRegister = intelSyntax || (i > 0 && lc[i - 1] == '%');
-    std::string w = lc.substr(i, e - i);
-    i = e;
-    if (!isRegister)
+    size_t E = I;
+    while (E < Lc.size() && WordChar(Lc[E]))
+      ++E;
+    bool IsRegister = IntelSyntax || (I > 0 && Lc[I - 1] == '%');
+    std::string W = Lc.substr(I, E - I);
+    I = E;
+    if (!IsRegister)
       continue;
-    auto number = [&](size_t from) {
-      if (from >= w.size() || w.size() - from > 2)
+    auto Number = [&](size_t From) {
+      if (From >= W.size() || W.size() - From > 2)
         return -1;
-      int n = 0;
-      for (size_t k = from; k < w.size(); ++k) {
-        if (!std::isdigit(static_cast<unsigned char>(w[k])))
+      int N = 0;
+      for (size_t K = From; K < W.size(); ++K) {
+        if (!std::isdigit(static_cast<unsigned char>(W[K])))
           return -1;
-        n = 10 * n + (w[k] - '0');
+        N = 10 * N + (W[K] - '0');
       }
-      return n;
+      return N;
     };
-    if (w.size() >= 4 && w.compare(1, 2, "mm") == 0 &&
-        (w[0] == 'x' || w[0] == 'y' || w[0] == 'z')) {
-      int n = number(3);
-      if (n < 0 || n > 31)
+    if (W.size() >= 4 && W.compare(1, 2, "mm") == 0 &&
+        (W[0] == 'x' || W[0] == 'y' || W[0] == 'z')) {
+      int N = Number(3);
+      if (N < 0 || N > 31)
         continue;
-      if (w[0] == 'y')
-        use.ymm = true;
-      if (w[0] == 'z' || n >= 16)
-        use.zmm = true;
-    } else if (w.size() == 2 && w[0] == 'k') {
-      int n = number(1);
-      if (n >= 0 && n <= 7)
-        use.mask = true;
+      if (W[0] == 'y')
+        Use.Ymm = true;
+      if (W[0] == 'z' || N >= 16)
+        Use.Zmm = true;
+    } else if (W.size() == 2 && W[0] == 'k') {
+      int N = Number(1);
+      if (N >= 0 && N <= 7)
+        Use.Mask = true;
     }
   }
 }
 
-bool isBranchMnemonic(const std::string &m) {
-  if (m == "jmp" || m == "jmpq" || m == "call" || m == "callq" || m == "ret" ||
-      m == "retq" || m == "loop" || m == "loope" || m == "loopne" ||
-      m == "jrcxz" || m == "jecxz")
+bool isBranchMnemonic(const std::string &M) {
+  if (M == "jmp" || M == "jmpq" || M == "call" || M == "callq" || M == "ret" ||
+      M == "retq" || M == "loop" || M == "loope" || M == "loopne" ||
+      M == "jrcxz" || M == "jecxz")
     return true;
-  return m.size() >= 2 && m[0] == 'j';
+  return M.size() >= 2 && M[0] == 'j';
 }
 
 } // namespace
 
-bool parseAsmBody(const std::string &text, const std::string &fileName,
-                  AsmBody &out, std::string &error) {
-  std::vector<std::string> lines;
+bool parseAsmBody(const std::string &Text, const std::string &FileName,
+                  AsmBody &Out, std::string &Error) {
+  std::vector<std::string> Lines;
   {
-    std::istringstream in(text);
-    std::string l;
-    while (std::getline(in, l))
-      lines.push_back(l);
+    std::istringstream In(Text);
+    std::string L;
+    while (std::getline(In, L))
+      Lines.push_back(L);
   }
-  out.intelSyntax = false;
-  out.body.clear();
-  out.init.clear();
-  out.instructions = 0;
-  out.usesYmm = out.usesZmm = out.usesMask = false;
+  Out.IntelSyntax = false;
+  Out.Body.clear();
+  Out.Init.clear();
+  Out.Instructions = 0;
+  Out.UsesYmm = Out.UsesZmm = Out.UsesMask = false;
 
-  bool haveMarkers = false;
-  for (const std::string &l : lines)
-    if (isMarker(l, "LLVM-MCA-BEGIN") || isMarker(l, "OSACA-BEGIN"))
-      haveMarkers = true;
+  bool HaveMarkers = false;
+  for (const std::string &L : Lines)
+    if (isMarker(L, "LLVM-MCA-BEGIN") || isMarker(L, "OSACA-BEGIN"))
+      HaveMarkers = true;
 
-  enum { Outside, Body, Init } state = haveMarkers ? Outside : Body;
-  bool sawBody = false;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string &l = lines[i];
-    std::string where = fileName + ":" + std::to_string(i + 1) + ": ";
-    if (isMarker(l, "LLVM-MCA-BEGIN") || isMarker(l, "OSACA-BEGIN")) {
-      if (sawBody) {
-        error = where + "more than one marked region; give one body per file";
+  enum { Outside, Body, Init } State = HaveMarkers ? Outside : Body;
+  bool SawBody = false;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    const std::string &L = Lines[I];
+    std::string Where = FileName + ":" + std::to_string(I + 1) + ": ";
+    if (isMarker(L, "LLVM-MCA-BEGIN") || isMarker(L, "OSACA-BEGIN")) {
+      if (SawBody) {
+        Error = Where + "more than one marked region; give one body per file";
         return false;
       }
-      state = Body;
-      sawBody = true;
+      State = Body;
+      SawBody = true;
       continue;
     }
-    if (isMarker(l, "LLVM-MCA-END") || isMarker(l, "OSACA-END")) {
-      state = Outside;
+    if (isMarker(L, "LLVM-MCA-END") || isMarker(L, "OSACA-END")) {
+      State = Outside;
       continue;
     }
-    if (isMarker(l, "LOOPPERF-INIT-BEGIN")) {
-      state = Init;
+    if (isMarker(L, "LOOPPERF-INIT-BEGIN")) {
+      State = Init;
       continue;
     }
-    if (isMarker(l, "LOOPPERF-INIT-END")) {
-      state = haveMarkers ? Outside : Body;
+    if (isMarker(L, "LOOPPERF-INIT-END")) {
+      State = HaveMarkers ? Outside : Body;
       continue;
     }
-    std::string code = stripComment(l);
-    if (code.empty())
+    std::string Code = stripComment(L);
+    if (Code.empty())
       continue;
-    std::string lc = lower(code);
-    if (lc.rfind(".intel_syntax", 0) == 0) {
-      out.intelSyntax = true;
-      continue;
-    }
-    if (lc.rfind(".att_syntax", 0) == 0) {
-      out.intelSyntax = false;
+    std::string Lc = lower(Code);
+    if (Lc.rfind(".intel_syntax", 0) == 0) {
+      Out.IntelSyntax = true;
       continue;
     }
-    if (state == Outside)
+    if (Lc.rfind(".att_syntax", 0) == 0) {
+      Out.IntelSyntax = false;
       continue;
-    if (code.back() == ':') {
-      error = where + "labels are not allowed in a measured body or set-up "
+    }
+    if (State == Outside)
+      continue;
+    if (Code.back() == ':') {
+      Error = Where + "labels are not allowed in a measured body or set-up "
                       "(the harness supplies the loop)";
       return false;
     }
-    if (code[0] ==
+    if (Code[0] ==
         '.') // directives (.p2align, .text, ...) are the harness's business
       continue;
-    std::string mnem = lc.substr(0, lc.find_first_of(" \t"));
-    if (state == Body && isBranchMnemonic(mnem)) {
-      error = where + "branch '" + mnem +
+    std::string Mnem = Lc.substr(0, Lc.find_first_of(" \t"));
+    if (State == Body && isBranchMnemonic(Mnem)) {
+      Error = Where + "branch '" + Mnem +
               "' in the body: give the loop body without its branch (the "
               "harness supplies the loop)";
       return false;
     }
-    if (lc.find("rbp") != std::string::npos ||
-        lc.find("rsp") != std::string::npos ||
-        lc.find("%ebp") != std::string::npos ||
-        lc.find("%esp") != std::string::npos) {
-      error = where + "%rbp and %rsp are reserved for the harness";
+    if (Lc.find("rbp") != std::string::npos ||
+        Lc.find("rsp") != std::string::npos ||
+        Lc.find("%ebp") != std::string::npos ||
+        Lc.find("%esp") != std::string::npos) {
+      Error = Where + "%rbp and %rsp are reserved for the harness";
       return false;
     }
-    RegisterUse use;
-    scanRegisters(lc, out.intelSyntax, use);
-    out.usesYmm |= use.ymm;
-    out.usesZmm |= use.zmm;
-    out.usesMask |= use.mask;
-    if (state == Body) {
-      out.body.push_back(code);
-      ++out.instructions;
+    RegisterUse Use;
+    scanRegisters(Lc, Out.IntelSyntax, Use);
+    Out.UsesYmm |= Use.Ymm;
+    Out.UsesZmm |= Use.Zmm;
+    Out.UsesMask |= Use.Mask;
+    if (State == Body) {
+      Out.Body.push_back(Code);
+      ++Out.Instructions;
     } else {
-      out.init.push_back(code);
+      Out.Init.push_back(Code);
     }
   }
-  if (out.body.empty()) {
-    error = fileName + ": no instructions in the body";
+  if (Out.Body.empty()) {
+    Error = FileName + ": no instructions in the body";
     return false;
   }
   return true;
 }
 
-unsigned defaultUnroll(unsigned bodyInstructions) {
-  if (bodyInstructions == 0)
+unsigned defaultUnroll(unsigned BodyInstructions) {
+  if (BodyInstructions == 0)
     return 1;
-  unsigned u = (48 + bodyInstructions - 1) / bodyInstructions;
-  return std::clamp(u, 1u, 32u);
+  unsigned U = (48 + BodyInstructions - 1) / BodyInstructions;
+  return std::clamp(U, 1u, 32u);
 }
 
-std::string harnessRefusal(const AsmBody &b, const VectorIsa &isa) {
-  if (!b.usesAvx512State() || isa.avx512())
+std::string harnessRefusal(const AsmBody &B, const VectorIsa &Isa) {
+  if (!B.usesAvx512State() || Isa.avx512())
     return "";
-  std::string what = b.usesZmm && b.usesMask ? "zmm/k"
-                     : b.usesZmm             ? "zmm"
+  std::string What = B.UsesZmm && B.UsesMask ? "zmm/k"
+                     : B.UsesZmm             ? "zmm"
                                              : "k";
-  return b.name + ": body uses " + what +
+  return B.Name + ": body uses " + What +
          " registers but this host has no AVX-512 state enabled (" +
-         missingAvx512(isa) + ")";
+         missingAvx512(Isa) + ")";
 }
 
-std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol,
-                                unsigned unroll, const VectorIsa &isa) {
-  static const char *gprNames[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp",
+std::string emitHarnessFunction(const AsmBody &B, const std::string &Symbol,
+                                unsigned Unroll, const VectorIsa &Isa) {
+  static const char *GprNames[16] = {"rax", "rcx", "rdx", "rbx", "rsp", "rbp",
                                      "rsi", "rdi", "r8",  "r9",  "r10", "r11",
                                      "r12", "r13", "r14", "r15"};
-  const unsigned vecBase = offsetof(HarnessState, vec);
-  const unsigned vecStride = sizeof(HarnessState::vec[0]);
-  const unsigned maskBase = offsetof(HarnessState, mask);
-  const bool avx512 = b.usesAvx512State() && isa.avx512();
-  std::ostringstream o;
-  o << "\t.text\n"
-    << "\t.globl\t" << symbol << "\n"
-    << "\t.type\t" << symbol << ",@function\n"
+  const unsigned VecBase = offsetof(HarnessState, Vec);
+  const unsigned VecStride = sizeof(HarnessState::Vec[0]);
+  const unsigned MaskBase = offsetof(HarnessState, Mask);
+  const bool Avx512 = B.usesAvx512State() && Isa.avx512();
+  std::ostringstream O;
+  O << "\t.text\n"
+    << "\t.globl\t" << Symbol << "\n"
+    << "\t.type\t" << Symbol << ",@function\n"
     << "\t.p2align\t6\n"
-    << symbol << ":\n"
-    << "\t# " << b.name << ": " << b.instructions << " instructions x "
-    << unroll << " copies per iteration\n";
-  for (const char *r : {"rbp", "rbx", "r12", "r13", "r14", "r15"})
-    o << "\tpushq\t%" << r << "\n";
-  o << "\tmovq\t%rdi, %rbp\n";
-  for (int v = 0; v < (avx512 ? 32 : 16); ++v) {
-    unsigned off = vecBase + vecStride * v;
-    if (avx512)
-      o << "\tvmovdqu64\t" << off << "(%rsi), %zmm" << v << "\n";
-    else if (b.usesYmm)
-      o << "\tvmovdqu\t" << off << "(%rsi), %ymm" << v << "\n";
+    << Symbol << ":\n"
+    << "\t# " << B.Name << ": " << B.Instructions << " instructions x "
+    << Unroll << " copies per iteration\n";
+  for (const char *R : {"rbp", "rbx", "r12", "r13", "r14", "r15"})
+    O << "\tpushq\t%" << R << "\n";
+  O << "\tmovq\t%rdi, %rbp\n";
+  for (int V = 0; V < (Avx512 ? 32 : 16); ++V) {
+    unsigned Off = VecBase + VecStride * V;
+    if (Avx512)
+      O << "\tvmovdqu64\t" << Off << "(%rsi), %zmm" << V << "\n";
+    else if (B.UsesYmm)
+      O << "\tvmovdqu\t" << Off << "(%rsi), %ymm" << V << "\n";
     else
-      o << "\tmovdqu\t" << off << "(%rsi), %xmm" << v << "\n";
+      O << "\tmovdqu\t" << Off << "(%rsi), %xmm" << V << "\n";
   }
-  if (avx512)
-    for (int k = 0; k < 8; ++k)
-      o << (isa.wideMasks() ? "\tkmovq\t" : "\tkmovw\t") << maskBase + 8 * k
-        << "(%rsi), %k" << k << "\n";
-  for (int g = 0; g < 16; ++g) {
-    if (g == 4 || g == 5 || g == 6) // rsp, rbp, and rsi last
+  if (Avx512)
+    for (int K = 0; K < 8; ++K)
+      O << (Isa.wideMasks() ? "\tkmovq\t" : "\tkmovw\t") << MaskBase + 8 * K
+        << "(%rsi), %k" << K << "\n";
+  for (int G = 0; G < 16; ++G) {
+    if (G == 4 || G == 5 || G == 6) // rsp, rbp, and rsi last
       continue;
-    o << "\tmovq\t" << 8 * g << "(%rsi), %" << gprNames[g] << "\n";
+    O << "\tmovq\t" << 8 * G << "(%rsi), %" << GprNames[G] << "\n";
   }
-  o << "\tmovq\t" << 8 * 6 << "(%rsi), %rsi\n";
-  auto emitUser = [&](const std::vector<std::string> &lines, unsigned copies) {
-    if (lines.empty())
+  O << "\tmovq\t" << 8 * 6 << "(%rsi), %rsi\n";
+  auto EmitUser = [&](const std::vector<std::string> &Lines, unsigned Copies) {
+    if (Lines.empty())
       return;
-    if (b.intelSyntax)
-      o << "\t.intel_syntax noprefix\n";
-    for (unsigned c = 0; c < copies; ++c)
-      for (const std::string &l : lines)
-        o << "\t" << l << "\n";
-    if (b.intelSyntax)
-      o << "\t.att_syntax prefix\n";
+    if (B.IntelSyntax)
+      O << "\t.intel_syntax noprefix\n";
+    for (unsigned C = 0; C < Copies; ++C)
+      for (const std::string &L : Lines)
+        O << "\t" << L << "\n";
+    if (B.IntelSyntax)
+      O << "\t.att_syntax prefix\n";
   };
-  emitUser(b.init, 1);
-  o << "\t.p2align\t6\n"
-    << ".L" << symbol << "_loop:\n";
-  emitUser(b.body, unroll);
-  o << "\tdecq\t%rbp\n"
-    << "\tjnz\t.L" << symbol << "_loop\n";
-  if (b.usesYmm || avx512)
-    o << "\tvzeroupper\n";
-  for (const char *r : {"r15", "r14", "r13", "r12", "rbx", "rbp"})
-    o << "\tpopq\t%" << r << "\n";
-  o << "\tretq\n"
-    << "\t.size\t" << symbol << ", .-" << symbol << "\n";
-  return o.str();
+  EmitUser(B.Init, 1);
+  O << "\t.p2align\t6\n"
+    << ".L" << Symbol << "_loop:\n";
+  EmitUser(B.Body, Unroll);
+  O << "\tdecq\t%rbp\n"
+    << "\tjnz\t.L" << Symbol << "_loop\n";
+  if (B.UsesYmm || Avx512)
+    O << "\tvzeroupper\n";
+  for (const char *R : {"r15", "r14", "r13", "r12", "rbx", "rbp"})
+    O << "\tpopq\t%" << R << "\n";
+  O << "\tretq\n"
+    << "\t.size\t" << Symbol << ", .-" << Symbol << "\n";
+  return O.str();
 }
 
-std::string emitHarnessFile(const std::vector<AsmBody> &bodies,
-                            const std::vector<unsigned> &unrolls,
-                            const VectorIsa &isa) {
-  std::string s = "# generated by loopperf-measure\n";
-  for (size_t i = 0; i < bodies.size(); ++i) {
-    unsigned unroll =
-        i < unrolls.size() ? unrolls[i] : defaultUnroll(bodies[i].instructions);
-    s += emitHarnessFunction(bodies[i], "lp_body_" + std::to_string(i), unroll,
-                             isa);
+std::string emitHarnessFile(const std::vector<AsmBody> &Bodies,
+                            const std::vector<unsigned> &Unrolls,
+                            const VectorIsa &Isa) {
+  std::string S = "# generated by loopperf-measure\n";
+  for (size_t I = 0; I < Bodies.size(); ++I) {
+    unsigned Unroll =
+        I < Unrolls.size() ? Unrolls[I] : defaultUnroll(Bodies[I].Instructions);
+    S += emitHarnessFunction(Bodies[I], "lp_body_" + std::to_string(I), Unroll,
+                             Isa);
   }
-  s += "\t.section\t.note.GNU-stack,\"\",@progbits\n";
-  return s;
+  S += "\t.section\t.note.GNU-stack,\"\",@progbits\n";
+  return S;
 }
 
-HarnessState makeHarnessState(void *buffer) {
-  HarnessState s;
-  for (uint64_t &g : s.gpr)
-    g = 1;
-  s.gpr[4] = s.gpr[5] = 0;
-  auto *base = static_cast<uint8_t *>(buffer);
-  unsigned slice = 0;
-  for (int r : kPointerRegs)
-    s.gpr[r] = reinterpret_cast<uint64_t>(base + slice++ * kSliceBytes +
-                                          kSliceBytes / 2);
-  const uint64_t pattern = 0x3FF0000040000000ull;
-  for (auto &v : s.vec)
-    for (unsigned q = 0; q < sizeof v / 8; ++q)
-      std::memcpy(v + 8 * q, &pattern, 8);
-  for (uint64_t &k : s.mask)
-    k = ~0ull;
-  return s;
+HarnessState makeHarnessState(void *Buffer) {
+  HarnessState S;
+  for (uint64_t &G : S.Gpr)
+    G = 1;
+  S.Gpr[4] = S.Gpr[5] = 0;
+  auto *Base = static_cast<uint8_t *>(Buffer);
+  unsigned Slice = 0;
+  for (int R : KPointerRegs)
+    S.Gpr[R] = reinterpret_cast<uint64_t>(Base + Slice++ * KSliceBytes +
+                                          KSliceBytes / 2);
+  const uint64_t Pattern = 0x3FF0000040000000ull;
+  for (auto &V : S.Vec)
+    for (unsigned Q = 0; Q < sizeof V / 8; ++Q)
+      std::memcpy(V + 8 * Q, &Pattern, 8);
+  for (uint64_t &K : S.Mask)
+    K = ~0ull;
+  return S;
 }
 
 } // namespace loopperf::measure

@@ -29,45 +29,45 @@ namespace loopperf::measure {
 struct alignas(64) HarnessState {
   /// GPRs in hardware order rax rcx rdx rbx rsp(unused) rbp(unused) rsi rdi
   /// r8..r15.
-  uint64_t gpr[16] = {};
+  uint64_t Gpr[16] = {};
   /// zmm0..zmm31 (ymm = low 32 bytes, xmm = low 16).
-  uint8_t vec[32][64] = {};
+  uint8_t Vec[32][64] = {};
   /// k0..k7 (kmovq reads all 64 bits, kmovw the low 16).
-  uint64_t mask[8] = {};
+  uint64_t Mask[8] = {};
 };
 
 /// Registers that point into the data buffer (distinct 2 KiB slices, at the
 /// middle of each slice, so displacements of +-1 KiB stay inside it).
-inline constexpr int kPointerRegs[] = {
+inline constexpr int KPointerRegs[] = {
     7 /*rdi*/, 6 /*rsi*/, 2 /*rdx*/, 1 /*rcx*/, 8, 9, 10, 11};
-inline constexpr unsigned kSliceBytes = 2048;
+inline constexpr unsigned KSliceBytes = 2048;
 
 struct AsmBody {
-  std::string name;              ///< e.g. the file's stem
-  std::vector<std::string> body; ///< instruction lines of one iteration
-  std::vector<std::string> init; ///< set-up lines, run once
-  bool intelSyntax = false;
-  bool usesYmm = false;      ///< body or init mentions ymm registers
-  bool usesZmm = false;      ///< ... zmm0-31, xmm16-31 or ymm16-31 (EVEX state)
-  bool usesMask = false;     ///< ... mask registers k0-7
-  unsigned instructions = 0; ///< instruction lines in the body
+  std::string Name;              ///< e.g. the file's stem
+  std::vector<std::string> Body; ///< instruction lines of one iteration
+  std::vector<std::string> Init; ///< set-up lines, run once
+  bool IntelSyntax = false;
+  bool UsesYmm = false;      ///< body or init mentions ymm registers
+  bool UsesZmm = false;      ///< ... zmm0-31, xmm16-31 or ymm16-31 (EVEX state)
+  bool UsesMask = false;     ///< ... mask registers k0-7
+  unsigned Instructions = 0; ///< instruction lines in the body
   /// Needs the AVX-512 register state (zmm/k loaded by the harness).
-  bool usesAvx512State() const { return usesZmm || usesMask; }
+  bool usesAvx512State() const { return UsesZmm || UsesMask; }
 };
 
 /// Extracts the body from the text of a .s file; on error returns false and
 /// sets `error` ("file:line: message").
-bool parseAsmBody(const std::string &text, const std::string &fileName,
-                  AsmBody &out, std::string &error);
+bool parseAsmBody(const std::string &Text, const std::string &FileName,
+                  AsmBody &Out, std::string &Error);
 
 /// Default unroll: enough copies for about 48 instructions per loop
 /// iteration, between 1 and 32.
-unsigned defaultUnroll(unsigned bodyInstructions);
+unsigned defaultUnroll(unsigned BodyInstructions);
 
 /// "" when the harness can run `b` on a host with `isa`, else why not:
 /// "NAME: body uses zmm/k registers but this host has no AVX-512 state
 /// enabled (CPUID AVX512F=0, XCR0=0x7: ...)".
-std::string harnessRefusal(const AsmBody &b, const VectorIsa &isa);
+std::string harnessRefusal(const AsmBody &B, const VectorIsa &Isa);
 
 /// The assembler text of one harness function (AT&T outside the body).
 /// Vector registers load as xmm, ymm (usesYmm) or, for a body that needs
@@ -75,19 +75,19 @@ std::string harnessRefusal(const AsmBody &b, const VectorIsa &isa);
 /// (kmovq with AVX512BW, else kmovw); vzeroupper after ymm or zmm loads.
 /// Check harnessRefusal first: for a refused body the zmm/k loads are
 /// left out.
-std::string emitHarnessFunction(const AsmBody &b, const std::string &symbol,
-                                unsigned unroll, const VectorIsa &isa);
+std::string emitHarnessFunction(const AsmBody &B, const std::string &Symbol,
+                                unsigned Unroll, const VectorIsa &Isa);
 
 /// A complete .s file with one function per body (`lp_body_<i>`).
-std::string emitHarnessFile(const std::vector<AsmBody> &bodies,
-                            const std::vector<unsigned> &unrolls,
-                            const VectorIsa &isa);
+std::string emitHarnessFile(const std::vector<AsmBody> &Bodies,
+                            const std::vector<unsigned> &Unrolls,
+                            const VectorIsa &Isa);
 
 /// The state the measurement runs with: pointer registers into `buffer`
 /// (which must hold 8 * kSliceBytes), the other GPRs 1, every vector
 /// element the bit pattern 0x3FF0000040000000 (double 1.00000024, floats
 /// 2.0 and 1.875: normal numbers for any interpretation), every mask
 /// register all ones (masked operations act on every lane).
-HarnessState makeHarnessState(void *buffer);
+HarnessState makeHarnessState(void *Buffer);
 
 } // namespace loopperf::measure

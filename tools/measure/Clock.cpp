@@ -12,9 +12,9 @@
 namespace loopperf::measure {
 
 double nowNs() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC_RAW, &t);
-  return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC_RAW, &T);
+  return double(T.tv_sec) * 1e9 + double(T.tv_nsec);
 }
 
 #define LP_ADD10                                                               \
@@ -29,19 +29,19 @@ double nowNs() {
   "addq $1, %0\n\t"                                                            \
   "addq $1, %0\n\t"
 
-uint64_t addChain(long iterations) {
-  uint64_t x = 0;
-  if (iterations <= 0)
-    return x;
+uint64_t addChain(long Iterations) {
+  uint64_t X = 0;
+  if (Iterations <= 0)
+    return X;
   __asm__ volatile(".p2align 6\n"
                    "1:\n\t" LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10
                        LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10 LP_ADD10
                    "decq %1\n\t"
                    "jnz 1b\n"
-                   : "+r"(x), "+r"(iterations)
+                   : "+r"(X), "+r"(Iterations)
                    :
                    : "cc");
-  return x;
+  return X;
 }
 
 #define LP_ADD4                                                                \
@@ -51,18 +51,18 @@ uint64_t addChain(long iterations) {
   "addq $1, %3\n\t"
 #define LP_ADD20 LP_ADD4 LP_ADD4 LP_ADD4 LP_ADD4 LP_ADD4
 
-uint64_t addThroughputProbe(long iterations) {
-  uint64_t a = 0, b = 0, c = 0, d = 0;
-  if (iterations <= 0)
-    return a;
+uint64_t addThroughputProbe(long Iterations) {
+  uint64_t A = 0, B = 0, C = 0, D = 0;
+  if (Iterations <= 0)
+    return A;
   __asm__ volatile(".p2align 6\n"
                    "1:\n\t" LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20 LP_ADD20
                    "decq %4\n\t"
                    "jnz 1b\n"
-                   : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(iterations)
+                   : "+r"(A), "+r"(B), "+r"(C), "+r"(D), "+r"(Iterations)
                    :
                    : "cc");
-  return a + b + c + d;
+  return A + B + C + D;
 }
 
 // One group: 3 adds, 2 loads, 1 store (to another cache line than the loads).
@@ -75,68 +75,68 @@ uint64_t addThroughputProbe(long iterations) {
   "movups %%xmm0, 128(%4)\n\t"
 #define LP_MIX4 LP_MIX1 LP_MIX1 LP_MIX1 LP_MIX1
 
-uint64_t mixedThroughputProbe(long iterations) {
-  alignas(64) static unsigned char buffer[256];
-  uint64_t a = 0, b = 0, c = 0;
-  if (iterations <= 0)
-    return a;
+uint64_t mixedThroughputProbe(long Iterations) {
+  alignas(64) static unsigned char Buffer[256];
+  uint64_t A = 0, B = 0, C = 0;
+  if (Iterations <= 0)
+    return A;
   __asm__ volatile(".p2align 6\n"
                    "1:\n\t" LP_MIX4 LP_MIX4 LP_MIX4 LP_MIX4 "decq %3\n\t"
                    "jnz 1b\n"
-                   : "+r"(a), "+r"(b), "+r"(c), "+r"(iterations)
-                   : "r"(buffer)
+                   : "+r"(A), "+r"(B), "+r"(C), "+r"(Iterations)
+                   : "r"(Buffer)
                    : "cc", "memory", "xmm0", "xmm1");
-  return a + b + c;
+  return A + B + C;
 }
 
 CycleCounter::CycleCounter() {
-  perf_event_attr a;
-  std::memset(&a, 0, sizeof a);
-  a.type = PERF_TYPE_HARDWARE;
-  a.size = sizeof a;
-  a.config = PERF_COUNT_HW_CPU_CYCLES;
-  a.exclude_kernel = 1;
-  a.exclude_hv = 1;
-  fd_ = int(syscall(SYS_perf_event_open, &a, 0, -1, -1, 0));
-  if (fd_ >= 0 && read() == 0) {
+  perf_event_attr A;
+  std::memset(&A, 0, sizeof A);
+  A.type = PERF_TYPE_HARDWARE;
+  A.size = sizeof A;
+  A.config = PERF_COUNT_HW_CPU_CYCLES;
+  A.exclude_kernel = 1;
+  A.exclude_hv = 1;
+  Fd = int(syscall(SYS_perf_event_open, &A, 0, -1, -1, 0));
+  if (Fd >= 0 && read() == 0) {
     // Some hypervisors accept the event but never count.
     addChain(100);
     if (read() == 0) {
-      close(fd_);
-      fd_ = -1;
+      close(Fd);
+      Fd = -1;
     }
   }
 }
 
 CycleCounter::~CycleCounter() {
-  if (fd_ >= 0)
-    close(fd_);
+  if (Fd >= 0)
+    close(Fd);
 }
 
 uint64_t CycleCounter::read() const {
-  uint64_t v = 0;
-  if (fd_ < 0 || ::read(fd_, &v, sizeof v) != sizeof v)
+  uint64_t V = 0;
+  if (Fd < 0 || ::read(Fd, &V, sizeof V) != sizeof V)
     return 0;
-  return v;
+  return V;
 }
 
-int pinToCpu(int cpu) {
-  cpu_set_t set;
-  if (cpu < 0) {
-    CPU_ZERO(&set);
-    if (sched_getaffinity(0, sizeof set, &set) != 0)
+int pinToCpu(int Cpu) {
+  cpu_set_t Set;
+  if (Cpu < 0) {
+    CPU_ZERO(&Set);
+    if (sched_getaffinity(0, sizeof Set, &Set) != 0)
       return -1;
-    for (int c = CPU_SETSIZE - 1; c >= 0; --c)
-      if (CPU_ISSET(c, &set)) {
-        cpu = c;
+    for (int C = CPU_SETSIZE - 1; C >= 0; --C)
+      if (CPU_ISSET(C, &Set)) {
+        Cpu = C;
         break;
       }
-    if (cpu < 0)
+    if (Cpu < 0)
       return -1;
   }
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  return sched_setaffinity(0, sizeof set, &set) == 0 ? cpu : -1;
+  CPU_ZERO(&Set);
+  CPU_SET(Cpu, &Set);
+  return sched_setaffinity(0, sizeof Set, &Set) == 0 ? Cpu : -1;
 }
 
 } // namespace loopperf::measure

@@ -13,15 +13,15 @@ double nowNs();
 /// Runs `iterations` x 100 dependent `addq $1` (100 cycles per iteration on
 /// every x86-64 core: the loop counter runs beside the chain). Returns the
 /// chain's value so it cannot be optimised away.
-uint64_t addChain(long iterations);
-inline constexpr double kAddsPerChainIteration = 100;
+uint64_t addChain(long Iterations);
+inline constexpr double KAddsPerChainIteration = 100;
 
 /// Runs `iterations` x 100 adds in 4 independent chains (25 cycles per
 /// iteration on a core with 4 or more integer ALUs to itself). Timed next
 /// to the add chain it shows whether the core's execution ports are shared
 /// at the moment (an SMT sibling busy: on KVM guests vCPUs can be siblings).
-uint64_t addThroughputProbe(long iterations);
-inline constexpr double kProbeCyclesPerIteration = 25;
+uint64_t addThroughputProbe(long Iterations);
+inline constexpr double KProbeCyclesPerIteration = 25;
 
 /// Runs `iterations` x 16 groups of { 3 independent adds, 2 loads, 1 store }
 /// (16-byte SSE moves on an L1-resident buffer of its own): 6 instructions
@@ -32,8 +32,8 @@ inline constexpr double kProbeCyclesPerIteration = 25;
 /// copy ran at 1.7-2.6 instead of 1.0 cycles/iteration while the add probe
 /// read 1.01). Its best rate differs between cores, so it is used relative
 /// to its least time over the rounds (combinedContention).
-uint64_t mixedThroughputProbe(long iterations);
-inline constexpr double kMixedProbeCyclesPerIteration = 16;
+uint64_t mixedThroughputProbe(long Iterations);
+inline constexpr double KMixedProbeCyclesPerIteration = 16;
 
 /// User-mode CPU cycles of this thread via perf_event_open, if available.
 class CycleCounter {
@@ -42,16 +42,16 @@ public:
   ~CycleCounter();
   CycleCounter(const CycleCounter &) = delete;
   CycleCounter &operator=(const CycleCounter &) = delete;
-  bool available() const { return fd_ >= 0; }
+  bool available() const { return Fd >= 0; }
   /// Current count (0 when unavailable).
   uint64_t read() const;
 
 private:
-  int fd_ = -1;
+  int Fd = -1;
 };
 
 /// Pins the calling thread to `cpu` (or, for -1, to the last CPU of its
 /// current affinity mask). Returns the CPU used, -1 on failure.
-int pinToCpu(int cpu);
+int pinToCpu(int Cpu);
 
 } // namespace loopperf::measure

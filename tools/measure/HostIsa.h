@@ -15,21 +15,21 @@
 namespace loopperf::measure {
 
 struct VectorIsa {
-  bool osxsave = false;  ///< CPUID.1:ECX bit 27: xgetbv may be executed
-  bool avx = false;      ///< CPUID.1:ECX bit 28
-  bool avx512f = false;  ///< CPUID.7.0:EBX bit 16
-  bool avx512bw = false; ///< CPUID.7.0:EBX bit 30
-  uint64_t xcr0 = 0;     ///< 0 when xgetbv may not be executed
+  bool Osxsave = false;  ///< CPUID.1:ECX bit 27: xgetbv may be executed
+  bool Avx = false;      ///< CPUID.1:ECX bit 28
+  bool Avx512f = false;  ///< CPUID.7.0:EBX bit 16
+  bool Avx512bw = false; ///< CPUID.7.0:EBX bit 30
+  uint64_t Xcr0 = 0;     ///< 0 when xgetbv may not be executed
 
   /// XCR0 bits 1-2 (SSE, AVX) and 5-7 (opmask, ZMM_Hi256, Hi16_ZMM).
-  static constexpr uint64_t kAvx512StateBits = 0xE6;
+  static constexpr uint64_t KAvx512StateBits = 0xE6;
 
   /// zmm0-31 and k0-7 may be used.
   bool avx512() const {
-    return osxsave && avx512f && (xcr0 & kAvx512StateBits) == kAvx512StateBits;
+    return Osxsave && Avx512f && (Xcr0 & KAvx512StateBits) == KAvx512StateBits;
   }
   /// Masks load and store as 64 bits (kmovq); otherwise 16 (kmovw).
-  bool wideMasks() const { return avx512() && avx512bw; }
+  bool wideMasks() const { return avx512() && Avx512bw; }
 };
 
 /// The running CPU's vector ISA (x86 CPUID and xgetbv; all false elsewhere).
@@ -37,13 +37,13 @@ VectorIsa hostVectorIsa();
 
 /// A named ISA for emit-harness (`--isa=`): "avx2" (no AVX-512), "avx512f"
 /// (16-bit masks), "avx512bw"; false for an unknown name.
-bool namedVectorIsa(const std::string &name, VectorIsa &out);
+bool namedVectorIsa(const std::string &Name, VectorIsa &Out);
 
 /// "" when `isa` has AVX-512 state, else what is missing, e.g.
 /// "CPUID AVX512F=0, XCR0=0x7: opmask/ZMM state bits 5-7 not set".
-std::string missingAvx512(const VectorIsa &isa);
+std::string missingAvx512(const VectorIsa &Isa);
 
 /// The facts as one line of JSON (loopperf-measure host-isa).
-std::string describeJson(const VectorIsa &isa);
+std::string describeJson(const VectorIsa &Isa);
 
 } // namespace loopperf::measure

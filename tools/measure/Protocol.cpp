@@ -5,123 +5,123 @@
 
 namespace loopperf::measure {
 
-std::optional<double> cyclesPerTimeUnit(const CalibrationSample &c) {
-  double dt = c.longTime - c.shortTime;
-  double dc = c.longAdds - c.shortAdds;
-  if (!(dt > 0) || !(dc > 0))
+std::optional<double> cyclesPerTimeUnit(const CalibrationSample &C) {
+  double Dt = C.LongTime - C.ShortTime;
+  double Dc = C.LongAdds - C.ShortAdds;
+  if (!(Dt > 0) || !(Dc > 0))
     return std::nullopt;
-  return dc / dt;
+  return Dc / Dt;
 }
 
-std::optional<double> cyclesPerUnit(const KernelSample &k, double f) {
-  double dt = k.time2 - k.time1;
-  double dn = (k.n2 - k.n1) * k.reps;
-  if (!(dt > 0) || !(dn > 0) || !(f > 0))
+std::optional<double> cyclesPerUnit(const KernelSample &K, double F) {
+  double Dt = K.Time2 - K.Time1;
+  double Dn = (K.N2 - K.N1) * K.Reps;
+  if (!(Dt > 0) || !(Dn > 0) || !(F > 0))
     return std::nullopt;
-  return f * dt / dn;
+  return F * Dt / Dn;
 }
 
-std::optional<double> contention(const CalibrationSample &probe, double f) {
-  auto rate = cyclesPerTimeUnit(probe);
-  if (!rate || !(f > 0))
+std::optional<double> contention(const CalibrationSample &Probe, double F) {
+  auto Rate = cyclesPerTimeUnit(Probe);
+  if (!Rate || !(F > 0))
     return std::nullopt;
-  return f / *rate;
+  return F / *Rate;
 }
 
-ProbeReference probeReference(const std::vector<double> &alu,
-                              const std::vector<double> &mixed, double lowest,
-                              double aluCeiling, double mixedCeiling) {
-  bool haveMixed = mixed.size() == alu.size();
-  double bestAlu = 0, bestMixed = 0;
-  for (size_t i = 0; i < alu.size(); ++i) {
-    if (plausibleAluRound(alu[i], lowest) && (bestAlu == 0 || alu[i] < bestAlu))
-      bestAlu = alu[i];
-    if (haveMixed && plausibleRound(alu[i], mixed[i], lowest) &&
-        (bestMixed == 0 || mixed[i] < bestMixed))
-      bestMixed = mixed[i];
+ProbeReference probeReference(const std::vector<double> &Alu,
+                              const std::vector<double> &Mixed, double Lowest,
+                              double AluCeiling, double MixedCeiling) {
+  bool HaveMixed = Mixed.size() == Alu.size();
+  double BestAlu = 0, BestMixed = 0;
+  for (size_t I = 0; I < Alu.size(); ++I) {
+    if (plausibleAluRound(Alu[I], Lowest) && (BestAlu == 0 || Alu[I] < BestAlu))
+      BestAlu = Alu[I];
+    if (HaveMixed && plausibleRound(Alu[I], Mixed[I], Lowest) &&
+        (BestMixed == 0 || Mixed[I] < BestMixed))
+      BestMixed = Mixed[I];
   }
-  ProbeReference r;
-  if (bestAlu > 0)
-    r.alu = std::clamp(bestAlu, 1.0, aluCeiling);
-  if (bestMixed > 0)
-    r.mixed = std::min(bestMixed, mixedCeiling);
-  return r;
+  ProbeReference R;
+  if (BestAlu > 0)
+    R.Alu = std::clamp(BestAlu, 1.0, AluCeiling);
+  if (BestMixed > 0)
+    R.Mixed = std::min(BestMixed, MixedCeiling);
+  return R;
 }
 
-std::vector<double> combinedContention(const std::vector<double> &alu,
-                                       const std::vector<double> &mixed,
-                                       double lowest, double aluCeiling,
-                                       double mixedCeiling) {
-  bool haveMixed = !mixed.empty() && mixed.size() == alu.size();
-  ProbeReference ref =
-      probeReference(alu, haveMixed ? mixed : std::vector<double>{}, lowest,
-                     aluCeiling, mixedCeiling);
-  std::vector<double> out(alu.size());
-  for (size_t i = 0; i < alu.size(); ++i) {
-    out[i] = alu[i] / ref.alu;
-    if (haveMixed)
-      out[i] = std::max(out[i], mixed[i] / ref.mixed);
+std::vector<double> combinedContention(const std::vector<double> &Alu,
+                                       const std::vector<double> &Mixed,
+                                       double Lowest, double AluCeiling,
+                                       double MixedCeiling) {
+  bool HaveMixed = !Mixed.empty() && Mixed.size() == Alu.size();
+  ProbeReference Ref =
+      probeReference(Alu, HaveMixed ? Mixed : std::vector<double>{}, Lowest,
+                     AluCeiling, MixedCeiling);
+  std::vector<double> Out(Alu.size());
+  for (size_t I = 0; I < Alu.size(); ++I) {
+    Out[I] = Alu[I] / Ref.Alu;
+    if (HaveMixed)
+      Out[I] = std::max(Out[I], Mixed[I] / Ref.Mixed);
   }
-  return out;
+  return Out;
 }
 
-std::vector<size_t> leastContendedRounds(const std::vector<double> &c,
-                                         double tolerance, size_t minKeep) {
-  std::vector<size_t> keep;
-  if (c.empty())
-    return keep;
-  double best = *std::min_element(c.begin(), c.end());
-  for (size_t i = 0; i < c.size(); ++i)
-    if (c[i] <= best * (1 + tolerance))
-      keep.push_back(i);
-  if (keep.size() < minKeep) {
-    keep.clear();
-    for (size_t i = 0; i < c.size(); ++i)
-      keep.push_back(i);
+std::vector<size_t> leastContendedRounds(const std::vector<double> &C,
+                                         double Tolerance, size_t MinKeep) {
+  std::vector<size_t> Keep;
+  if (C.empty())
+    return Keep;
+  double Best = *std::min_element(C.begin(), C.end());
+  for (size_t I = 0; I < C.size(); ++I)
+    if (C[I] <= Best * (1 + Tolerance))
+      Keep.push_back(I);
+  if (Keep.size() < MinKeep) {
+    Keep.clear();
+    for (size_t I = 0; I < C.size(); ++I)
+      Keep.push_back(I);
   }
-  return keep;
+  return Keep;
 }
 
-bool needAnotherRound(const RoundPolicy &p, size_t run, size_t clean,
-                      double seconds) {
-  return run < p.minRounds || (clean < p.wantClean && seconds < p.maxSeconds);
+bool needAnotherRound(const RoundPolicy &P, size_t Run, size_t Clean,
+                      double Seconds) {
+  return Run < P.MinRounds || (Clean < P.WantClean && Seconds < P.MaxSeconds);
 }
 
-bool pauseBeforeNextRound(const RoundPolicy &p, double lastContention,
-                          size_t clean, double seconds) {
-  return !isClean(p, lastContention) && clean < p.wantClean &&
-         seconds < p.maxSeconds;
+bool pauseBeforeNextRound(const RoundPolicy &P, double LastContention,
+                          size_t Clean, double Seconds) {
+  return !isClean(P, LastContention) && Clean < P.WantClean &&
+         Seconds < P.MaxSeconds;
 }
 
-RoundSelection selectRounds(const RoundPolicy &p,
-                            const std::vector<double> &c) {
-  RoundSelection s;
-  for (size_t i = 0; i < c.size(); ++i)
-    if (isClean(p, c[i]))
-      s.kept.push_back(i);
-  s.clean = s.kept.size();
-  s.enough = p.wantClean > 0 && s.clean >= p.wantClean;
-  if (s.enough)
-    return s;
+RoundSelection selectRounds(const RoundPolicy &P,
+                            const std::vector<double> &C) {
+  RoundSelection S;
+  for (size_t I = 0; I < C.size(); ++I)
+    if (isClean(P, C[I]))
+      S.Kept.push_back(I);
+  S.Clean = S.Kept.size();
+  S.Enough = P.WantClean > 0 && S.Clean >= P.WantClean;
+  if (S.Enough)
+    return S;
   // Rounds below 2 - threshold had their calibration disturbed (they read
   // too low, cycles included): they must not set "least contended".
-  std::vector<size_t> plausible;
-  std::vector<double> pc;
-  for (size_t i = 0; i < c.size(); ++i)
-    if (c[i] >= 2 - p.threshold) {
-      plausible.push_back(i);
-      pc.push_back(c[i]);
+  std::vector<size_t> Plausible;
+  std::vector<double> Pc;
+  for (size_t I = 0; I < C.size(); ++I)
+    if (C[I] >= 2 - P.Threshold) {
+      Plausible.push_back(I);
+      Pc.push_back(C[I]);
     }
-  if (plausible.empty()) {
-    s.kept =
-        leastContendedRounds(c, p.tolerance, std::max<size_t>(5, c.size() / 5));
-    return s;
+  if (Plausible.empty()) {
+    S.Kept =
+        leastContendedRounds(C, P.Tolerance, std::max<size_t>(5, C.size() / 5));
+    return S;
   }
-  s.kept.clear();
-  for (size_t j : leastContendedRounds(pc, p.tolerance,
-                                       std::max<size_t>(5, pc.size() / 5)))
-    s.kept.push_back(plausible[j]);
-  return s;
+  S.Kept.clear();
+  for (size_t J : leastContendedRounds(Pc, P.Tolerance,
+                                       std::max<size_t>(5, Pc.size() / 5)))
+    S.Kept.push_back(Plausible[J]);
+  return S;
 }
 
 } // namespace loopperf::measure

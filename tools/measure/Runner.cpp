@@ -14,165 +14,165 @@
 namespace loopperf::measure {
 namespace {
 
-volatile uint64_t gSink;
+volatile uint64_t GSink;
 
 /// Times `chain` at two lengths; `cyclesPerIteration` is what one iteration
 /// costs by construction.
-CalibrationSample timeChain(uint64_t (*chain)(long), double cyclesPerIteration,
-                            long shortIters, long longIters) {
-  CalibrationSample c;
-  c.shortAdds = double(shortIters) * cyclesPerIteration;
-  c.longAdds = double(longIters) * cyclesPerIteration;
-  double t0 = nowNs();
-  gSink = chain(shortIters);
-  double t1 = nowNs();
-  gSink = chain(longIters);
-  double t2 = nowNs();
-  c.shortTime = t1 - t0;
-  c.longTime = t2 - t1;
-  return c;
+CalibrationSample timeChain(uint64_t (*Chain)(long), double CyclesPerIteration,
+                            long ShortIters, long LongIters) {
+  CalibrationSample C;
+  C.ShortAdds = double(ShortIters) * CyclesPerIteration;
+  C.LongAdds = double(LongIters) * CyclesPerIteration;
+  double T0 = nowNs();
+  GSink = Chain(ShortIters);
+  double T1 = nowNs();
+  GSink = Chain(LongIters);
+  double T2 = nowNs();
+  C.ShortTime = T1 - T0;
+  C.LongTime = T2 - T1;
+  return C;
 }
 
-CalibrationSample calibrate(long shortIters, long longIters) {
-  return timeChain(addChain, kAddsPerChainIteration, shortIters, longIters);
+CalibrationSample calibrate(long ShortIters, long LongIters) {
+  return timeChain(addChain, KAddsPerChainIteration, ShortIters, LongIters);
 }
 
-CalibrationSample probe(long shortIters, long longIters) {
-  return timeChain(addThroughputProbe, kProbeCyclesPerIteration, shortIters,
-                   longIters);
+CalibrationSample probe(long ShortIters, long LongIters) {
+  return timeChain(addThroughputProbe, KProbeCyclesPerIteration, ShortIters,
+                   LongIters);
 }
 
-CalibrationSample mixedProbe(long shortIters, long longIters) {
-  return timeChain(mixedThroughputProbe, kMixedProbeCyclesPerIteration,
-                   shortIters, longIters);
+CalibrationSample mixedProbe(long ShortIters, long LongIters) {
+  return timeChain(mixedThroughputProbe, KMixedProbeCyclesPerIteration,
+                   ShortIters, LongIters);
 }
 
 } // namespace
 
-RunResult runMeasurement(const std::function<void(long)> &kernel,
-                         const RunOptions &opt) {
-  RunResult r;
-  CycleCounter counter;
-  bool useCounter = opt.useCounter && counter.available();
-  r.method = useCounter ? "perf-cycles" : "calibrated-clock";
+RunResult runMeasurement(const std::function<void(long)> &Kernel,
+                         const RunOptions &Opt) {
+  RunResult R;
+  CycleCounter Counter;
+  bool UseCounter = Opt.UseCounter && Counter.available();
+  R.Method = UseCounter ? "perf-cycles" : "calibrated-clock";
 
-  const RoundPolicy &policy = opt.policy;
-  double start = nowNs();
-  auto seconds = [&] { return (nowNs() - start) * 1e-9; };
+  const RoundPolicy &Policy = Opt.Policy;
+  double Start = nowNs();
+  auto Seconds = [&] { return (nowNs() - Start) * 1e-9; };
 
   // Warm up (caches, predictors, clock) and choose reps from a pilot.
-  auto warmUp = [&] {
-    double best = 1e30;
-    for (int i = 0; i < 5; ++i) {
-      double t0 = nowNs();
-      kernel(opt.n2);
-      best = std::min(best, nowNs() - t0);
+  auto WarmUp = [&] {
+    double Best = 1e30;
+    for (int I = 0; I < 5; ++I) {
+      double T0 = nowNs();
+      Kernel(Opt.N2);
+      Best = std::min(Best, nowNs() - T0);
     }
-    return best;
+    return Best;
   };
-  double pilot = warmUp();
-  r.reps = std::clamp(long(std::ceil(opt.blockNs / std::max(pilot, 1.0))), 1L,
+  double Pilot = WarmUp();
+  R.Reps = std::clamp(long(std::ceil(Opt.BlockNs / std::max(Pilot, 1.0))), 1L,
                       100000L);
 
-  auto block = [&](long n) {
-    if (useCounter) {
-      uint64_t c0 = counter.read();
-      for (long i = 0; i < r.reps; ++i)
-        kernel(n);
-      return double(counter.read() - c0);
+  auto Block = [&](long N) {
+    if (UseCounter) {
+      uint64_t C0 = Counter.read();
+      for (long I = 0; I < R.Reps; ++I)
+        Kernel(N);
+      return double(Counter.read() - C0);
     }
-    double t0 = nowNs();
-    for (long i = 0; i < r.reps; ++i)
-      kernel(n);
-    return nowNs() - t0;
+    double T0 = nowNs();
+    for (long I = 0; I < R.Reps; ++I)
+      Kernel(N);
+    return nowNs() - T0;
   };
 
-  std::vector<double> cycles, ghz, aluBusy, mixedBusy, busy;
-  size_t clean = 0;
-  const double lowest = 2 - policy.threshold;
-  const double aluCeiling = policy.aluCeiling,
-               mixedCeiling = policy.mixedCeiling;
-  for (unsigned round = 0; needAnotherRound(policy, round, clean, seconds());
-       ++round) {
-    r.roundsRun = round + 1;
-    CalibrationSample before = calibrate(opt.calShort, opt.calLong);
-    CalibrationSample probeBefore = probe(opt.calShort, opt.calLong);
-    CalibrationSample mixedBefore = mixedProbe(opt.calShort, opt.calLong);
-    KernelSample k;
-    k.n1 = double(opt.n1);
-    k.n2 = double(opt.n2);
-    k.reps = double(r.reps);
-    if (round % 2 == 0) {
-      k.time1 = block(opt.n1);
-      k.time2 = block(opt.n2);
+  std::vector<double> Cycles, Ghz, AluBusy, MixedBusy, Busy;
+  size_t Clean = 0;
+  const double Lowest = 2 - Policy.Threshold;
+  const double AluCeiling = Policy.AluCeiling,
+               MixedCeiling = Policy.MixedCeiling;
+  for (unsigned Round = 0; needAnotherRound(Policy, Round, Clean, Seconds());
+       ++Round) {
+    R.RoundsRun = Round + 1;
+    CalibrationSample Before = calibrate(Opt.CalShort, Opt.CalLong);
+    CalibrationSample ProbeBefore = probe(Opt.CalShort, Opt.CalLong);
+    CalibrationSample MixedBefore = mixedProbe(Opt.CalShort, Opt.CalLong);
+    KernelSample K;
+    K.N1 = double(Opt.N1);
+    K.N2 = double(Opt.N2);
+    K.Reps = double(R.Reps);
+    if (Round % 2 == 0) {
+      K.Time1 = Block(Opt.N1);
+      K.Time2 = Block(Opt.N2);
     } else {
-      k.time2 = block(opt.n2);
-      k.time1 = block(opt.n1);
+      K.Time2 = Block(Opt.N2);
+      K.Time1 = Block(Opt.N1);
     }
-    CalibrationSample mixedAfter = mixedProbe(opt.calShort, opt.calLong);
-    CalibrationSample probeAfter = probe(opt.calShort, opt.calLong);
-    CalibrationSample after = calibrate(opt.calShort, opt.calLong);
-    auto fb = cyclesPerTimeUnit(before), fa = cyclesPerTimeUnit(after);
-    if (!fb || !fa) {
-      ++r.rejected;
+    CalibrationSample MixedAfter = mixedProbe(Opt.CalShort, Opt.CalLong);
+    CalibrationSample ProbeAfter = probe(Opt.CalShort, Opt.CalLong);
+    CalibrationSample After = calibrate(Opt.CalShort, Opt.CalLong);
+    auto Fb = cyclesPerTimeUnit(Before), Fa = cyclesPerTimeUnit(After);
+    if (!Fb || !Fa) {
+      ++R.Rejected;
       continue;
     }
-    double f = (*fb + *fa) / 2;
-    auto cb = contention(probeBefore, f), ca = contention(probeAfter, f);
-    auto mb = contention(mixedBefore, f), ma = contention(mixedAfter, f);
-    auto c = cyclesPerUnit(k, useCounter ? 1.0 : f);
-    if (!c || !cb || !ca || !mb || !ma) {
-      ++r.rejected;
+    double F = (*Fb + *Fa) / 2;
+    auto Cb = contention(ProbeBefore, F), Ca = contention(ProbeAfter, F);
+    auto Mb = contention(MixedBefore, F), Ma = contention(MixedAfter, F);
+    auto C = cyclesPerUnit(K, UseCounter ? 1.0 : F);
+    if (!C || !Cb || !Ca || !Mb || !Ma) {
+      ++R.Rejected;
       continue;
     }
-    ghz.push_back(f);
-    aluBusy.push_back(std::max(*cb, *ca));
-    mixedBusy.push_back(std::max(*mb, *ma));
-    cycles.push_back(*c);
+    Ghz.push_back(F);
+    AluBusy.push_back(std::max(*Cb, *Ca));
+    MixedBusy.push_back(std::max(*Mb, *Ma));
+    Cycles.push_back(*C);
     // Online (whether to pause and when to stop), every round so far is
     // judged against the host's best plausible probe values so far; when
     // they improve, earlier rounds count again, so the count of clean
     // rounds is the one the final selection sees.
-    busy = combinedContention(aluBusy, mixedBusy, lowest, aluCeiling,
-                              mixedCeiling);
-    clean = size_t(std::count_if(busy.begin(), busy.end(),
-                                 [&](double c) { return isClean(policy, c); }));
-    if (opt.trace) {
-      ProbeReference ref =
-          probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
-      *opt.trace << "round " << round << ": cycles " << *c << " ghz " << f
-                 << " alu " << aluBusy.back() << " mixed " << mixedBusy.back()
-                 << " (reference " << ref.alu << " " << ref.mixed
-                 << ") -> contention " << busy.back() << " t " << seconds()
+    Busy = combinedContention(AluBusy, MixedBusy, Lowest, AluCeiling,
+                              MixedCeiling);
+    Clean = size_t(std::count_if(Busy.begin(), Busy.end(),
+                                 [&](double C) { return isClean(Policy, C); }));
+    if (Opt.Trace) {
+      ProbeReference Ref =
+          probeReference(AluBusy, MixedBusy, Lowest, AluCeiling, MixedCeiling);
+      *Opt.Trace << "round " << Round << ": cycles " << *C << " ghz " << F
+                 << " alu " << AluBusy.back() << " mixed " << MixedBusy.back()
+                 << " (reference " << Ref.Alu << " " << Ref.Mixed
+                 << ") -> contention " << Busy.back() << " t " << Seconds()
                  << "\n";
     }
     // The neighbour's phases last from a fraction of a second to minutes:
     // wait for a clean one asleep (a round takes about 0.1 ms), then warm
     // up again.
-    if (pauseBeforeNextRound(policy, busy.back(), clean, seconds())) {
+    if (pauseBeforeNextRound(Policy, Busy.back(), Clean, Seconds())) {
       std::this_thread::sleep_for(
-          std::chrono::duration<double, std::milli>(opt.pauseMs));
-      warmUp();
+          std::chrono::duration<double, std::milli>(Opt.PauseMs));
+      WarmUp();
     }
   }
-  busy =
-      combinedContention(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
-  r.reference =
-      probeReference(aluBusy, mixedBusy, lowest, aluCeiling, mixedCeiling);
-  RoundSelection sel = selectRounds(policy, busy);
-  std::vector<double> kept, keptBusy;
-  for (size_t i : sel.kept) {
-    kept.push_back(cycles[i]);
-    keptBusy.push_back(busy[i]);
+  Busy =
+      combinedContention(AluBusy, MixedBusy, Lowest, AluCeiling, MixedCeiling);
+  R.Reference =
+      probeReference(AluBusy, MixedBusy, Lowest, AluCeiling, MixedCeiling);
+  RoundSelection Sel = selectRounds(Policy, Busy);
+  std::vector<double> Kept, KeptBusy;
+  for (size_t I : Sel.Kept) {
+    Kept.push_back(Cycles[I]);
+    KeptBusy.push_back(Busy[I]);
   }
-  r.contended = unsigned(cycles.size() - kept.size());
-  r.cycles = summarize(kept);
-  r.contention = summarize(keptBusy);
-  r.ghz = summarize(ghz);
-  r.clean = sel.enough;
-  r.cleanRounds = unsigned(sel.clean);
-  r.seconds = seconds();
-  return r;
+  R.Contended = unsigned(Cycles.size() - Kept.size());
+  R.Cycles = summarize(Kept);
+  R.Contention = summarize(KeptBusy);
+  R.Ghz = summarize(Ghz);
+  R.Clean = Sel.Enough;
+  R.CleanRounds = unsigned(Sel.Clean);
+  R.Seconds = Seconds();
+  return R;
 }
 
 } // namespace loopperf::measure

@@ -11,59 +11,59 @@
 namespace loopperf::measure {
 
 SharedObject::~SharedObject() {
-  if (handle_)
-    dlclose(handle_);
-  if (!tmpDir_.empty()) {
-    for (const char *f : {"/harness.s", "/harness.so", "/cc.log"})
-      unlink((tmpDir_ + f).c_str());
-    rmdir(tmpDir_.c_str());
+  if (Handle)
+    dlclose(Handle);
+  if (!TmpDir.empty()) {
+    for (const char *F : {"/harness.s", "/harness.so", "/cc.log"})
+      unlink((TmpDir + F).c_str());
+    rmdir(TmpDir.c_str());
   }
 }
 
-bool SharedObject::open(const std::string &path, std::string &error) {
-  handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle_) {
-    const char *e = dlerror();
-    error = "cannot load " + path + ": " + (e ? e : "unknown error");
+bool SharedObject::open(const std::string &Path, std::string &Error) {
+  Handle = dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!Handle) {
+    const char *E = dlerror();
+    Error = "cannot load " + Path + ": " + (E ? E : "unknown error");
     return false;
   }
   return true;
 }
 
-bool SharedObject::assembleAndOpen(const std::string &asmText,
-                                   std::string &error) {
-  char tmpl[] = "/tmp/loopperf-measure-XXXXXX";
-  if (!mkdtemp(tmpl)) {
-    error = "cannot create a temporary directory";
+bool SharedObject::assembleAndOpen(const std::string &AsmText,
+                                   std::string &Error) {
+  char Tmpl[] = "/tmp/loopperf-measure-XXXXXX";
+  if (!mkdtemp(Tmpl)) {
+    Error = "cannot create a temporary directory";
     return false;
   }
-  tmpDir_ = tmpl;
-  std::string src = tmpDir_ + "/harness.s", lib = tmpDir_ + "/harness.so",
-              log = tmpDir_ + "/cc.log";
+  TmpDir = Tmpl;
+  std::string Src = TmpDir + "/harness.s", Lib = TmpDir + "/harness.so",
+              Log = TmpDir + "/cc.log";
   {
-    std::ofstream out(src);
-    out << asmText;
-    if (!out) {
-      error = "cannot write " + src;
+    std::ofstream Out(Src);
+    Out << AsmText;
+    if (!Out) {
+      Error = "cannot write " + Src;
       return false;
     }
   }
-  const char *cc = std::getenv("LOOPPERF_MEASURE_CC");
-  std::string cmd = std::string(cc && *cc ? cc : "cc") +
-                    " -shared -nostdlib -o '" + lib + "' '" + src + "' > '" +
-                    log + "' 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
-    std::ifstream in(log);
-    std::string msg((std::istreambuf_iterator<char>(in)),
+  const char *Cc = std::getenv("LOOPPERF_MEASURE_CC");
+  std::string Cmd = std::string(Cc && *Cc ? Cc : "cc") +
+                    " -shared -nostdlib -o '" + Lib + "' '" + Src + "' > '" +
+                    Log + "' 2>&1";
+  if (std::system(Cmd.c_str()) != 0) {
+    std::ifstream In(Log);
+    std::string Msg((std::istreambuf_iterator<char>(In)),
                     std::istreambuf_iterator<char>());
-    error = "assembling the harness failed:\n" + msg;
+    Error = "assembling the harness failed:\n" + Msg;
     return false;
   }
-  return open(lib, error);
+  return open(Lib, Error);
 }
 
-void *SharedObject::symbol(const std::string &name) const {
-  return handle_ ? dlsym(handle_, name.c_str()) : nullptr;
+void *SharedObject::symbol(const std::string &Name) const {
+  return Handle ? dlsym(Handle, Name.c_str()) : nullptr;
 }
 
 } // namespace loopperf::measure

@@ -14,16 +14,16 @@ public:
   SharedObject &operator=(const SharedObject &) = delete;
 
   /// dlopen()s `path`; false with `error` set on failure.
-  bool open(const std::string &path, std::string &error);
+  bool open(const std::string &Path, std::string &Error);
   /// Writes `asmText` to a temporary directory, assembles and links it with
   /// `cc -shared` (`cc` from $LOOPPERF_MEASURE_CC, default "cc") and opens it.
-  bool assembleAndOpen(const std::string &asmText, std::string &error);
+  bool assembleAndOpen(const std::string &AsmText, std::string &Error);
   /// The address of `name`, nullptr if absent.
-  void *symbol(const std::string &name) const;
+  void *symbol(const std::string &Name) const;
 
 private:
-  void *handle_ = nullptr;
-  std::string tmpDir_;
+  void *Handle = nullptr;
+  std::string TmpDir;
 };
 
 } // namespace loopperf::measure

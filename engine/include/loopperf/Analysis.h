@@ -9,12 +9,12 @@ namespace loopperf {
 
 struct AnalysisOptions {
   /// Store-to-load forwarding edges in the dependency graph.
-  bool memoryDependencies = true;
+  bool MemoryDependencies = true;
 };
 
 /// Analyse one kernel. Never throws for bad input: unknown instructions and
-/// unmodelled features are reported in LoopReport::unknownInstructions/notes.
-LoopReport analyzeLoop(const LoopKernel &kernel, const MachineModel &model,
-                       const AnalysisOptions &opts = {});
+/// unmodelled features are reported in LoopReport::UnknownInstructions/notes.
+LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
+                       const AnalysisOptions &Opts = {});
 
 } // namespace loopperf

@@ -4,13 +4,13 @@
 // (--per-element).
 //
 // Bytes per iteration come from address arithmetic: a GPR whose only writes
-// in the body are constant steps (Instruction::update with from == reg)
+// in the body are constant steps (Instruction::Update with from == reg)
 // advances by their sum per iteration, so a memory reference
 // base + scale*index advances by stride(base) + scale*stride(index) bytes. A
 // reference through a register written any other way, or through a vector
 // index (gather/scatter), tells nothing and is skipped. The element size is
-// the instruction's own (Instruction::elementBytes, from the front end's IR);
-// an untyped full-register move (Instruction::untypedData: vmovups, vmovdqu)
+// the instruction's own (Instruction::ElementBytes, from the front end's IR);
+// an untyped full-register move (Instruction::UntypedData: vmovups, vmovdqu)
 // takes the type the loop's register-only vector operations all agree on, if
 // they do. Every reference that advances and has a known element size must
 // give the same count; otherwise, or with none, the count is unknown (0). It
@@ -21,8 +21,8 @@
 
 namespace loopperf {
 
-/// Elements per iteration of `kernel` (whose LoopKernel::isa the front end
+/// Elements per iteration of `kernel` (whose LoopKernel::Isa the front end
 /// has named); 0 when unknown.
-unsigned countElementsPerIteration(const LoopKernel &kernel);
+unsigned countElementsPerIteration(const LoopKernel &Kernel);
 
 } // namespace loopperf

@@ -19,12 +19,12 @@
 namespace loopperf {
 
 /// 64-bit FNV-1a of `bytes`.
-uint64_t fnv1a64(std::string_view bytes);
+uint64_t fnv1a64(std::string_view Bytes);
 
 /// The normalised form sequence (see above) the fingerprint hashes.
-std::string fingerprintInput(const LoopKernel &k);
+std::string fingerprintInput(const LoopKernel &K);
 
 /// 16 lowercase hex digits of fnv1a64(fingerprintInput(k)).
-std::string loopFingerprint(const LoopKernel &k);
+std::string loopFingerprint(const LoopKernel &K);
 
 } // namespace loopperf

@@ -1,7 +1,7 @@
 // Isa.h - ISA traits: what the engine asks about an instruction set.
 //
 // One object per ISA (x86Isa(), aarch64Isa()). A front end names the ISA of
-// the code it hands over (LoopKernel::isa); the engine asks it, and nothing
+// the code it hands over (LoopKernel::Isa); the engine asks it, and nothing
 // else, about register units and their names, which registers are
 // general-purpose (addresses, induction variables) or vector (a gather's
 // index), and which operations occupy the divider. An unknown ISA is not
@@ -17,45 +17,45 @@
 namespace loopperf {
 
 struct IsaTraits {
-  /// As MachineModel::isa: "x86-64", "aarch64".
-  std::string_view name;
-  bool (*isVectorUnit)(RegUnit);          ///< vector load latency applies
-  bool (*isGprUnit)(RegUnit);             ///< may hold an address
-  std::string (*registerOfUnit)(RegUnit); ///< edge labels; MemRef names
+  /// As MachineModel::Isa: "x86-64", "aarch64".
+  std::string_view Name;
+  bool (*IsVectorUnit)(RegUnit);          ///< vector load latency applies
+  bool (*IsGprUnit)(RegUnit);             ///< may hold an address
+  std::string (*RegisterOfUnit)(RegUnit); ///< edge labels; MemRef names
   /// Whether an operation (the first word of a form key: "vdivpd", "idivq",
   /// "fsqrt") uses the divide/square-root unit, for instructions the model
   /// does not describe.
-  bool (*isDivideOperation)(std::string_view);
+  bool (*IsDivideOperation)(std::string_view);
   /// The form key of an instruction printed in this ISA's assembler syntax
   /// (AT&T for x86): what the model generator and the front ends key forms
   /// by (x86::formKeyFromAtt, aarch64::formKeyFromAsm).
-  std::string (*formKey)(std::string_view text);
+  std::string (*FormKey)(std::string_view Text);
 
   /// registerOfUnit, computed once per unit for the whole program.
-  const std::string &unitRegister(RegUnit u) const;
+  const std::string &unitRegister(RegUnit U) const;
   /// Whether `name` (a MemRef base or index, a ConstantUpdate register) is a
   /// general-purpose / vector register of this ISA.
-  bool isGprRegister(std::string_view name) const;
-  bool isVectorRegister(std::string_view name) const;
+  bool isGprRegister(std::string_view Name) const;
+  bool isVectorRegister(std::string_view Name) const;
   /// Whether `in` uses the divider by its operation (isDivideOperation of
   /// its form key's operation).
-  bool isDivide(const Instruction &in) const;
+  bool isDivide(const Instruction &In) const;
 };
 
 const IsaTraits &x86Isa();
 const IsaTraits &aarch64Isa();
-/// The traits named `name` (MachineModel::isa spelling); nullptr if unknown.
-const IsaTraits *findIsa(std::string_view name);
+/// The traits named `name` (MachineModel::Isa spelling); nullptr if unknown.
+const IsaTraits *findIsa(std::string_view Name);
 
-/// The traits of `kernel`'s code: LoopKernel::isa, or else those named
+/// The traits of `kernel`'s code: LoopKernel::Isa, or else those named
 /// `modelIsa`. Throws std::invalid_argument when neither is known.
-const IsaTraits &kernelIsa(const LoopKernel &kernel, std::string_view modelIsa);
+const IsaTraits &kernelIsa(const LoopKernel &Kernel, std::string_view ModelIsa);
 
 /// The operation a form key names: its first word ("vfmadd231pd mem,zmm,zmm"
 /// -> "vfmadd231pd").
-inline std::string_view formOperation(const Instruction &in) {
-  std::string_view k = in.formKey;
-  return k.substr(0, k.find(' '));
+inline std::string_view formOperation(const Instruction &In) {
+  std::string_view K = In.FormKey;
+  return K.substr(0, K.find(' '));
 }
 
 } // namespace loopperf

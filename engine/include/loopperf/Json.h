@@ -22,19 +22,19 @@ using Json = nlohmann::ordered_json;
 /// One loop's object: name, model, cycles, bottleneck, bounds (one key per
 /// stage), ports, layout, instructions, recurrences, critical path, notes,
 /// confidence, fingerprint. Deterministic key order.
-Json loopJson(const LoopKernel &k, const LoopReport &r, const MachineModel &m);
+Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M);
 
 /// Where a compiler plugin found the loop: "function", "file" (the source
 /// file of the loop's location, "" when unknown) and "line" (0 when
 /// unknown), appended to `loop`.
-void setSourceLocation(Json &loop, const std::string &function,
-                       const std::string &file, unsigned line);
+void setSourceLocation(Json &Loop, const std::string &Function,
+                       const std::string &File, unsigned Line);
 
 /// The per-file document, as text with a final newline:
 ///   {"file": <translation unit or input file>, "model": <model name, null
 ///    when the file's loops were not all analysed with one model>,
 ///    "loops": [...]}
-std::string fileJsonText(const std::string &file, const Json &model,
-                         Json loops);
+std::string fileJsonText(const std::string &File, const Json &Model,
+                         Json Loops);
 
 } // namespace loopperf

@@ -12,8 +12,8 @@ namespace loopperf {
 /// are not valid UTF-8 (file and symbol names from other people's builds)
 /// get U+FFFD for their bad bytes instead of nlohmann's type_error 316:
 /// a record is never lost, and a compiler never aborted, over a name.
-template <class Json> std::string jsonText(const Json &doc, int indent = 2) {
-  return doc.dump(indent, ' ', false, Json::error_handler_t::replace);
+template <class Json> std::string jsonText(const Json &Doc, int Indent = 2) {
+  return Doc.dump(Indent, ' ', false, Json::error_handler_t::replace);
 }
 
 } // namespace loopperf

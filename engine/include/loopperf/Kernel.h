@@ -22,16 +22,16 @@ using RegUnit = uint16_t;
 
 /// Sorts `units` and drops duplicates: the form every front end hands the
 /// engine its reads and writes in.
-inline void sortUniqueUnits(std::vector<RegUnit> &units) {
-  std::sort(units.begin(), units.end());
-  units.erase(std::unique(units.begin(), units.end()), units.end());
+inline void sortUniqueUnits(std::vector<RegUnit> &Units) {
+  std::sort(Units.begin(), Units.end());
+  Units.erase(std::unique(Units.begin(), Units.end()), Units.end());
 }
 
 struct SourceLoc {
-  std::string file;
-  unsigned line = 0;
-  unsigned column = 0;
-  bool valid() const { return line != 0; }
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  bool valid() const { return Line != 0; }
 };
 
 /// A memory reference of one instruction. Registers are named by the
@@ -40,14 +40,14 @@ struct SourceLoc {
 /// name registerOfUnit gives each of its units; empty when absent. A
 /// RIP-relative address has no base.
 struct MemRef {
-  std::string base;
-  std::string index;
-  int scale = 1;
-  int64_t disp = 0;
-  std::string symbol;      ///< symbolic displacement (e.g. a global), if any
-  unsigned widthBytes = 0; ///< access width; 0 if unknown
-  bool isLoad = false;
-  bool isStore = false;
+  std::string Base;
+  std::string Index;
+  int Scale = 1;
+  int64_t Disp = 0;
+  std::string Symbol;      ///< symbolic displacement (e.g. a global), if any
+  unsigned WidthBytes = 0; ///< access width; 0 if unknown
+  bool IsLoad = false;
+  bool IsStore = false;
 };
 
 /// A general-purpose register set by one instruction to another register's
@@ -62,68 +62,68 @@ struct MemRef {
 /// Registers are named as in MemRef. `widthBits` is the width of the write:
 /// `addl $1,%eax` is a 32-bit step of "rax" (the upper half becomes zero).
 struct ConstantUpdate {
-  std::string reg;
-  std::string from;
-  int64_t delta = 0;
-  unsigned widthBits = 64;
-  bool isStep() const { return !from.empty() && from == reg; }
+  std::string Reg;
+  std::string From;
+  int64_t Delta = 0;
+  unsigned WidthBits = 64;
+  bool isStep() const { return !From.empty() && From == Reg; }
 };
 
 struct Instruction {
   /// Assembler text as written / printed: for reports only. The engine never
   /// reads operands from it (test/unit/NeutralTest.cpp checks this).
-  std::string text;
+  std::string Text;
   std::string
-      mnemonic; ///< AT&T mnemonic as printed, e.g. "addq", "vfmadd231pd"
+      Mnemonic; ///< AT&T mnemonic as printed, e.g. "addq", "vfmadd231pd"
   std::string
-      formKey; ///< mnemonic + operand classes, e.g. "vfmadd231pd mem,zmm,zmm"
-  std::string llvmOpcode; ///< LLVM opcode name ("VFMADD231PDZm") when known
+      FormKey; ///< mnemonic + operand classes, e.g. "vfmadd231pd mem,zmm,zmm"
+  std::string LlvmOpcode; ///< LLVM opcode name ("VFMADD231PDZm") when known
 
   /// Register units read as data operands (flags per flag included).
-  std::vector<RegUnit> reads;
+  std::vector<RegUnit> Reads;
   /// Register units read only to form a memory address. They feed the load
   /// node, not the operation (OSACA's load split).
-  std::vector<RegUnit> addrReads;
+  std::vector<RegUnit> AddrReads;
   /// Register units written.
-  std::vector<RegUnit> writes;
+  std::vector<RegUnit> Writes;
   /// The part of `writes` produced by the address unit, not the operation:
   /// the base register update of a pre/post-indexed access (AArch64
   /// "ldr q0, [x1], #16"). Ready one cycle after the address registers, as
   /// in every LLVM AArch64 model (WriteAdr), independent of the load.
-  std::vector<RegUnit> writebackWrites;
-  std::vector<MemRef> mem;
+  std::vector<RegUnit> WritebackWrites;
+  std::vector<MemRef> Mem;
   /// The constant register change this instruction makes, if any (the only
   /// input, besides `mem`, of stride tracking and element counting).
-  std::optional<ConstantUpdate> update;
+  std::optional<ConstantUpdate> Update;
   /// Size in bytes of one data element the instruction works on (8 for
   /// vfmadd231pd or a DF access, 4 for vpaddd, the access width of scalar
   /// integer loads and stores); 0 when unknown or untyped. The front end
   /// knows it from its IR: GCC from the memory access's mode, the MC layer
   /// from the opcode's element type.
-  unsigned elementBytes = 0;
+  unsigned ElementBytes = 0;
   /// A full-register move of data of any type (vmovups, vmovdqu, unmasked
   /// vmovdqu64): its element type is the one the loop's typed vector
   /// operations agree on (see loopperf/ElementCount.h).
-  bool untypedData = false;
+  bool UntypedData = false;
   /// For `lea`: how many of base, index and a non-zero (or symbolic)
   /// displacement its address has; -1 when unknown or not an lea. (Its
   /// address is arithmetic, not a MemRef.)
-  int leaAddressParts = -1;
+  int LeaAddressParts = -1;
 
-  bool isBranch = false; ///< any branch, conditional or not
-  bool isConditional = false;
-  bool isCall = false;
-  bool isReturn = false;
-  bool isInlineAsm = false;
+  bool IsBranch = false; ///< any branch, conditional or not
+  bool IsConditional = false;
+  bool IsCall = false;
+  bool IsReturn = false;
+  bool IsInlineAsm = false;
   /// Dependency-breaking idiom (xor r,r; vpxor x,x,x; ...): reads nothing.
-  bool isZeroIdiom = false;
+  bool IsZeroIdiom = false;
   /// Register-to-register move the renamer may eliminate.
-  bool isRegMove = false;
+  bool IsRegMove = false;
   /// Front end could not map this to a model form; never treated as free.
-  bool unknown = false;
+  bool Unknown = false;
 
-  SourceLoc loc;        ///< source location from debug info
-  unsigned asmLine = 0; ///< line in the assembly input (CLI), 0 if none
+  SourceLoc Loc;        ///< source location from debug info
+  unsigned AsmLine = 0; ///< line in the assembly input (CLI), 0 if none
 };
 
 /// Where a loop's machine code sits, when the front end knows its encoding
@@ -131,21 +131,21 @@ struct Instruction {
 /// loop starts at its label, the target of the back branch, and ends after
 /// the back branch.
 struct CodeLayout {
-  /// Encoded size of each instruction of LoopKernel::insts (same order) and
+  /// Encoded size of each instruction of LoopKernel::Insts (same order) and
   /// its offset from the loop start; both empty when the layout is unknown.
-  std::vector<uint32_t> sizes;
-  std::vector<uint32_t> offsets;
+  std::vector<uint32_t> Sizes;
+  std::vector<uint32_t> Offsets;
   /// Bytes from the loop start to the end of the last instruction (padding
   /// inside the body included).
-  uint32_t bytes = 0;
-  std::string section;        ///< e.g. ".text"; for reports
-  uint64_t sectionOffset = 0; ///< the loop start's offset in its section
+  uint32_t Bytes = 0;
+  std::string Section;        ///< e.g. ".text"; for reports
+  uint64_t SectionOffset = 0; ///< the loop start's offset in its section
   /// The section's alignment (a power of two): without `address`, the loop
   /// starts at sectionOffset + k·sectionAlignment for some unknown k.
-  uint64_t sectionAlignment = 1;
+  uint64_t SectionAlignment = 1;
   /// The loop start's address in the final binary, when known.
-  std::optional<uint64_t> address;
-  bool known() const { return bytes > 0 && !sizes.empty(); }
+  std::optional<uint64_t> Address;
+  bool known() const { return Bytes > 0 && !Sizes.empty(); }
 };
 
 /// The largest loop body the front ends analyse by default (each can be told
@@ -157,19 +157,19 @@ inline constexpr unsigned DefaultMaxLoopInstructions = 2000;
 
 struct LoopKernel {
   /// The instruction set of `insts`, named by the front end (x86Isa(),
-  /// aarch64Isa()); when null, the model's (MachineModel::isa) is taken, and
+  /// aarch64Isa()); when null, the model's (MachineModel::Isa) is taken, and
   /// an ISA the engine does not know is an error, never a guess.
-  const IsaTraits *isa = nullptr;
-  std::string name; ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
-  std::string function;
-  std::vector<Instruction> insts;
-  SourceLoc loc;
+  const IsaTraits *Isa = nullptr;
+  std::string Name; ///< e.g. "foo: loop at a.c:12" or ".LBB0_3"
+  std::string Function;
+  std::vector<Instruction> Insts;
+  SourceLoc Loc;
   /// Source-level elements processed per iteration (vector width x unroll);
   /// 0 when unknown.
-  unsigned elementsPerIteration = 0;
+  unsigned ElementsPerIteration = 0;
   /// Byte layout of the body; unknown (empty) unless the front end assembled
   /// it.
-  CodeLayout layout;
+  CodeLayout Layout;
 };
 
 } // namespace loopperf

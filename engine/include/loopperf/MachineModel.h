@@ -22,8 +22,8 @@ using PortMask = uint64_t;
 /// busy for `cycles` cycles (1 for a fully pipelined uop; more for a
 /// non-pipelined unit such as a divider).
 struct ResourceUse {
-  PortMask ports = 0;
-  float cycles = 0;
+  PortMask Ports = 0;
+  float Cycles = 0;
 };
 
 enum FormFlags : uint16_t {
@@ -39,173 +39,173 @@ enum FormFlags : uint16_t {
 /// One instruction form. Strings point into the model's storage.
 struct InstrForm {
   std::string_view
-      opcode; ///< LLVM opcode name, e.g. "VFMADD231PDZm"; may be empty
-  std::string_view asmKey; ///< AT&T mnemonic + operand classes, e.g.
+      Opcode; ///< LLVM opcode name, e.g. "VFMADD231PDZm"; may be empty
+  std::string_view AsmKey; ///< AT&T mnemonic + operand classes, e.g.
                            ///< "vfmadd231pd mem,zmm,zmm"
-  uint16_t uops = 1; ///< micro-ops (Intel: unfused domain; AMD: macro-ops)
-  uint16_t latency =
+  uint16_t Uops = 1; ///< micro-ops (Intel: unfused domain; AMD: macro-ops)
+  uint16_t Latency =
       1; ///< register source -> register result, including a folded load
-  float rthroughput = 1; ///< reciprocal throughput the source states
-  uint32_t resBegin =
-      0; ///< index of the first ResourceUse in MachineModel::resources
-  uint16_t resCount = 0;
-  uint16_t flags = 0;  ///< FormFlags
-  uint16_t source = 0; ///< index into MachineModel::sources
+  float Rthroughput = 1; ///< reciprocal throughput the source states
+  uint32_t ResBegin =
+      0; ///< index of the first ResourceUse in MachineModel::Resources
+  uint16_t ResCount = 0;
+  uint16_t Flags = 0;  ///< FormFlags
+  uint16_t Source = 0; ///< index into MachineModel::Sources
 };
 
 /// An InstrForm as compiled into the binary: strings are offsets into the
 /// model's string table, so built-in tables are position-independent
 /// constants that need no relocation when a plugin is loaded.
 struct PackedForm {
-  uint32_t opcodeOffset = 0;
-  uint32_t opcodeLength = 0;
-  uint32_t asmKeyOffset = 0;
-  uint32_t asmKeyLength = 0;
-  uint16_t uops = 1;
-  uint16_t latency = 1;
-  float rthroughput = 1;
-  uint32_t resBegin = 0;
-  uint16_t resCount = 0;
-  uint16_t flags = 0;
-  uint16_t source = 0;
+  uint32_t OpcodeOffset = 0;
+  uint32_t OpcodeLength = 0;
+  uint32_t AsmKeyOffset = 0;
+  uint32_t AsmKeyLength = 0;
+  uint16_t Uops = 1;
+  uint16_t Latency = 1;
+  float Rthroughput = 1;
+  uint32_t ResBegin = 0;
+  uint16_t ResCount = 0;
+  uint16_t Flags = 0;
+  uint16_t Source = 0;
 };
 
 /// A number and where it came from.
 struct Sourced {
-  double value = 0;
-  uint16_t source = 0;
+  double Value = 0;
+  uint16_t Source = 0;
 };
 
 struct PipelineParams {
-  Sourced decodeWidth; ///< x86 instructions per cycle from the legacy decoders
-  Sourced uopCacheWidth; ///< uops per cycle from the uop/op cache (0: none)
-  Sourced dispatchWidth; ///< rename/dispatch width in uops per cycle (LLVM
+  Sourced DecodeWidth; ///< x86 instructions per cycle from the legacy decoders
+  Sourced UopCacheWidth; ///< uops per cycle from the uop/op cache (0: none)
+  Sourced DispatchWidth; ///< rename/dispatch width in uops per cycle (LLVM
                          ///< IssueWidth)
-  Sourced retireWidth;
-  Sourced robSize; ///< LLVM MicroOpBufferSize
-  Sourced schedulerSize;
-  Sourced loadQueueSize;
-  Sourced storeQueueSize;
-  Sourced loopBufferSize; ///< LLVM LoopMicroOpBufferSize (0: none)
-  Sourced takenBranchesPerCycle;
-  Sourced loadLatency;    ///< L1 hit, integer load-to-use
-  Sourced vecLoadLatency; ///< L1 hit, vector load-to-use
+  Sourced RetireWidth;
+  Sourced RobSize; ///< LLVM MicroOpBufferSize
+  Sourced SchedulerSize;
+  Sourced LoadQueueSize;
+  Sourced StoreQueueSize;
+  Sourced LoopBufferSize; ///< LLVM LoopMicroOpBufferSize (0: none)
+  Sourced TakenBranchesPerCycle;
+  Sourced LoadLatency;    ///< L1 hit, integer load-to-use
+  Sourced VecLoadLatency; ///< L1 hit, vector load-to-use
   /// Store data -> dependent load data when the load is contained in one
   /// earlier store; for every register class that has no value below. 0:
   /// unknown, the load's L1 latency of its class is used.
-  Sourced storeForwardLatency;
+  Sourced StoreForwardLatency;
   /// The same, for loads into vector registers.
-  Sourced vecStoreForwardLatency;
+  Sourced VecStoreForwardLatency;
   /// The same, from a 64-byte (512-bit) store, whatever the load.
-  Sourced vec512StoreForwardLatency;
+  Sourced Vec512StoreForwardLatency;
   /// Store data -> load data when forwarding fails: the load is not
   /// contained in the nearest earlier store it overlaps, or that store is
   /// masked. Known (> 0, either one) also turns on matching by overlap.
-  Sourced storeForwardFailLatency;
+  Sourced StoreForwardFailLatency;
   /// The same, for loads into vector registers.
-  Sourced vecStoreForwardFailLatency;
-  Sourced mispredictPenalty;
+  Sourced VecStoreForwardFailLatency;
+  Sourced MispredictPenalty;
 };
 
 struct SpecialRules {
-  bool zeroIdioms =
+  bool ZeroIdioms =
       false; ///< xor/sub/pxor r,r break dependencies and use no port
-  bool moveElimination =
+  bool MoveElimination =
       false;                ///< reg-reg moves renamed away: latency 0, no port
-  bool microFusion = false; ///< load+op counts as one uop in the front end
-  bool unlaminateIndexed =
+  bool MicroFusion = false; ///< load+op counts as one uop in the front end
+  bool UnlaminateIndexed =
       false; ///< indexed load+op forms un-fuse at rename (SnB..SKL)
   /// LEA with at most two address components (of base, index,
   /// displacement; any scale) is one uop of latency 1; only LEAs with all
   /// three keep the form's numbers (one LLVM opcode covers both shapes).
-  bool fastLea = false;
+  bool FastLea = false;
   /// Mnemonic stems (AT&T, no size suffix: "cmp", "test", "add", ...) that
   /// macro-fuse with a following conditional branch into one uop.
-  std::vector<std::string> macroFusible;
+  std::vector<std::string> MacroFusible;
   /// A loop whose body (its label to the end of its back branch) spans more
   /// than one aligned `bytes`-byte line of code runs at no less than
   /// `minCycles` per iteration, whatever it contains (measured on the
   /// EPYC host: a 9-byte counter loop at 1.00 cycles inside a 64-byte line,
   /// 2.00 across two). `bytes` 0: no such rule.
-  struct LineCrossing {
-    uint32_t bytes = 0;
-    double minCycles = 0;
-    uint16_t source = 0;
-  } lineCrossing;
+  struct LineCrossingRule {
+    uint32_t Bytes = 0;
+    double MinCycles = 0;
+    uint16_t Source = 0;
+  } LineCrossing;
   /// Memory renaming ("memfile"): a 64-bit GPR load from the address of
   /// the nearest earlier 64-bit GPR store, written with the same base
   /// register (not written in between), no index and the same
   /// displacement, gets the stored value at zero latency (Zen 5: a
   /// movq store/reload pair and addq $1,(%rdi) measured at 0 cycles of
   /// forwarding). `enabled` false: no such rule.
-  struct MemoryRenaming {
-    bool enabled = false;
-    uint16_t source = 0;
-  } memoryRenaming;
-  uint16_t source = 0;
+  struct MemoryRenamingRule {
+    bool Enabled = false;
+    uint16_t Source = 0;
+  } MemoryRenaming;
+  uint16_t Source = 0;
 };
 
 struct Port {
-  std::string name;
+  std::string Name;
 };
 
 struct ProvenanceEntry {
-  std::string id; ///< short id used in the model file, e.g. "llvm19"
+  std::string Id; ///< short id used in the model file, e.g. "llvm19"
   std::string
-      description; ///< what it is: document, URL-free citation, measurement
+      Description; ///< what it is: document, URL-free citation, measurement
 };
 
 /// A machine model. Either a view of a built-in table (static storage) or an
 /// owned model loaded from a file; lookups are identical.
 class MachineModel {
 public:
-  std::string name;    ///< "znver5"
-  std::string llvmCpu; ///< the LLVM CPU whose scheduling model seeded it
-  std::string isa;     ///< "x86-64" or "aarch64"
-  std::string description;
-  std::vector<Port> ports;
-  PipelineParams pipeline;
-  SpecialRules rules;
-  std::vector<ProvenanceEntry> sources;
+  std::string Name;    ///< "znver5"
+  std::string LlvmCpu; ///< the LLVM CPU whose scheduling model seeded it
+  std::string Isa;     ///< "x86-64" or "aarch64"
+  std::string Description;
+  std::vector<Port> Ports;
+  PipelineParams Pipeline;
+  SpecialRules Rules;
+  std::vector<ProvenanceEntry> Sources;
   /// Port index of the divider pipe (for the divider bound), -1 if none.
-  int dividerPort = -1;
-  PortMask loadPorts = 0;  ///< ports a load uop can use
-  PortMask storePorts = 0; ///< ports a store(-address) uop can use
+  int DividerPort = -1;
+  PortMask LoadPorts = 0;  ///< ports a load uop can use
+  PortMask StorePorts = 0; ///< ports a store(-address) uop can use
 
   /// Forms sorted by opcode (empty opcodes last) ...
-  std::span<const InstrForm> forms;
+  std::span<const InstrForm> Forms;
   /// ... and indices into `forms` sorted by asmKey.
-  std::span<const uint32_t> byAsmKey;
-  std::span<const ResourceUse> resources;
+  std::span<const uint32_t> ByAsmKey;
+  std::span<const ResourceUse> Resources;
 
-  const InstrForm *findOpcode(std::string_view opcode) const;
+  const InstrForm *findOpcode(std::string_view Opcode) const;
   /// First form with this assembler key (several opcodes may share one key).
-  const InstrForm *findAsmKey(std::string_view key) const;
-  std::span<const ResourceUse> resourcesOf(const InstrForm &f) const {
-    return resources.subspan(f.resBegin, f.resCount);
+  const InstrForm *findAsmKey(std::string_view Key) const;
+  std::span<const ResourceUse> resourcesOf(const InstrForm &F) const {
+    return Resources.subspan(F.ResBegin, F.ResCount);
   }
-  std::string_view sourceName(uint16_t i) const {
-    return i < sources.size() ? std::string_view(sources[i].id)
+  std::string_view sourceName(uint16_t I) const {
+    return I < Sources.size() ? std::string_view(Sources[I].Id)
                               : std::string_view("?");
   }
   /// "P0+P1" style name of a port set.
-  std::string portSetName(PortMask m) const;
+  std::string portSetName(PortMask M) const;
 
   /// Storage for owned models (file overrides); unused by built-in views.
-  struct Storage {
-    std::vector<InstrForm> forms;
-    std::vector<uint32_t> byAsmKey;
-    std::vector<ResourceUse> resources;
-    std::vector<std::unique_ptr<std::string>> strings;
-    std::string_view intern(std::string s);
+  struct OwnedTables {
+    std::vector<InstrForm> Forms;
+    std::vector<uint32_t> ByAsmKey;
+    std::vector<ResourceUse> Resources;
+    std::vector<std::unique_ptr<std::string>> Strings;
+    std::string_view intern(std::string S);
   };
-  std::shared_ptr<Storage> storage;
+  std::shared_ptr<OwnedTables> Storage;
   /// Re-sort owned storage and point the spans at it.
   void finalizeStorage();
   /// Unpack built-in rows (already sorted by opcode) into owned storage whose
   /// strings point into `strings`, and point `forms` at it. Done once per
   /// model, on its first use.
-  void adoptPackedForms(const char *strings, std::span<const PackedForm> rows);
+  void adoptPackedForms(const char *Strings, std::span<const PackedForm> Rows);
 };
 
 /// The model used when code is built for no particular x86-64 core (the
@@ -217,6 +217,6 @@ inline constexpr const char *DefaultX86Model = "znver5";
 /// LLVM maps some of them to a scheduling model (x86-64 -> Sandy Bridge,
 /// x86-64-v3 -> Haswell), but they say nothing about the CPU the code will
 /// run on, so the plugins fall back to DefaultX86Model (or -mtune) for them.
-bool isGenericX86Cpu(std::string_view cpu);
+bool isGenericX86Cpu(std::string_view Cpu);
 
 } // namespace loopperf

@@ -33,58 +33,58 @@ class MachineModel;
 
 /// What a front end knows about the code and what its user asked for.
 struct ModelRequest {
-  std::string modelFile; ///< a model or override file (wins when non-empty)
-  std::string cpu;       ///< a CPU the user named, or "native"; "" = none
+  std::string ModelFile; ///< a model or override file (wins when non-empty)
+  std::string Cpu;       ///< a CPU the user named, or "native"; "" = none
   /// How this front end spells the option that named `cpu`, for `basis`:
   /// "--mcpu", "-fplugin-arg-loopperf-mcpu", "mcpu" (LOOPPERF_OPTIONS).
-  std::string cpuOption = "mcpu";
-  std::string targetCpu; ///< -march / -mcpu / "target-cpu"; may be empty
-  std::string tuneCpu;   ///< -mtune / "tune-cpu"; may be empty
-  /// The ISA of the code ("x86-64", "aarch64", as MachineModel::isa).
-  std::string targetIsa = "x86-64";
+  std::string CpuOption = "mcpu";
+  std::string TargetCpu; ///< -march / -mcpu / "target-cpu"; may be empty
+  std::string TuneCpu;   ///< -mtune / "tune-cpu"; may be empty
+  /// The ISA of the code ("x86-64", "aarch64", as MachineModel::Isa).
+  std::string TargetIsa = "x86-64";
   /// The compiler's own name for the build host (LLVM's
   /// sys::getHostCPUName()), used for "native" when no model was measured
   /// on this kind of machine; "" = use hostCpuModelName().
-  std::string compilerHostCpu;
+  std::string CompilerHostCpu;
 };
 
 struct ModelChoice {
-  enum class Failure {
+  enum class FailureKind {
     None,
     ModelFile,   ///< the model file cannot be read or parsed
     NoModel,     ///< no built-in model for the CPU
     IsaMismatch, ///< the model is for another ISA than the code
   };
-  const MachineModel *model = nullptr; ///< null: `error` says why
-  Failure failure = Failure::None;
-  std::string error;
+  const MachineModel *Model = nullptr; ///< null: `error` says why
+  FailureKind Failure = FailureKind::None;
+  std::string Error;
   /// The model's name (model->name), for code that cannot see MachineModel.
-  std::string name;
-  std::string cpu; ///< the CPU the prediction stands for ("" with a file)
+  std::string Name;
+  std::string Cpu; ///< the CPU the prediction stands for ("" with a file)
   /// How the model was chosen, always set with a model: "-mtune=haswell",
   /// "-march=cascadelake", "default model for -march=x86-64
   /// -mtune=generic", "mcpu=native (epyc-kvm-host)", "model file m.json".
-  std::string basis;
+  std::string Basis;
   /// What a one-line summary should add after the model's name, "" when the
   /// model is a curated model of exactly the CPU the code was built for:
   /// the basis when the model was not the target CPU's, "the
   /// skylake-avx512 model, for cascadelake" for an alias, and "LLVM-
   /// generated, no curated overlay: ..." for a model without one.
-  std::string note;
-  bool curated = false; ///< cites sources beyond LLVM's scheduling model
+  std::string Note;
+  bool Curated = false; ///< cites sources beyond LLVM's scheduling model
 };
 
 /// Looks up a built-in model by CPU name (findBuiltinModel in the binaries;
 /// tests pass their own).
 /// (The same type as ModelIO.h's BaseModelResolver.)
-using ModelLookup = std::function<const MachineModel *(std::string_view name)>;
+using ModelLookup = std::function<const MachineModel *(std::string_view Name)>;
 
 /// One per compilation (or per CLI run): caches the model file it loaded.
 /// Not shared between threads.
 class ModelChooser {
 public:
-  explicit ModelChooser(ModelLookup builtin) : Builtin(std::move(builtin)) {}
-  ModelChoice choose(const ModelRequest &request);
+  explicit ModelChooser(ModelLookup Builtin) : Builtin(std::move(Builtin)) {}
+  ModelChoice choose(const ModelRequest &Request);
 
 private:
   ModelLookup Builtin;

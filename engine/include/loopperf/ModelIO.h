@@ -20,26 +20,26 @@
 namespace loopperf {
 
 struct ModelLoadResult {
-  std::unique_ptr<MachineModel> model; ///< null on error
-  std::string error; ///< "file.json: forms[3].lat: expected a number"
-  explicit operator bool() const { return model != nullptr; }
+  std::unique_ptr<MachineModel> Model; ///< null on error
+  std::string Error; ///< "file.json: forms[3].lat: expected a number"
+  explicit operator bool() const { return Model != nullptr; }
 };
 
 /// Finds the model an override file names as its `base` (e.g.
 /// findBuiltinModel); may return null.
 using BaseModelResolver =
-    std::function<const MachineModel *(std::string_view name)>;
+    std::function<const MachineModel *(std::string_view Name)>;
 
 /// Parse a model or override from JSON text. `fileName` is only used in
 /// messages. Overrides need `resolveBase`.
-ModelLoadResult parseModel(std::string_view jsonText, std::string_view fileName,
-                           const BaseModelResolver &resolveBase = {});
+ModelLoadResult parseModel(std::string_view JsonText, std::string_view FileName,
+                           const BaseModelResolver &ResolveBase = {});
 
 /// Read and parse a file.
-ModelLoadResult loadModelFile(const std::string &path,
-                              const BaseModelResolver &resolveBase = {});
+ModelLoadResult loadModelFile(const std::string &Path,
+                              const BaseModelResolver &ResolveBase = {});
 
 /// An owned deep copy of any model (built-in view or owned).
-std::unique_ptr<MachineModel> cloneModel(const MachineModel &m);
+std::unique_ptr<MachineModel> cloneModel(const MachineModel &M);
 
 } // namespace loopperf

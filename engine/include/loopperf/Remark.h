@@ -19,12 +19,12 @@ namespace loopperf {
 
 /// Literal text when `key` is empty, else a value named `key`.
 struct RemarkPart {
-  std::string key;
-  std::string value;
+  std::string Key;
+  std::string Value;
 };
 
 struct RemarkLine {
-  std::vector<RemarkPart> parts;
+  std::vector<RemarkPart> Parts;
   /// Every part's value, in order: the line as GCC prints it.
   std::string text() const;
 };
@@ -32,19 +32,19 @@ struct RemarkLine {
 struct RemarkOptions {
   /// How the loop is named: "loop", or "loop .LBB0_1 in f" where the remark
   /// has no source location to say which.
-  std::string loopName = "loop";
+  std::string LoopName = "loop";
   /// Why this model, in the summary after its name ("(-mtune=skylake)");
   /// empty: nothing.
-  std::string modelNote;
+  std::string ModelNote;
   /// Why this model, as the first detail line "model M (basis)"; empty:
   /// no such line.
-  std::string modelBasis;
+  std::string ModelBasis;
   /// 0: the summary only; 1: and the detail lines; 2: and one line per
   /// instruction.
-  unsigned detail = 1;
+  unsigned Detail = 1;
   /// Taken branches per iteration when the body spans several blocks; > 1
   /// adds a detail line (the front-end bound counts one).
-  unsigned takenBranches = 1;
+  unsigned TakenBranches = 1;
 };
 
 struct RemarkText {
@@ -52,17 +52,17 @@ struct RemarkText {
   /// elements/iteration) on znver3; bottleneck: ports FP0+FP1 (vfmadd231pd);
   /// bounds: front-end 0.83, ports 1.50, divider 0.00, loop-carried 1.00;
   /// 12 instructions, 0 unknown" (docs/remarks.md has every form).
-  RemarkLine summary;
+  RemarkLine Summary;
   /// detail >= 1: the model (when modelBasis is given), every stage's bound,
   /// the busiest ports, the longest loop-carried chain, what the model does
   /// not know, the report's notes, the confidence and, last, "fingerprint
   /// <16 hex digits>" (loopperf/Fingerprint.h; loopperf-gate reads it).
-  std::vector<RemarkLine> details;
+  std::vector<RemarkLine> Details;
   /// detail >= 2: one line per instruction (uops, latency, ports).
-  std::vector<RemarkLine> instructions;
+  std::vector<RemarkLine> Instructions;
 };
 
-RemarkText formatRemarks(const LoopKernel &k, const LoopReport &r,
-                         const MachineModel &m, const RemarkOptions &opts);
+RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
+                         const MachineModel &M, const RemarkOptions &Opts);
 
 } // namespace loopperf

@@ -14,7 +14,7 @@ namespace loopperf {
 /// Built-in models compiled into the binary. Names are LLVM CPU names
 /// ("znver5", "skylake-avx512", "neoverse-v2", ...). Thread-safe; the
 /// returned model lives for the whole program.
-const MachineModel *findBuiltinModel(std::string_view cpu);
+const MachineModel *findBuiltinModel(std::string_view Cpu);
 std::vector<std::string> builtinModelNames();
 
 } // namespace loopperf
