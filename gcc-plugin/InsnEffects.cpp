@@ -6,10 +6,11 @@
 // operation). Hard register numbers become engine register names through
 // reg_names[] and the mode's width: "ax" in DImode is "rax", in QImode "al";
 // "xmm3" in a 32-byte mode is "ymm3". FLAGS_REG is one register to GCC; the
-// engine tracks each flag, so it is narrowed with x86::flagEffects on the
-// mnemonic, exactly as the assembly front end does for LLVM's EFLAGS.
+// engine tracks each flag, so it is narrowed by the ISA traits (FlagReads,
+// FlagWrites) on the mnemonic, exactly as for LLVM's EFLAGS.
 #include "InsnEffects.h"
 
+#include "loopperf/Isa.h"
 #include "loopperf/X86.h"
 
 #include <algorithm>
@@ -273,14 +274,13 @@ void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
   PatternWalker Walk;
   Walk.pattern(PATTERN(Insn));
 
-  const x86::FlagEffect Flags = x86::flagEffects(Inst.Mnemonic);
+  const IsaTraits &Isa = x86Isa();
   const bool VexOrEvex = !Inst.Mnemonic.empty() && Inst.Mnemonic[0] == 'v';
   std::vector<RegUnit> MergeReads;
   bool ReadsData = false;
   for (const HardReg &R : Walk.Defs) {
     if (R.Regno == FLAGS_REG) {
-      x86::appendFlagUnits(Inst.Writes,
-                           Flags.Writes ? Flags.Writes : x86::AllArithFlags);
+      Isa.FlagWrites(Inst.Mnemonic, Inst.Writes);
       continue;
     }
     for (const x86::RegInfo &Info : engineRegs(R))
@@ -288,8 +288,7 @@ void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
   }
   for (const HardReg &R : Walk.Uses) {
     if (R.Regno == FLAGS_REG) {
-      x86::appendFlagUnits(Inst.Reads,
-                           Flags.Reads ? Flags.Reads : x86::AllArithFlags);
+      Isa.FlagReads(Inst.Mnemonic, Inst.Reads);
       continue;
     }
     for (const x86::RegInfo &Info : engineRegs(R)) {
@@ -315,7 +314,7 @@ void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
   // xor %eax,%eax / vpxor %xmm0,%xmm0,%xmm0: GCC's pattern sets the register
   // to zero and reads no register, which is what the idiom means.
   if (Walk.Mems.empty() && !ReadsData &&
-      x86::isZeroIdiomMnemonic(Inst.Mnemonic)) {
+      Isa.IsZeroIdiomOperation(Inst.Mnemonic)) {
     Inst.IsZeroIdiom = true;
     Inst.Reads.clear();
   }
@@ -323,7 +322,7 @@ void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
   // eliminate.
   if (rtx Set = single_set(Insn))
     if (REG_P(SET_DEST(Set)) && REG_P(SET_SRC(Set)) &&
-        x86::isEliminableMoveMnemonic(Inst.Mnemonic))
+        Isa.IsEliminableMove(Inst.Mnemonic))
       Inst.IsRegMove = true;
 
   sortUniqueUnits(Inst.Reads);

@@ -8,12 +8,14 @@
 // displacement, segment); their registers feed the address (addrReads),
 // except for `lea`, where the "memory" operand is plain arithmetic. Implicit
 // EFLAGS operands are narrowed to the flags the mnemonic really reads or
-// writes (x86::flagEffects): `inc` leaves CF alone and `jne` reads only ZF,
-// which decides whether an add-with-carry chain is loop-carried.
+// writes (IsaTraits::FlagReads, FlagWrites): `inc` leaves CF alone and `jne`
+// reads only ZF, which decides whether an add-with-carry chain is
+// loop-carried.
 #include "MCInstTranslator.h"
 #include "LLVMCompat.h"
 
 #include "loopperf/AArch64.h"
+#include "loopperf/Isa.h"
 #include "loopperf/X86.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -448,16 +450,15 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   Defs.insert(Defs.end(), D.implicit_defs().begin(), D.implicit_defs().end());
   Uses.insert(Uses.end(), D.implicit_uses().begin(), D.implicit_uses().end());
 
-  // EFLAGS is one LLVM register; the engine tracks each flag. If the flag
-  // table does not know the mnemonic, assume every arithmetic flag.
-  const x86::FlagEffect Flags = x86::flagEffects(Mnemonic);
+  // EFLAGS is one LLVM register; the engine tracks each flag, and the ISA
+  // traits say which flags the operation uses.
+  const IsaTraits &Isa = x86Isa();
   auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).IsFlags; };
 
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
-      x86::appendFlagUnits(I.Writes,
-                           Flags.Writes ? Flags.Writes : x86::AllArithFlags);
+      Isa.FlagWrites(Mnemonic, I.Writes);
       continue;
     }
     // Registers the engine does not model (MXCSR, segment and x87 control
@@ -468,8 +469,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   }
   for (MCRegister Reg : Uses) {
     if (IsFlags(Reg)) {
-      x86::appendFlagUnits(I.Reads,
-                           Flags.Reads ? Flags.Reads : x86::AllArithFlags);
+      Isa.FlagReads(Mnemonic, I.Reads);
       continue;
     }
     const x86::RegInfo &Info = regInfo(Reg);
@@ -482,7 +482,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
 
   // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
   // the (identical) sources.
-  if (!Mem && ExplicitUses.size() >= 2 && x86::isZeroIdiomMnemonic(Mnemonic) &&
+  if (!Mem && ExplicitUses.size() >= 2 && Isa.IsZeroIdiomOperation(Mnemonic) &&
       std::all_of(
           ExplicitUses.begin(), ExplicitUses.end(),
           [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
@@ -491,7 +491,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   }
   // mov %rax,%rbx / vmovaps %ymm1,%ymm2: the renamer may eliminate it.
   if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1 &&
-      x86::isEliminableMoveMnemonic(Mnemonic))
+      Isa.IsEliminableMove(Mnemonic))
     I.IsRegMove = true;
 
   sortUniqueUnits(I.Reads);
@@ -658,7 +658,8 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
 
   // mov x1, x2 / mov v0.16b, v1.16b: a register copy the renamer may
   // eliminate where the model says so.
-  if (I.Mem.empty() && I.Mnemonic == "mov" && Defs.size() == 1 &&
+  if (I.Mem.empty() && aarch64Isa().IsEliminableMove(I.Mnemonic) &&
+      Defs.size() == 1 &&
       std::count_if(Uses.begin(), Uses.end(),
                     [](const RegOp &R) { return !R.Units.empty(); }) == 1)
     I.IsRegMove = true;

@@ -27,15 +27,45 @@ bool aarch64DivideOperation(std::string_view M) {
          M.starts_with("fdiv") || M.starts_with("fsqrt");
 }
 
-constexpr IsaTraits X86{"x86-64",           x86::isVectorUnit,
-                        x86::isGprUnit,     x86::registerOfUnit,
-                        x86DivideOperation, x86::formKeyFromAtt};
+void x86FlagReads(std::string_view M, std::vector<RegUnit> &To) {
+  const x86::FlagEffect F = x86::flagEffects(M);
+  x86::appendFlagUnits(To, F.Reads ? F.Reads : x86::AllArithFlags);
+}
+
+void x86FlagWrites(std::string_view M, std::vector<RegUnit> &To) {
+  const x86::FlagEffect F = x86::flagEffects(M);
+  x86::appendFlagUnits(To, F.Writes ? F.Writes : x86::AllArithFlags);
+}
+
+void aarch64Flags(std::string_view, std::vector<RegUnit> &To) {
+  const std::vector<RegUnit> Nzcv = aarch64::unitsOfRegister("nzcv");
+  To.insert(To.end(), Nzcv.begin(), Nzcv.end());
+}
+
+bool aarch64ZeroIdiom(std::string_view) { return false; }
+
+bool aarch64EliminableMove(std::string_view M) { return M == "mov"; }
+
+constexpr IsaTraits X86{"x86-64",
+                        x86::isVectorUnit,
+                        x86::isGprUnit,
+                        x86::registerOfUnit,
+                        x86DivideOperation,
+                        x86::formKeyFromAtt,
+                        x86FlagReads,
+                        x86FlagWrites,
+                        x86::isZeroIdiomMnemonic,
+                        x86::isEliminableMoveMnemonic};
 constexpr IsaTraits AArch64{"aarch64",
                             aarch64::isVectorUnit,
                             aarch64::isGprUnit,
                             aarch64::registerOfUnit,
                             aarch64DivideOperation,
-                            aarch64::formKeyFromAsm};
+                            aarch64::formKeyFromAsm,
+                            aarch64Flags,
+                            aarch64Flags,
+                            aarch64ZeroIdiom,
+                            aarch64EliminableMove};
 
 /// Per-ISA tables, filled on first use (thread-safe static init).
 struct Tables {

@@ -1,6 +1,6 @@
 // IsaTest.cpp - the ISA traits (loopperf/Isa.h): lookup by name, register
-// names, divide operations, and an unknown ISA refused rather than taken for
-// x86.
+// names, divide operations, flags, zero idioms and eliminable moves, and an
+// unknown ISA refused rather than taken for x86.
 #include "loopperf/Isa.h"
 #include "TestModel.h"
 #include "loopperf/Analysis.h"
@@ -43,6 +43,54 @@ TEST(IsaTraits, DivideOperations) {
   EXPECT_TRUE(Divides(aarch64Isa(), "fdiv d,d,d"));
   EXPECT_TRUE(Divides(aarch64Isa(), "sdiv x,x,x"));
   EXPECT_FALSE(Divides(aarch64Isa(), "fadd d,d,d"));
+}
+
+/// The register names of the units `Append` adds for `Mnemonic`, in order.
+std::vector<std::string> flagNames(const IsaTraits &Isa,
+                                   void (*Append)(std::string_view,
+                                                  std::vector<RegUnit> &),
+                                   const char *Mnemonic) {
+  std::vector<RegUnit> Units;
+  Append(Mnemonic, Units);
+  std::vector<std::string> Names;
+  for (RegUnit U : Units)
+    Names.push_back(Isa.unitRegister(U));
+  return Names;
+}
+
+TEST(IsaTraits, FlagsAnOperationUses) {
+  using V = std::vector<std::string>;
+  const IsaTraits &X = x86Isa();
+  // The Intel SDM's flag tables: inc writes OF SF ZF AF PF, not CF; adc
+  // reads CF and writes all six; jne reads ZF; cmovbe reads CF and ZF.
+  EXPECT_EQ(flagNames(X, X.FlagWrites, "incq"),
+            (V{"PF", "AF", "ZF", "SF", "OF"}));
+  EXPECT_EQ(flagNames(X, X.FlagReads, "adcq"), (V{"CF"}));
+  EXPECT_EQ(flagNames(X, X.FlagWrites, "adcq"),
+            (V{"CF", "PF", "AF", "ZF", "SF", "OF"}));
+  EXPECT_EQ(flagNames(X, X.FlagReads, "jne"), (V{"ZF"}));
+  EXPECT_EQ(flagNames(X, X.FlagReads, "cmovbe"), (V{"CF", "ZF"}));
+  // An operation the table does not know: every arithmetic flag.
+  EXPECT_EQ(flagNames(X, X.FlagReads, "frobq"),
+            (V{"CF", "PF", "AF", "ZF", "SF", "OF"}));
+  // AArch64: NZCV is one unit, whatever the operation.
+  const IsaTraits &A = aarch64Isa();
+  EXPECT_EQ(flagNames(A, A.FlagWrites, "subs"), (V{"nzcv"}));
+  EXPECT_EQ(flagNames(A, A.FlagReads, "b.ne"), (V{"nzcv"}));
+}
+
+TEST(IsaTraits, ZeroIdiomsAndEliminableMoves) {
+  const IsaTraits &X = x86Isa(), &A = aarch64Isa();
+  EXPECT_TRUE(X.IsZeroIdiomOperation("xorl"));
+  EXPECT_TRUE(X.IsZeroIdiomOperation("vpxor"));
+  EXPECT_TRUE(X.IsZeroIdiomOperation("subq"));
+  EXPECT_FALSE(X.IsZeroIdiomOperation("addq"));
+  EXPECT_FALSE(A.IsZeroIdiomOperation("eor")); // none assumed on AArch64
+  EXPECT_TRUE(X.IsEliminableMove("movq"));
+  EXPECT_TRUE(X.IsEliminableMove("vmovaps"));
+  EXPECT_FALSE(X.IsEliminableMove("addq"));
+  EXPECT_TRUE(A.IsEliminableMove("mov"));
+  EXPECT_FALSE(A.IsEliminableMove("movk"));
 }
 
 TEST(IsaTraits, UnknownIsaIsAnErrorNotX86) {

@@ -4,7 +4,10 @@
 // the code it hands over (LoopKernel::Isa); the engine asks it, and nothing
 // else, about register units and their names, which registers are
 // general-purpose (addresses, induction variables) or vector (a gather's
-// index), and which operations occupy the divider. An unknown ISA is not
+// index), which operations occupy the divider, which flags an operation
+// reads and writes, which are zero idioms and which register moves the
+// renamer may eliminate. Front ends ask it too, so that the same
+// instruction gets the same facts from every IR. An unknown ISA is not
 // guessed: findIsa says so and the engine refuses the kernel. Adding an ISA
 // means one traits object here plus one front end.
 #pragma once
@@ -13,6 +16,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace loopperf {
 
@@ -30,6 +34,25 @@ struct IsaTraits {
   /// (AT&T for x86): what the model generator and the front ends key forms
   /// by (x86::formKeyFromAtt, aarch64::formKeyFromAsm).
   std::string (*FormKey)(std::string_view Text);
+  /// The condition-flag units an operation (its mnemonic, AT&T or Intel,
+  /// with or without size suffix) reads / writes, appended to `To`; asked
+  /// when the front end's IR says the instruction reads / writes the flags
+  /// register, which LLVM (EFLAGS, NZCV) and GCC (FLAGS_REG) model as one.
+  /// x86 narrows to the flags the operation uses (`inc` leaves CF alone,
+  /// `jne` reads only ZF) and takes every arithmetic flag for an operation
+  /// its table does not know; AArch64 has one NZCV unit.
+  void (*FlagReads)(std::string_view Mnemonic, std::vector<RegUnit> &To);
+  void (*FlagWrites)(std::string_view Mnemonic, std::vector<RegUnit> &To);
+  /// Whether the operation, with all its register sources the same
+  /// register and no memory operand, yields a result that does not depend
+  /// on them (x86: xor/sub/pxor/pcmpgt…); the front end checks the
+  /// operands, the model (SpecialRules::ZeroIdioms) whether the core
+  /// breaks the dependency. AArch64: none is assumed.
+  bool (*IsZeroIdiomOperation)(std::string_view Mnemonic);
+  /// Whether the operation, register to register, is a copy the renamer
+  /// may eliminate (x86: mov/movaps/movdqa…; AArch64: mov); the model
+  /// (SpecialRules::MoveElimination) says whether the core does.
+  bool (*IsEliminableMove)(std::string_view Mnemonic);
 
   /// registerOfUnit, computed once per unit for the whole program.
   const std::string &unitRegister(RegUnit U) const;
