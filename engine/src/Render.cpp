@@ -65,6 +65,66 @@ std::vector<unsigned> lines(const LoopKernel &K,
   return Out;
 }
 
+const char *resourceKindName(Limiter::ResourceKind K) {
+  switch (K) {
+  case Limiter::ResourceKind::None:
+    return "none";
+  case Limiter::ResourceKind::PortSet:
+    return "port-set";
+  case Limiter::ResourceKind::Unit:
+    return "unit";
+  case Limiter::ResourceKind::Chain:
+    return "chain";
+  case Limiter::ResourceKind::Dispatch:
+    return "dispatch";
+  case Limiter::ResourceKind::UopCache:
+    return "uop-cache";
+  case Limiter::ResourceKind::Decode:
+    return "decode";
+  case Limiter::ResourceKind::TakenBranches:
+    return "taken-branches";
+  case Limiter::ResourceKind::LineCrossing:
+    return "line-crossing";
+  }
+  return "none";
+}
+
+/// A stage's limiter as facts (docs/json.md "limiters"): the resource, its
+/// capacity and the demand where the stage measures them, the instructions
+/// behind it and those the stage leaves out.
+Json limiterJson(const LoopKernel &K, const StageResult &S,
+                 const MachineModel &M) {
+  const Limiter &L = S.Limit;
+  Json J;
+  J["resource"] = resourceKindName(L.Resource);
+  switch (L.Resource) {
+  case Limiter::ResourceKind::PortSet:
+  case Limiter::ResourceKind::Unit:
+    J["ports"] = M.portSetName(L.Ports);
+    break;
+  case Limiter::ResourceKind::Dispatch:
+  case Limiter::ResourceKind::UopCache:
+  case Limiter::ResourceKind::Decode:
+  case Limiter::ResourceKind::TakenBranches:
+    J["width"] = clean(L.Width);
+    J["amount"] = clean(L.Amount);
+    break;
+  case Limiter::ResourceKind::LineCrossing:
+    J["line_bytes"] = L.LineBytes;
+    J["lines"] = clean(L.Amount);
+    J["crossing_placements"] = L.CrossingPlacements;
+    J["placements"] = L.Placements;
+    break;
+  case Limiter::ResourceKind::None:
+  case Limiter::ResourceKind::Chain:
+    break;
+  }
+  J["instructions"] = lines(K, L.Insts);
+  J["source_lines"] = L.Lines;
+  J["excluded"] = lines(K, S.Excluded);
+  return J;
+}
+
 /// "offsets 8, 24, 40 and 56" of a line; "offsets 0, 4, 8, ..., 60" for
 /// more than four (they are evenly spaced).
 std::string placementList(const LayoutReport &L) {
@@ -286,6 +346,10 @@ Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
   for (const StageResult &S : R.Stages)
     Bounds[S.Stage->JsonKey] = clean(S.Bound);
   J["bounds"] = Bounds;
+  Json Limiters = Json::object();
+  for (const StageResult &S : R.Stages)
+    Limiters[S.Stage->JsonKey] = limiterJson(K, S, M);
+  J["limiters"] = Limiters;
   J["bottleneck_ports"] = M.portSetName(R.BottleneckPorts);
   J["uops"] = clean(R.Uops);
   J["front_end_uops"] = clean(R.FrontEndUops);
@@ -351,6 +415,9 @@ Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
   J["unknown_instructions"] = R.UnknownInstructions;
   J["notes"] = R.Notes;
   J["confidence"] = confidenceName(R.Conf.Level);
+  J["confidence_reasons"] = Json::array();
+  for (ConfidenceReason Reason : R.Conf.Reasons)
+    J["confidence_reasons"].push_back(confidenceReasonName(Reason));
   J["fingerprint"] = R.Fingerprint;
   return J;
 }
@@ -371,6 +438,7 @@ void setSourceLocation(Json &Loop, const std::string &Function,
 std::string fileJsonText(const std::string &File, const Json &Model,
                          Json Loops) {
   Json Doc;
+  Doc["schema_version"] = JsonSchemaVersion;
   Doc["file"] = File;
   Doc["model"] = Model;
   Doc["loops"] = std::move(Loops);

@@ -44,7 +44,8 @@ TEST(Render, JsonHasTheAgreedKeys) {
        {"name", "model", "cycles_per_iteration", "cycles_per_element",
         "elements_per_iteration", "bottleneck", "bottleneck_resource", "ties",
         "bounds", "port_load", "instructions", "recurrences", "critical_path",
-        "unknown_instructions", "notes", "confidence"})
+        "unknown_instructions", "notes", "confidence", "limiters",
+        "confidence_reasons"})
     EXPECT_TRUE(J.contains(Key)) << Key;
   for (const char *Key :
        {"front_end", "ports", "divider", "loop_carried", "critical_path"})
@@ -64,6 +65,52 @@ TEST(Render, JsonHasTheAgreedKeys) {
   // Key order is stable: "name" first.
   EXPECT_EQ(renderJson(S.Kernel, S.Report, S.Model).rfind("{\n  \"name\"", 0),
             0u);
+}
+
+TEST(Render, JsonLimitersAreFacts) {
+  Rendered S = sample();
+  auto J = nlohmann::json::parse(renderJson(S.Kernel, S.Report, S.Model));
+  const auto &L = J["limiters"];
+  // The ports bound (2.00: decq and jne on the one ALU port) is the ALU port
+  // alone, behind decq (line 2) and jne (line 3); no instruction is left
+  // out (the model has no macro-fusion).
+  EXPECT_EQ(L["ports"]["resource"], "port-set");
+  EXPECT_EQ(L["ports"]["ports"], "ALU");
+  EXPECT_EQ(L["ports"]["instructions"], nlohmann::json::array({2, 3}));
+  EXPECT_EQ(L["ports"]["excluded"], nlohmann::json::array());
+  // The recurrence: vaddps alone (line 1).
+  EXPECT_EQ(L["loop_carried"]["resource"], "chain");
+  EXPECT_EQ(L["loop_carried"]["instructions"], nlohmann::json::array({1}));
+  // No divide: nothing limits the divider stage.
+  EXPECT_EQ(L["divider"]["resource"], "none");
+  EXPECT_EQ(L["divider"]["instructions"], nlohmann::json::array());
+  EXPECT_EQ(J["confidence"], "high");
+  EXPECT_EQ(J["confidence_reasons"], nlohmann::json::array());
+}
+
+TEST(Render, JsonConfidenceReasons) {
+  // Analyze.cpp: more than a quarter of the body unknown is "many-unknown"
+  // (low); fewer is "unknown-instructions" (medium).
+  ModelBuilder B({"ALU"});
+  B.form("addq r64,r64", 1, 1, {{"ALU", 1}});
+  MachineModel M = B.build();
+  auto Reasons = [&](unsigned Known) {
+    KernelBuilder KB;
+    KB.add("frobq %rcx");
+    for (unsigned I = 0; I < Known; ++I)
+      KB.add("addq %rax, %rbx");
+    LoopKernel K = KB.build("unknown");
+    LoopReport R = analyzeLoop(K, M);
+    auto J = nlohmann::json::parse(renderJson(K, R, M));
+    return std::make_pair(J["confidence"], J["confidence_reasons"]);
+  };
+  // 1 of 3 unknown: 1 * 4 > 3.
+  EXPECT_EQ(Reasons(2), std::make_pair(nlohmann::json("low"),
+                                       nlohmann::json({"many-unknown"})));
+  // 1 of 5 unknown: 1 * 4 <= 5.
+  EXPECT_EQ(Reasons(4),
+            std::make_pair(nlohmann::json("medium"),
+                           nlohmann::json({"unknown-instructions"})));
 }
 
 TEST(Render, DotIsWellFormed) {

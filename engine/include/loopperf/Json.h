@@ -19,9 +19,16 @@ namespace loopperf {
 
 using Json = nlohmann::ordered_json;
 
-/// One loop's object: name, model, cycles, bottleneck, bounds (one key per
-/// stage), ports, layout, instructions, recurrences, critical path, notes,
-/// confidence, fingerprint. Deterministic key order.
+/// The document's "schema_version" (docs/json.md "Versions"). 2 added the
+/// version itself, "limiters" and "confidence_reasons"; documents without
+/// it are version 1. Readers ignore keys they do not know, so a version
+/// only adds keys; removing or changing one needs a new version.
+constexpr unsigned JsonSchemaVersion = 2;
+
+/// One loop's object: name, model, cycles, bottleneck, bounds and limiters
+/// (one key per stage), ports, layout, instructions, recurrences, critical
+/// path, notes, confidence and its reasons, fingerprint. Deterministic key
+/// order.
 Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M);
 
 /// Where a compiler plugin found the loop: "function", "file" (the source
@@ -31,7 +38,8 @@ void setSourceLocation(Json &Loop, const std::string &Function,
                        const std::string &File, unsigned Line);
 
 /// The per-file document, as text with a final newline:
-///   {"file": <translation unit or input file>, "model": <model name, null
+///   {"schema_version": JsonSchemaVersion,
+///    "file": <translation unit or input file>, "model": <model name, null
 ///    when the file's loops were not all analysed with one model>,
 ///    "loops": [...]}
 std::string fileJsonText(const std::string &File, const Json &Model,

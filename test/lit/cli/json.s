@@ -1,14 +1,14 @@
-# --json prints one JSON document: file, model, and one object per loop
-# (renderJson's keys plus the region).
+# --json prints one JSON document: schema_version, file, model, loops (each
+# loopJson's keys plus the region); LIM (end of file) checks the limiters.
 # RUN: %loopperf --mcpu=znver5 --json %s > %t.json
 # RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sorted(d), len(d['loops']))" %t.json | %FileCheck %s --check-prefix=DOC
-# RUN: %FileCheck %s < %t.json
+# RUN: %FileCheck %s < %t.json && %FileCheck %s --check-prefix=LIM < %t.json
 #
-# Expected: two loops; VADDPDYrr latency 2 (measured on Zen 5, overlays/znver5.json) for the
-# first one's recurrence, IMUL64rr latency 3 (overlays/znver5.json) for the
-# second one's.
-# DOC: ['file', 'loops', 'model'] 2
-# CHECK:      "file": "{{.*}}json.s",
+# Expected: two loops; VADDPDYrr latency 2 (Zen 5, overlays/znver5.json) for
+# the first one's recurrence, IMUL64rr latency 3 (the same) for the second's.
+# DOC: ['file', 'loops', 'model', 'schema_version'] 2
+# CHECK:      "schema_version": 2,
+# CHECK-NEXT: "file": "{{.*}}json.s",
 # CHECK-NEXT: "model": "znver5",
 # CHECK-NEXT: "loops": [
 # CHECK:        "name": ".La",
@@ -40,3 +40,26 @@
 .Lb:
         imulq   %rsi, %rdi
         jmp     .Lb
+
+# Limiters (docs/json.md) of .La: the front end is bound by one taken branch
+# per iteration at 2 per cycle (takenBranchesPerCycle 2, overlays/znver5.json),
+# the loop-carried bound by the chain through vaddpd (line 38) alone; no
+# divide, no reason to doubt.
+# LIM:        "limiters": {
+# LIM-NEXT:     "front_end": {
+# LIM-NEXT:       "resource": "taken-branches",
+# LIM-NEXT:       "width": 2.0,
+# LIM-NEXT:       "amount": 1.0,
+# LIM:          "divider": {
+# LIM-NEXT:       "resource": "none",
+# LIM:          "loop_carried": {
+# LIM-NEXT:       "resource": "chain",
+# LIM-NEXT:       "instructions": [
+# LIM-NEXT: {{^ +38$}}
+# LIM-NEXT:       ],
+# LIM-NEXT:       "source_lines": [
+# LIM-NEXT: {{^ +38$}}
+# LIM-NEXT:       ],
+# LIM-NEXT:       "excluded": []
+# LIM:          "confidence": "high",
+# LIM-NEXT:     "confidence_reasons": [],

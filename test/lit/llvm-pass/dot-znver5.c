@@ -59,6 +59,7 @@ double dot(const double *a, const double *b, long n) {
 // YAML:        - Fingerprint:     e1ceea8c682ca28b
 
 // JSON:      "confidence": "high",
+// JSON-NEXT: "confidence_reasons": [],
 // JSON-NEXT: "fingerprint": "e1ceea8c682ca28b",
 // JSON-NEXT: "function": "dot",
 // JSON-NEXT: "file": "{{.*}}dot-znver5.c",
