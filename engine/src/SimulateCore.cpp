@@ -93,7 +93,8 @@ private:
   std::vector<unsigned> NodesLeft;
   struct Waiting {
     uint64_t Node;
-    int64_t ReadyAt; ///< -1: a producer has not issued yet
+    int64_t ReadyAt;  ///< -1: Blocker has not issued yet; -2: not computed
+    uint64_t Blocker; ///< with ReadyAt -1: that producer (checked first)
   };
   std::vector<Waiting> Pending;
   std::vector<double> BusyUntil;
@@ -114,7 +115,7 @@ private:
   uint64_t dynInst(uint64_t Node) const {
     return Node / V * N + In.Nodes[Node % V].Inst;
   }
-  int64_t readyTime(uint64_t Node) const;
+  int64_t readyTime(uint64_t Node, uint64_t *Blocker = nullptr) const;
   bool allocatePorts(unsigned Node);
   CpiCause classifyHead(uint64_t D) const;
   CpiCause issueCause() const;
@@ -128,7 +129,7 @@ private:
   void finish(unsigned First, unsigned Last);
 };
 
-int64_t Simulator::readyTime(uint64_t Node) const {
+int64_t Simulator::readyTime(uint64_t Node, uint64_t *Blocker) const {
   const uint64_t It = Node / V;
   const SimNode &S = In.Nodes[Node % V];
   int64_t Ready = DispatchAt[It * N + S.Inst] + 1;
@@ -136,9 +137,13 @@ int64_t Simulator::readyTime(uint64_t Node) const {
     const SimEdge &Edge = In.Edges[E];
     if (It < Edge.Distance)
       continue; // a producer before the loop: ready
-    int64_t P = IssueAt[(It - Edge.Distance) * V + Edge.From];
-    if (P < 0)
+    const uint64_t Producer = (It - Edge.Distance) * V + Edge.From;
+    int64_t P = IssueAt[Producer];
+    if (P < 0) {
+      if (Blocker)
+        *Blocker = Producer;
       return -1;
+    }
     Ready = std::max(Ready, static_cast<int64_t>(std::ceil(
                                 static_cast<double>(P) + Edge.Weight - 1e-9)));
   }
@@ -321,8 +326,13 @@ void Simulator::issue() {
   size_t Kept = 0;
   for (size_t K = 0; K < Pending.size(); ++K) {
     Waiting W = Pending[K];
-    if (W.ReadyAt < 0)
-      W.ReadyAt = readyTime(W.Node);
+    if (W.ReadyAt < 0) {
+      if (W.ReadyAt == -1 && IssueAt[W.Blocker] < 0) { // the same producer
+        Pending[Kept++] = W;
+        continue;
+      }
+      W.ReadyAt = readyTime(W.Node, &W.Blocker);
+    }
     const unsigned Node = static_cast<unsigned>(W.Node % V);
     const SimNode &S = In.Nodes[Node];
     bool Ported = !S.Uses.empty();
@@ -369,7 +379,7 @@ void Simulator::dispatch() {
     DispatchAt[D] = Cycle;
     NodesLeft[D] = In.FirstNode[I + 1] - In.FirstNode[I];
     for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
-      Pending.push_back({It * V + Node, -1});
+      Pending.push_back({It * V + Node, -2, 0});
     SchedCount += PortedNodes[I];
     RobUops += U;
     LoadCount += In.Loads[I];

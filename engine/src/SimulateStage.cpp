@@ -21,7 +21,7 @@ namespace {
 /// A window for models that do not give a ROB size (fused uops).
 constexpr unsigned DefaultWindow = 512;
 /// The "unlimited window" probe: this many times the model's window.
-constexpr unsigned WindowProbeFactor = 4;
+constexpr unsigned WindowProbeFactor = 2;
 
 SimInput simulationInput(StageContext &C, const LoopReport &R) {
   const MachineModel &M = C.Model;
@@ -123,7 +123,7 @@ StageResult runSimulation(StageContext &C, LoopReport &R) {
   Window.RobSize *= WindowProbeFactor;
   Window.SchedulerSize = Window.LoadQueueSize = Window.StoreQueueSize = 0;
   Sim->Probes.push_back(probe("unlimited-window",
-                              "4x ROB, no scheduler or load/store "
+                              "2x ROB, no scheduler or load/store "
                               "queue limit",
                               Window));
 
