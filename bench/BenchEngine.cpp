@@ -222,7 +222,9 @@ int usage() {
   fmt::print(
       stderr,
       "usage: loopperf-bench-engine [--cpu=CPU] [--reps=N] [--shape=mix|chain|"
-      "independent|memory] [--sizes=N,N,...] [--once]\n"
+      "independent|memory] [--sizes=N,N,...] [--once] [--simulate]\n"
+      "  --simulate: time analyzeLoop with the cycle-level simulation (and "
+      "its four probes)\n"
       "  --once: per size, a warm-up call, then one measuredAnalysis call and "
       "no "
       "timing (for valgrind --tool=callgrind "
@@ -235,6 +237,7 @@ int main(int argc, char **argv) {
   int Reps = 301;
   bool Once = false;
   std::vector<unsigned> Sizes = {5, 20, 50, 200};
+  AnalysisOptions Options; // --simulate: with the cycle-level simulation
   for (int A = 1; A < argc; ++A) {
     std::string Arg = argv[A];
     auto Value = [&](const char *Key) -> const char * {
@@ -251,6 +254,8 @@ int main(int argc, char **argv) {
       Sizes = parseSizes(V);
     else if (Arg == "--once")
       Once = true;
+    else if (Arg == "--simulate")
+      Options.Simulate = true;
     else
       return usage();
   }
@@ -279,17 +284,18 @@ int main(int argc, char **argv) {
     }
     return 0;
   }
-  fmt::print("analyzeLoop on {}, {} bodies ({} repetitions per size)\n\n", Cpu,
-             ShapeName, Reps);
+  fmt::print("analyzeLoop{} on {}, {} bodies ({} repetitions per size)\n\n",
+             Options.Simulate ? " --simulate" : "", Cpu, ShapeName, Reps);
   fmt::print("| instructions | median µs | min µs | cycles/iter "
              "|\n|---:|---:|---:|---:|\n");
   for (unsigned N : Sizes) {
     LoopKernel K = buildKernel(N, Shape);
-    double Cycles = analyzeLoop(K, *Model).CyclesPerIteration; // warm-up
+    double Cycles =
+        analyzeLoop(K, *Model, Options).CyclesPerIteration; // warm-up
     std::vector<double> Us;
     for (int R = 0; R < Reps; ++R) {
       auto T0 = std::chrono::steady_clock::now();
-      LoopReport Rep = analyzeLoop(K, *Model);
+      LoopReport Rep = analyzeLoop(K, *Model, Options);
       auto T1 = std::chrono::steady_clock::now();
       Cycles = Rep.CyclesPerIteration;
       Us.push_back(std::chrono::duration<double, std::micro>(T1 - T0).count());

@@ -137,6 +137,10 @@ def section_starts(asm_path, so_path, cc):
     return starts, sorted(bad)
 
 
+# Extra loopperf arguments for every prediction (--simulate).
+LOOPPERF_EXTRA = []
+
+
 def main_loops(asm_path, symbols, mcpu, loopperf, starts=None, model_file=""):
     """{symbol: loop dict} - the innermost loop with the most elements per
     iteration in each function (the vector body), from loopperf --json;
@@ -145,7 +149,7 @@ def main_loops(asm_path, symbols, mcpu, loopperf, starts=None, model_file=""):
     placed = [f"--section-start={sec}={addr:#x}" for sec, addr in sorted((starts or {}).items())]
     model = [f"--model-file={model_file}"] if model_file else [f"--mcpu={mcpu}"]
     doc = json.loads(run([loopperf, *model, "--json", "--per-element", *placed,
-                          asm_path]))
+                          *LOOPPERF_EXTRA, asm_path]))
     lines = open(asm_path).read().split("\n")
     starts = sorted((ln, s) for s, ln in function_lines(lines, set(symbols)).items())
     per_fn = {}
@@ -417,6 +421,9 @@ def main():
     ap.add_argument("--model-file", default="",
                     help="loopperf --model-file: a model or override file (e.g. an overlay that "
                          "scripts/calibrate-host.sh wrote) instead of a built-in --mcpu")
+    ap.add_argument("--simulate", action="store_true",
+                    help="predict with loopperf --simulate (the cycle-level simulation) "
+                         "instead of the bounds; write the report under another --name")
     ap.add_argument("--name", default="validation",
                     help="base name of the outputs: NAME.{md,csv,png} in --out")
     ap.add_argument("--notes", default=os.path.join(HERE, "notes.md"),
@@ -427,6 +434,10 @@ def main():
                          "windows add up over several runs); the better of old and new is kept; "
                          "several CSVs separated by commas: the better of their measurements")
     args = ap.parse_args()
+    if args.simulate:
+        # Every loopperf prediction of the report (main model and baseline)
+        # is then the cycle-level simulation's (loopperf --simulate).
+        LOOPPERF_EXTRA.append("--simulate")
 
     loopperf = os.path.join(args.build, "bin", "loopperf")
     measure = os.path.join(args.build, "bin", "loopperf-measure")

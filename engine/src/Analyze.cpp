@@ -8,6 +8,7 @@
 //   critical path  CriticalPathStage.cpp (shown, not a throughput bound)
 #include "loopperf/Analysis.h"
 #include "loopperf/Fingerprint.h"
+#include "loopperf/Simulate.h"
 
 #include "AnalyzeResolve.h"
 #include "Stage.h"
@@ -157,11 +158,17 @@ LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
 
   StageContext Ctx(Kernel, Model, Opts, Res);
   for (const Stage *S : registeredStages()) {
+    if (S->Enabled && !S->Enabled(Opts))
+      continue;
     StageResult Out = S->Run(Ctx, R);
     Out.Stage = &S->Info;
     R.Stages.push_back(std::move(Out));
   }
   classify(R);
+  // With the simulation, its steady state is the prediction; the bounds
+  // and the bottleneck they name stay beside it.
+  if (R.Simulation && R.Simulation->Converged)
+    R.CyclesPerIteration = R.Simulation->CyclesPerIteration;
   if (R.ElementsPerIteration)
     R.CyclesPerElement = R.CyclesPerIteration / R.ElementsPerIteration;
   return R;

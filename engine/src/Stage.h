@@ -56,6 +56,9 @@ private:
 struct Stage {
   StageInfo Info;
   StageResult (*Run)(StageContext &, LoopReport &);
+  /// Optional: the stage runs only when this says so (null: always). A
+  /// stage that does not run has no StageResult, so no row, key or remark.
+  bool (*Enabled)(const AnalysisOptions &) = nullptr;
 };
 
 #define LOOPPERF_STAGE(S) extern const Stage S;

@@ -89,7 +89,8 @@ LoopKernel KernelBuilder::build(const CodeRegion &Region) const {
 std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
                                          const std::vector<CodeRegion> &Regions,
                                          const MachineModel &M, bool PerElement,
-                                         unsigned MaxInstructions) {
+                                         unsigned MaxInstructions,
+                                         const AnalysisOptions &Options) {
   std::vector<AnalyzedLoop> Loops;
   for (const CodeRegion &Region : Regions) {
     AnalyzedLoop L;
@@ -110,7 +111,7 @@ std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
                                " instructions, more than --max-instructions=" +
                                std::to_string(MaxInstructions);
     if (L.Region.NotAnalysable.empty())
-      L.Report = analyzeLoop(L.Kernel, M);
+      L.Report = analyzeLoop(L.Kernel, M, Options);
     Loops.push_back(std::move(L));
   }
   return Loops;

@@ -9,6 +9,7 @@
 
 #include "MCInstTranslator.h"
 
+#include "loopperf/Analysis.h"
 #include "loopperf/Kernel.h"
 #include "loopperf/MachineModel.h"
 
@@ -54,11 +55,13 @@ private:
 /// fuzzer's entry point, fuzz/FuzzAsm.cpp): each region's kernel and its
 /// input lines; with `PerElement` the elements per iteration counted as the
 /// plugins count them; the analysis on `M` unless the region is not
-/// analysable (bodies of more than `MaxInstructions` instructions are not).
+/// analysable (bodies of more than `MaxInstructions` instructions are not),
+/// with `Options` (--simulate, --timeline).
 std::vector<AnalyzedLoop>
 analyzeRegions(const KernelBuilder &Builder,
                const std::vector<CodeRegion> &Regions, const MachineModel &M,
                bool PerElement,
-               unsigned MaxInstructions = DefaultMaxLoopInstructions);
+               unsigned MaxInstructions = DefaultMaxLoopInstructions,
+               const AnalysisOptions &Options = {});
 
 } // namespace loopperf::cli

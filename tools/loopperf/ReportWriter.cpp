@@ -3,6 +3,7 @@
 
 #include "loopperf/Json.h"
 #include "loopperf/Render.h"
+#include "loopperf/Simulate.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -35,7 +36,7 @@ Json regionJson(const AnalyzedLoop &L) {
 } // namespace
 
 void writeText(raw_ostream &OS, const std::string &File, const MachineModel &M,
-               const std::vector<AnalyzedLoop> &Loops) {
+               const std::vector<AnalyzedLoop> &Loops, bool CpiStacks) {
   for (size_t I = 0; I < Loops.size(); ++I) {
     const AnalyzedLoop &L = Loops[I];
     if (I)
@@ -49,6 +50,7 @@ void writeText(raw_ostream &OS, const std::string &File, const MachineModel &M,
       continue;
     }
     OS << renderText(L.Kernel, L.Report, M);
+    OS << renderSimulationText(L.Kernel, L.Report, CpiStacks);
   }
 }
 
@@ -64,6 +66,8 @@ void writeJson(raw_ostream &OS, const std::string &File, const MachineModel &M,
         Loop["elements_per_iteration"] = L.Kernel.ElementsPerIteration;
     } else {
       Loop = loopJson(L.Kernel, L.Report, M);
+      if (L.Report.Simulation)
+        Loop["simulation"] = simulationJson(L.Kernel, L.Report);
     }
     Loop["region"] = regionJson(L);
     Array.push_back(std::move(Loop));

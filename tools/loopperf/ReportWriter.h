@@ -23,15 +23,18 @@ struct AnalyzedLoop {
 };
 
 /// renderText per loop, each under a header naming file, region and model.
+/// With `CpiStacks`, a simulated loop's CPI stacks are shown too (its
+/// steady state, probes and timeline always are).
 void writeText(llvm::raw_ostream &OS, const std::string &File,
-               const MachineModel &M, const std::vector<AnalyzedLoop> &Loops);
+               const MachineModel &M, const std::vector<AnalyzedLoop> &Loops,
+               bool CpiStacks = false);
 
 /// The per-file document every loopperf producer writes (fileJsonText,
 /// docs/json.md): {"file": ..., "model": ..., "loops": [loopJson objects]};
 /// each loop object gains a "region" member (kind, name, function,
 /// first_line, last_line). A region with `notAnalysable` is {"analysable":
 /// false, "reason", "elements_per_iteration" (if counted), "region"}: no
-/// cycles.
+/// cycles. A simulated loop also has a "simulation" object (simulationJson).
 void writeJson(llvm::raw_ostream &OS, const std::string &File,
                const MachineModel &M, const std::vector<AnalyzedLoop> &Loops);
 

@@ -2,7 +2,8 @@
 // assembly file on a given CPU.
 //
 //   loopperf [--mcpu=CPU] [--json] [--dot=FILE] [--model-file=FILE]
-//            [--section-start=NAME=ADDR]... FILE.s|-
+//            [--section-start=NAME=ADDR]... [--simulate] [--timeline]
+//            [--cpi-stack] FILE.s|-
 //   loopperf --list-models
 #include "AsmReader.h"
 #include "ForeignIsa.h"
@@ -91,6 +92,28 @@ cl::opt<unsigned>
                              "than linearly with the body"),
                     cl::value_desc("n"), cl::init(DefaultMaxLoopInstructions),
                     cl::cat(LoopperfCat));
+cl::opt<bool> Simulate(
+    "simulate",
+    cl::desc("Simulate the loop cycle by cycle on the model's pipeline until "
+             "it repeats a steady state; the prediction is then the "
+             "simulation's, shown beside the bounds, with bottleneck probes"),
+    cl::cat(LoopperfCat));
+cl::opt<bool>
+    Timeline("timeline",
+             cl::desc("With the simulation (implies --simulate): the cycle of "
+                      "dispatch, issue, execution end and retirement of every "
+                      "instruction of the first iterations"),
+             cl::cat(LoopperfCat));
+cl::opt<unsigned>
+    TimelineIterations("timeline-iterations",
+                       cl::desc("Iterations shown by --timeline (default 2)"),
+                       cl::value_desc("n"), cl::init(2), cl::cat(LoopperfCat));
+cl::opt<bool> CpiStack(
+    "cpi-stack",
+    cl::desc("With the simulation (implies --simulate): CPI stacks at "
+             "dispatch, issue and commit, each summing to the simulated "
+             "cycles/iteration"),
+    cl::cat(LoopperfCat));
 cl::opt<bool> ListModels("list-models",
                          cl::desc("List the built-in machine models and exit"),
                          cl::cat(LoopperfCat));
@@ -271,8 +294,11 @@ int main(int argc, char **argv) {
             << "--section-start: no instructions in a section '" << Name
             << "' of " << FileName << "\n";
   KernelBuilder Builder(*Reader, SectionStarts);
-  std::vector<AnalyzedLoop> Loops =
-      analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions);
+  AnalysisOptions Options;
+  Options.Simulate = Simulate || Timeline || CpiStack;
+  Options.TimelineIterations = Timeline ? TimelineIterations : 0;
+  std::vector<AnalyzedLoop> Loops = analyzeRegions(
+      Builder, Regions, *Model, PerElement, MaxInstructions, Options);
 
   // -o FILE: the report there instead of standard output ("-" is stdout).
   std::error_code EC;
@@ -282,7 +308,7 @@ int main(int argc, char **argv) {
   if (Json)
     writeJson(Out, FileName, *Model, Loops);
   else
-    writeText(Out, FileName, *Model, Loops);
+    writeText(Out, FileName, *Model, Loops, CpiStack);
   Out.close();
   if (Out.has_error())
     return fail("cannot write '" + OutputFile + "': " + Out.error().message());

@@ -10,6 +10,11 @@ namespace loopperf {
 struct AnalysisOptions {
   /// Store-to-load forwarding edges in the dependency graph.
   bool MemoryDependencies = true;
+  /// Run the cycle-level simulation (the "simulated" stage,
+  /// loopperf/Simulate.h); the prediction is then the simulation's.
+  bool Simulate = false;
+  /// With Simulate: keep the timeline of this many first iterations.
+  unsigned TimelineIterations = 0;
 };
 
 /// Analyse one kernel. Never throws for bad input: unknown instructions and

@@ -3,6 +3,7 @@
 
 #include "loopperf/MachineModel.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -109,6 +110,7 @@ struct Limiter {
 
 struct StageResult;
 struct LoopReport;
+struct SimulationReport; // loopperf/Simulate.h
 
 /// What the renderers and remarks need to know about an analysis stage
 /// (engine/src/Stage.h registers the stages; docs/DESIGN.md "Stages").
@@ -192,6 +194,9 @@ struct LoopReport {
   /// loopFingerprint(kernel) (Fingerprint.h): the loop's identity for
   /// matching it across builds.
   std::string Fingerprint;
+  /// The cycle-level simulation (loopperf/Simulate.h), only when
+  /// AnalysisOptions::Simulate asked for it.
+  std::shared_ptr<const SimulationReport> Simulation;
 
   /// The bound of the stage named `id` ("front-end", "ports", "divider",
   /// "loop-carried", "critical-path"); 0 when no such stage ran.

@@ -1,0 +1,578 @@
+// SimulateCore.cpp - the simulation's cycle loop (SimulateCore.h).
+//
+// Every cycle, in this order: retire (in order, RetireWidth fused uops),
+// issue (every waiting node whose inputs are ready and whose port demands
+// all get a port; oldest first), dispatch (in order, DispatchWidth fused
+// uops, while the ROB, scheduler and load/store queues have room) and the
+// front end (fused uops into the queue: its width, one iteration end per
+// taken-branch token, an iteration at most every IterationMinCycles). Then
+// each of dispatch, issue and commit charges the cycle to its CPI stack.
+//
+// Steady state: the retire cycle R_k of each iteration's last instruction
+// is recorded and D_k = R_k - R_{k-1} (whole cycles). After a warm-up that
+// fills the instruction window twice, the smallest period p <= MaxPeriod
+// for which the last W = p * ceil(max(4p, 16) / p) deltas are p-periodic
+// (at least four repetitions, at least 16 deltas) is the steady state:
+// cycles/iteration = (R_L - R_{L-p}) / p. A loop that does not repeat
+// within the cap of iterations (or of cycles) is "not converged": the
+// mean delta of the second half is reported, flagged.
+#include "SimulateCore.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace loopperf::detail {
+namespace {
+
+constexpr unsigned MaxPeriod = 64;
+constexpr unsigned Repeats = 4;
+constexpr unsigned MinWindowDeltas = 16;
+constexpr unsigned MaxIterations = 20000;
+constexpr uint64_t NodeBudget = uint64_t(1) << 21;
+constexpr int64_t MaxCycles = 4000000;
+constexpr int64_t StallCycles = 100000; ///< without a retire: give up
+
+constexpr double Unlimited = std::numeric_limits<double>::infinity();
+
+enum StageIndex { AtDispatch, AtIssue, AtCommit };
+enum class DispatchStall { None, QueueEmpty, Window };
+
+class Simulator {
+public:
+  Simulator(const SimInput &In, unsigned TimelineIterations)
+      : In(In), N(static_cast<unsigned>(In.FusedUops.size())),
+        V(static_cast<unsigned>(In.Nodes.size())),
+        TimelineIterations(TimelineIterations) {
+    PortedNodes.assign(N, 0);
+    DoneOffset.resize(V);
+    for (unsigned Node = 0; Node < V; ++Node) {
+      const SimNode &S = In.Nodes[Node];
+      PortedNodes[S.Inst] += !S.Uses.empty();
+      DoneOffset[Node] = static_cast<int64_t>(std::ceil(
+          S.Uses.empty() ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
+    }
+    BusyUntil.assign(In.NumPorts, 0);
+    Used.assign(N, std::vector<double>(In.NumPorts, 0));
+    double PerIteration = 0;
+    for (unsigned U : In.FusedUops)
+      PerIteration += U;
+    double Window = In.RobSize ? In.RobSize : 512;
+    Warmup = std::max(8u, static_cast<unsigned>(std::ceil(
+                              2 * Window / std::max(1.0, PerIteration))));
+    IterationCap = static_cast<unsigned>(std::min<uint64_t>(
+        MaxIterations, std::max<uint64_t>(NodeBudget / std::max(1u, V), 1)));
+    IterationCap = std::max(IterationCap, Warmup + 2 * Repeats * MaxPeriod);
+    Width = In.DispatchWidth > 0 ? In.DispatchWidth : 4;
+    if (In.RetireWidth > 0)
+      Width = std::min(Width, In.RetireWidth);
+    QueueCap = In.QueueUops ? In.QueueUops : 64;
+  }
+
+  SimulationReport run();
+
+private:
+  using Accounts = std::array<double, 3 * NumCpiCauses>;
+
+  const SimInput &In;
+  const unsigned N, V;
+  const unsigned TimelineIterations;
+  std::vector<unsigned> PortedNodes;
+  std::vector<int64_t> DoneOffset;
+  unsigned Warmup = 0, IterationCap = 0, QueueCap = 0;
+  double Width = 4; ///< the CPI stacks' W: the narrowest of the stages
+
+  int64_t Cycle = 0;
+  uint64_t Delivered = 0, Dispatched = 0, Retired = 0;
+  unsigned QueueUops = 0, RobUops = 0, SchedCount = 0, LoadCount = 0,
+           StoreCount = 0;
+  double FrontEndCarry = 0, DispatchCarry = 0, RetireCarry = 0, Tokens = 0;
+  std::vector<int64_t> DispatchAt, RetireAt, IssueAt, IterationStart;
+  std::vector<unsigned> NodesLeft;
+  struct Waiting {
+    uint64_t Node;
+    int64_t ReadyAt;  ///< -1: Blocker has not issued yet; -2: not computed
+    uint64_t Blocker; ///< with ReadyAt -1: that producer (checked first)
+  };
+  std::vector<Waiting> Pending;
+  std::vector<double> BusyUntil;
+  PortMask FreePorts = 0; ///< ports that can take a demand this cycle
+  std::vector<std::vector<double>> Used;
+
+  std::vector<int64_t> IterationRetire;
+  Accounts Cumulative{};
+  std::vector<Accounts> Snapshots; ///< Cumulative when iteration k retired
+  std::array<double, 3> Carry{};
+  unsigned NDispatched = 0, NIssued = 0, NRetired = 0;
+  DispatchStall Stall = DispatchStall::None;
+  int64_t LastRetire = 0;
+
+  bool Finished = false;
+  SimulationReport Out;
+
+  uint64_t dynInst(uint64_t Node) const {
+    return Node / V * N + In.Nodes[Node % V].Inst;
+  }
+  int64_t readyTime(uint64_t Node, uint64_t *Blocker = nullptr) const;
+  bool allocatePorts(unsigned Node);
+  CpiCause classifyHead(uint64_t D) const;
+  CpiCause issueCause() const;
+  void deliver();
+  void retire();
+  void issue();
+  void dispatch();
+  void frontEnd();
+  void account(StageIndex S, unsigned Uops, CpiCause Cause);
+  void checkSteadyState();
+  void finish(unsigned First, unsigned Last);
+};
+
+int64_t Simulator::readyTime(uint64_t Node, uint64_t *Blocker) const {
+  const uint64_t It = Node / V;
+  const SimNode &S = In.Nodes[Node % V];
+  int64_t Ready = DispatchAt[It * N + S.Inst] + 1;
+  for (unsigned E : S.InEdges) {
+    const SimEdge &Edge = In.Edges[E];
+    if (It < Edge.Distance)
+      continue; // a producer before the loop: ready
+    const uint64_t Producer = (It - Edge.Distance) * V + Edge.From;
+    int64_t P = IssueAt[Producer];
+    if (P < 0) {
+      if (Blocker)
+        *Blocker = Producer;
+      return -1;
+    }
+    Ready = std::max(Ready, static_cast<int64_t>(std::ceil(
+                                static_cast<double>(P) + Edge.Weight - 1e-9)));
+  }
+  return Ready;
+}
+
+/// Every demand of the node gets one port of its mask that is free this
+/// cycle (a demand of c cycles keeps its port busy c cycles: c > 1 is a
+/// non-pipelined unit, c = 0.5 lets two share a cycle). Among free ports
+/// the one furthest behind the instruction's share of the ports stage's
+/// optimal assignment; ports without a share only when no other is free.
+bool Simulator::allocatePorts(unsigned Node) {
+  const SimNode &S = In.Nodes[Node];
+  const std::vector<double> &Share = In.PortShare[S.Inst];
+  std::vector<double> &Mine = Used[S.Inst];
+  struct Taken {
+    unsigned Port;
+    double Before;
+  };
+  Taken Chosen[8];
+  unsigned NChosen = 0;
+  bool Ok = true;
+  for (const ResourceUse &U : S.Uses) {
+    if (U.Ports == 0 || U.Cycles <= 0)
+      continue;
+    if ((U.Ports & FreePorts) == 0) {
+      Ok = false;
+      break;
+    }
+    int Best = -1;
+    double BestScore = 0;
+    for (PortMask M = U.Ports; M; M &= M - 1) {
+      unsigned P = static_cast<unsigned>(std::countr_zero(M));
+      if (P >= In.NumPorts || BusyUntil[P] >= Cycle + 1 - 1e-9)
+        continue;
+      double Score =
+          Share[P] > 0 ? (Mine[P] + U.Cycles) / Share[P] : 1e30 + Mine[P];
+      if (Best < 0 || Score < BestScore) {
+        Best = static_cast<int>(P);
+        BestScore = Score;
+      }
+    }
+    if (Best < 0 || NChosen == 8) {
+      Ok = false;
+      break;
+    }
+    Chosen[NChosen++] = {static_cast<unsigned>(Best), BusyUntil[Best]};
+    BusyUntil[Best] =
+        std::max(BusyUntil[Best], static_cast<double>(Cycle)) + U.Cycles;
+  }
+  if (!Ok) {
+    while (NChosen)
+      --NChosen, BusyUntil[Chosen[NChosen].Port] = Chosen[NChosen].Before;
+    return false;
+  }
+  unsigned K = 0;
+  for (const ResourceUse &U : S.Uses)
+    if (U.Ports != 0 && U.Cycles > 0) {
+      unsigned P = Chosen[K++].Port;
+      Mine[P] += U.Cycles;
+      if (BusyUntil[P] >= Cycle + 1 - 1e-9)
+        FreePorts &= ~(PortMask(1) << P);
+    }
+  return true;
+}
+
+/// Seed 001, Table II at dispatch and commit: the ROB head, charged to
+/// Ports when it waits for a port only, else by its latency.
+CpiCause Simulator::classifyHead(uint64_t D) const {
+  const unsigned I = static_cast<unsigned>(D % N);
+  const uint64_t It = D / N;
+  for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node) {
+    uint64_t Dyn = It * V + Node;
+    if (IssueAt[Dyn] >= 0)
+      continue;
+    int64_t Ready = readyTime(Dyn);
+    if (Ready >= 0 && Ready <= Cycle)
+      return CpiCause::Ports;
+    break;
+  }
+  return In.InstLatency[I] > 1 ? CpiCause::Latency : CpiCause::Dependence;
+}
+
+/// Table II at issue: the producer of the oldest waiting node, or Ports
+/// when that node is ready and only lacks a port.
+CpiCause Simulator::issueCause() const {
+  if (SchedCount == 0) {
+    if (Stall == DispatchStall::Window && Retired < Dispatched)
+      return classifyHead(Retired);
+    return Dispatched == Delivered ? CpiCause::FrontEnd : CpiCause::Other;
+  }
+  for (const Waiting &W : Pending) {
+    const SimNode &S = In.Nodes[W.Node % V];
+    if (S.Uses.empty())
+      continue;
+    if (W.ReadyAt >= 0 && W.ReadyAt <= Cycle)
+      return CpiCause::Ports;
+    // The producer that makes it wait longest (or has not issued).
+    const uint64_t It = W.Node / V;
+    int Culprit = -1;
+    double Latest = -1;
+    for (unsigned E : S.InEdges) {
+      const SimEdge &Edge = In.Edges[E];
+      if (It < Edge.Distance)
+        continue;
+      int64_t P = IssueAt[(It - Edge.Distance) * V + Edge.From];
+      double At = P < 0 ? Unlimited : static_cast<double>(P) + Edge.Weight;
+      if (At > Cycle && At > Latest) {
+        Latest = At;
+        Culprit = static_cast<int>(In.Nodes[Edge.From].Inst);
+      }
+    }
+    if (Culprit < 0) // dispatched this cycle: nothing older waits
+      return Dispatched == Delivered ? CpiCause::FrontEnd : CpiCause::Other;
+    return In.InstLatency[Culprit] > 1 ? CpiCause::Latency
+                                       : CpiCause::Dependence;
+  }
+  return CpiCause::Other;
+}
+
+void Simulator::deliver() {
+  const unsigned I = static_cast<unsigned>(Delivered % N);
+  if (I == 0) {
+    DispatchAt.resize(DispatchAt.size() + N, -1);
+    RetireAt.resize(RetireAt.size() + N, -1);
+    NodesLeft.resize(NodesLeft.size() + N, 0);
+    IssueAt.resize(IssueAt.size() + V, -1);
+    IterationStart.push_back(Cycle);
+  }
+  QueueUops += In.FusedUops[I];
+  ++Delivered;
+}
+
+void Simulator::retire() {
+  const double Full = In.RetireWidth > 0 ? In.RetireWidth : Unlimited;
+  double Budget = Full - RetireCarry;
+  RetireCarry = 0;
+  NRetired = 0;
+  while (Retired < Dispatched) {
+    const uint64_t D = Retired;
+    const unsigned I = static_cast<unsigned>(D % N);
+    const uint64_t It = D / N;
+    if (NodesLeft[D] > 0)
+      break;
+    int64_t Done = 0;
+    for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
+      Done = std::max(Done, IssueAt[It * V + Node] + DoneOffset[Node]);
+    const unsigned U = In.FusedUops[I];
+    if (Done > Cycle || (Budget <= 0 && U > 0))
+      break;
+    RetireAt[D] = Cycle;
+    RobUops -= U;
+    LoadCount -= In.Loads[I];
+    StoreCount -= In.Stores[I];
+    if (U > Budget) {
+      RetireCarry = U - Budget;
+      Budget = 0;
+    } else {
+      Budget -= U;
+    }
+    NRetired += U;
+    ++Retired;
+    LastRetire = Cycle;
+    if (I + 1 == N) {
+      IterationRetire.push_back(Cycle);
+      Snapshots.push_back(Cumulative);
+      checkSteadyState();
+      if (Finished)
+        return;
+    }
+  }
+}
+
+void Simulator::issue() {
+  NIssued = 0;
+  FreePorts = 0;
+  for (unsigned P = 0; P < In.NumPorts; ++P)
+    if (BusyUntil[P] < Cycle + 1 - 1e-9)
+      FreePorts |= PortMask(1) << P;
+  size_t Kept = 0;
+  for (size_t K = 0; K < Pending.size(); ++K) {
+    Waiting W = Pending[K];
+    if (W.ReadyAt < 0) {
+      if (W.ReadyAt == -1 && IssueAt[W.Blocker] < 0) { // the same producer
+        Pending[Kept++] = W;
+        continue;
+      }
+      W.ReadyAt = readyTime(W.Node, &W.Blocker);
+    }
+    const unsigned Node = static_cast<unsigned>(W.Node % V);
+    const SimNode &S = In.Nodes[Node];
+    bool Ported = !S.Uses.empty();
+    if (W.ReadyAt >= 0 && W.ReadyAt <= Cycle &&
+        (!Ported || In.UnlimitedPorts || (FreePorts && allocatePorts(Node)))) {
+      IssueAt[W.Node] = Cycle;
+      SchedCount -= Ported;
+      uint64_t D = dynInst(W.Node);
+      if (--NodesLeft[D] == 0)
+        NIssued += In.FusedUops[S.Inst];
+      continue;
+    }
+    Pending[Kept++] = W;
+  }
+  Pending.resize(Kept);
+}
+
+void Simulator::dispatch() {
+  const double Full = In.DispatchWidth > 0 ? In.DispatchWidth : Unlimited;
+  double Budget = Full - DispatchCarry;
+  DispatchCarry = 0;
+  NDispatched = 0;
+  Stall = DispatchStall::None;
+  for (;;) {
+    if (Dispatched == Delivered) {
+      Stall = DispatchStall::QueueEmpty;
+      break;
+    }
+    const uint64_t D = Dispatched;
+    const unsigned I = static_cast<unsigned>(D % N);
+    const uint64_t It = D / N;
+    const unsigned U = In.FusedUops[I];
+    if (Budget <= 0 && U > 0)
+      break;
+    if ((In.RobSize && RobUops > 0 && RobUops + U > In.RobSize) ||
+        (In.SchedulerSize && SchedCount > 0 &&
+         SchedCount + PortedNodes[I] > In.SchedulerSize) ||
+        (In.LoadQueueSize && In.Loads[I] && LoadCount >= In.LoadQueueSize) ||
+        (In.StoreQueueSize && In.Stores[I] &&
+         StoreCount >= In.StoreQueueSize)) {
+      Stall = DispatchStall::Window;
+      break;
+    }
+    DispatchAt[D] = Cycle;
+    NodesLeft[D] = In.FirstNode[I + 1] - In.FirstNode[I];
+    for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
+      Pending.push_back({It * V + Node, -2, 0});
+    SchedCount += PortedNodes[I];
+    RobUops += U;
+    LoadCount += In.Loads[I];
+    StoreCount += In.Stores[I];
+    QueueUops -= U;
+    if (U > Budget) {
+      DispatchCarry = U - Budget;
+      Budget = 0;
+    } else {
+      Budget -= U;
+    }
+    NDispatched += U;
+    ++Dispatched;
+  }
+}
+
+void Simulator::frontEnd() {
+  const double Full = In.FrontEndWidth > 0 ? In.FrontEndWidth : Unlimited;
+  double Budget = Full - FrontEndCarry;
+  FrontEndCarry = 0;
+  const double Taken = In.TakenBranchesPerCycle;
+  if (Taken > 0)
+    Tokens = std::min(std::max(1.0, Taken), Tokens + Taken);
+  while (Budget > 0 && Delivered / N < IterationCap) {
+    const unsigned I = static_cast<unsigned>(Delivered % N);
+    const uint64_t It = Delivered / N;
+    if (I == 0 && It > 0 && In.IterationMinCycles > 0 &&
+        Cycle < IterationStart[It - 1] + In.IterationMinCycles)
+      break;
+    const unsigned U = In.FusedUops[I];
+    if (QueueUops > 0 && QueueUops + U > QueueCap)
+      break;
+    double Cost = In.FrontEndCountsInstructions ? (U ? 1 : 0) : U;
+    if (Cost > Budget && Budget < Full)
+      break;
+    const bool IterationEnd = I + 1 == N;
+    if (IterationEnd && Taken > 0) {
+      if (Tokens < 1)
+        break;
+      Tokens -= 1;
+    }
+    deliver();
+    if (Cost > Budget) {
+      FrontEndCarry = Cost - Budget;
+      break;
+    }
+    Budget -= Cost;
+    if (IterationEnd && Taken > 0 && Tokens < 1)
+      break;
+  }
+}
+
+void Simulator::account(StageIndex S, unsigned Uops, CpiCause Cause) {
+  double F = (Uops + Carry[S]) / Width;
+  Carry[S] = 0;
+  if (F > 1) {
+    Carry[S] = (F - 1) * Width;
+    F = 1;
+  }
+  Cumulative[S * NumCpiCauses + unsigned(CpiCause::Base)] += F;
+  if (F < 1)
+    Cumulative[S * NumCpiCauses + unsigned(Cause)] += 1 - F;
+}
+
+void Simulator::checkSteadyState() {
+  const unsigned L = static_cast<unsigned>(IterationRetire.size()) - 1;
+  auto Delta = [&](unsigned J) {
+    return IterationRetire[J] - IterationRetire[J - 1];
+  };
+  for (unsigned P = 1; P <= MaxPeriod; ++P) {
+    unsigned Need = std::max(Repeats * P, MinWindowDeltas);
+    unsigned W = (Need + P - 1) / P * P;
+    if (L < W + Warmup)
+      break; // longer periods need even more iterations
+    bool Periodic = true;
+    for (unsigned J = L; J >= L - W + 1 + P && Periodic; --J)
+      Periodic = Delta(J) == Delta(J - P);
+    if (!Periodic)
+      continue;
+    Out.Converged = true;
+    Out.PeriodIterations = P;
+    Out.PeriodCycles =
+        static_cast<uint64_t>(IterationRetire[L] - IterationRetire[L - P]);
+    Out.CyclesPerIteration = static_cast<double>(Out.PeriodCycles) / P;
+    finish(L - W, L);
+    return;
+  }
+  if (L + 1 >= IterationCap) {
+    // Not converged: the mean of the second half, flagged.
+    unsigned First = L / 2;
+    Out.CyclesPerIteration =
+        L > First
+            ? static_cast<double>(IterationRetire[L] - IterationRetire[First]) /
+                  (L - First)
+            : 0;
+    finish(First, L);
+  }
+}
+
+/// The window is iterations First+1 .. Last (its cycles run from the
+/// retirement of First to that of Last).
+void Simulator::finish(unsigned First, unsigned Last) {
+  Finished = true;
+  const unsigned W = Last - First;
+  Out.WindowIterations = W;
+  if (W == 0)
+    return;
+  CpiStack *Stacks[3] = {&Out.Dispatch, &Out.Issue, &Out.Commit};
+  for (unsigned S = 0; S < 3; ++S)
+    for (unsigned C = 0; C < NumCpiCauses; ++C)
+      Stacks[S]->Cycles[C] = (Snapshots[Last][S * NumCpiCauses + C] -
+                              Snapshots[First][S * NumCpiCauses + C]) /
+                             W;
+  Out.HadToWait.assign(N, 0);
+  for (uint64_t It = First + 1; It <= Last; ++It)
+    for (unsigned Node = 0; Node < V; ++Node) {
+      const SimNode &S = In.Nodes[Node];
+      if (S.Uses.empty())
+        continue;
+      Out.HadToWait[S.Inst] += static_cast<double>(
+          IssueAt[It * V + Node] - (DispatchAt[It * N + S.Inst] + 1));
+    }
+  for (double &H : Out.HadToWait)
+    H /= W;
+}
+
+SimulationReport Simulator::run() {
+  if (N == 0)
+    return Out;
+  while (!Finished) {
+    retire();
+    if (Finished)
+      break;
+    issue();
+    dispatch();
+    frontEnd();
+    account(AtDispatch, NDispatched,
+            Stall == DispatchStall::QueueEmpty ? CpiCause::FrontEnd
+            : Stall == DispatchStall::Window && Retired < Dispatched
+                ? classifyHead(Retired)
+                : CpiCause::Other);
+    account(AtIssue, NIssued, issueCause());
+    account(AtCommit, NRetired,
+            Retired < Dispatched      ? classifyHead(Retired)
+            : Dispatched == Delivered ? CpiCause::FrontEnd
+                                      : CpiCause::Other);
+    ++Cycle;
+    if (Cycle >= MaxCycles || Cycle - LastRetire > StallCycles) {
+      unsigned L = static_cast<unsigned>(IterationRetire.size());
+      if (L >= 2) {
+        unsigned First = (L - 1) / 2;
+        Out.CyclesPerIteration = static_cast<double>(IterationRetire[L - 1] -
+                                                     IterationRetire[First]) /
+                                 (L - 1 - First);
+        finish(First, L - 1);
+      }
+      break;
+    }
+  }
+  Out.Iterations = static_cast<unsigned>(IterationRetire.size());
+  Out.Cycles = static_cast<uint64_t>(Cycle);
+  const unsigned Shown = std::min<unsigned>(
+      TimelineIterations, static_cast<unsigned>(IterationRetire.size()));
+  for (unsigned It = 0; It < Shown; ++It)
+    for (unsigned I = 0; I < N; ++I) {
+      SimTimelineRow Row;
+      Row.Iteration = It;
+      Row.Inst = I;
+      const uint64_t D = uint64_t(It) * N + I;
+      Row.Dispatch = DispatchAt[D];
+      Row.Retire = RetireAt[D];
+      int64_t First = -1, AnyFirst = -1, Done = 0;
+      for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1];
+           ++Node) {
+        int64_t At = IssueAt[uint64_t(It) * V + Node];
+        AnyFirst = AnyFirst < 0 ? At : std::min(AnyFirst, At);
+        if (!In.Nodes[Node].Uses.empty())
+          First = First < 0 ? At : std::min(First, At);
+        Done = std::max(Done, At + DoneOffset[Node]);
+      }
+      if (First < 0)
+        First = AnyFirst;
+      Row.Issue = First;
+      Row.Executed = std::max(First, Done - 1);
+      Out.Timeline.push_back(Row);
+    }
+  return Out;
+}
+
+} // namespace
+
+SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations) {
+  return Simulator(In, TimelineIterations).run();
+}
+
+} // namespace loopperf::detail

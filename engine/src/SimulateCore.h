@@ -1,0 +1,61 @@
+// SimulateCore.h - the cycle loop of the simulation, on a machine and a
+// loop body already reduced to numbers (SimulateStage.cpp builds them from
+// the model, the resolved instructions, the front-end stage's fusion and
+// the dependency graph). docs/DESIGN.md "Simulation" describes the pipeline.
+#pragma once
+
+#include "loopperf/MachineModel.h"
+#include "loopperf/Simulate.h"
+
+#include <vector>
+
+namespace loopperf::detail {
+
+/// One node of the dependency graph (a load part, an operation, a
+/// writeback): what it occupies and how long its result takes.
+struct SimNode {
+  unsigned Inst = 0;
+  double Latency = 0;
+  /// Port demands; empty: the node needs no port and no scheduler entry
+  /// (renamer-only instructions, a pure load's operation, a macro-fused
+  /// flag producer, writebacks).
+  std::vector<ResourceUse> Uses;
+  std::vector<unsigned> InEdges; ///< indices into SimInput::Edges
+};
+
+struct SimEdge {
+  unsigned From = 0, To = 0; ///< node indices
+  double Weight = 0;         ///< producer issue -> consumer may issue
+  unsigned Distance = 0;     ///< iterations between them
+};
+
+struct SimInput {
+  std::vector<SimNode> Nodes; ///< program order, an instruction's contiguous
+  std::vector<unsigned> FirstNode; ///< per instruction, plus Nodes.size()
+  std::vector<SimEdge> Edges;
+  std::vector<unsigned> FusedUops; ///< per instruction (0: fused branch)
+  std::vector<bool> Loads, Stores; ///< per instruction
+  std::vector<double> InstLatency; ///< per instruction (CPI causes)
+  /// Per instruction and port: its share of the ports stage's optimal
+  /// assignment, which the port choice follows.
+  std::vector<std::vector<double>> PortShare;
+  unsigned NumPorts = 0;
+
+  double FrontEndWidth = 0; ///< per cycle; 0: only dispatch limits
+  bool FrontEndCountsInstructions = false;   ///< decoders: macro-ops
+  double TakenBranchesPerCycle = 0;          ///< 0: no limit
+  double IterationMinCycles = 0;             ///< lineCrossing
+  unsigned QueueUops = 0;                    ///< front end -> rename queue
+  double DispatchWidth = 0, RetireWidth = 0; ///< 0: no limit
+  unsigned RobSize = 0, SchedulerSize = 0;   ///< 0: no limit
+  unsigned LoadQueueSize = 0, StoreQueueSize = 0;
+  /// Every port takes any number of uops per cycle (the probe "unlimited
+  /// ports"; the other probes change the numbers above instead).
+  bool UnlimitedPorts = false;
+};
+
+/// Runs the loop until its retire-cycle deltas repeat (see the .cpp) or a
+/// cap; fills every SimulationReport member except Probes.
+SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations);
+
+} // namespace loopperf::detail

@@ -1,0 +1,162 @@
+// SimulateStage.cpp - the "simulated" stage: the loop run cycle by cycle
+// (SimulateCore.cpp) on the model's pipeline, with the front-end stage's
+// fusion, the ports stage's assignment and the dependency graph; then the
+// bottleneck probes, each a re-simulation with one idealisation. Runs only
+// with AnalysisOptions::Simulate; shown beside the bounds (not one of
+// them), and analyzeLoop takes its steady state as the prediction.
+#include "FrontEnd.h"
+#include "SimulateCore.h"
+#include "Stage.h"
+
+#include "loopperf/Simulate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace loopperf::detail {
+namespace {
+
+/// A window for models that do not give a ROB size (fused uops).
+constexpr unsigned DefaultWindow = 512;
+/// The "unlimited window" probe: this many times the model's window.
+constexpr unsigned WindowProbeFactor = 2;
+
+SimInput simulationInput(StageContext &C, const LoopReport &R) {
+  const MachineModel &M = C.Model;
+  const PipelineParams &P = M.Pipeline;
+  const DepGraph &G = C.depGraph();
+  // The front-end stage's decisions (fusion, fused uops, layout), computed
+  // by the same function it runs.
+  const FrontEndResult Fe = analyzeFrontEnd(C.Kernel, C.Res, M);
+  const unsigned N = static_cast<unsigned>(C.Res.size());
+
+  SimInput In;
+  In.NumPorts = static_cast<unsigned>(M.Ports.size());
+  In.FusedUops = Fe.FusedUopsOf;
+  In.FirstNode.assign(N + 1, 0);
+  for (const DepNode &Node : G.Nodes) {
+    SimNode S;
+    S.Inst = Node.Inst;
+    S.Latency = Node.Latency;
+    In.Nodes.push_back(std::move(S));
+  }
+  for (unsigned I = N; I-- > 0;)
+    In.FirstNode[I] = G.WritebackNode[I] ? *G.WritebackNode[I]
+                      : G.LoadNode[I]    ? *G.LoadNode[I]
+                                         : G.OpNode[I];
+  In.FirstNode[N] = static_cast<unsigned>(G.Nodes.size());
+  for (unsigned I = 0; I < N; ++I) {
+    const ResolvedInst &Res = C.Res[I];
+    In.Loads.push_back(Res.Loads);
+    In.Stores.push_back(Res.Stores);
+    In.InstLatency.push_back(Res.Latency);
+    In.PortShare.push_back(R.PerInstruction[I].PortCycles);
+    if (C.FusedWithNext[I])
+      continue; // the pair issues as the branch's uop
+    // Demands on load ports go to the load part, the rest to the operation.
+    for (const ResourceUse &U : Res.Uses) {
+      bool LoadPart = G.LoadNode[I] && (U.Ports & ~M.LoadPorts) == 0;
+      In.Nodes[LoadPart ? *G.LoadNode[I] : G.OpNode[I]].Uses.push_back(U);
+    }
+  }
+  for (const GraphEdge &E : G.Edges) {
+    In.Nodes[E.To].InEdges.push_back(static_cast<unsigned>(In.Edges.size()));
+    In.Edges.push_back({E.From, E.To, E.Weight, E.Distance});
+  }
+
+  // Front end: the same source the bound takes (FrontEnd.cpp).
+  bool InLoopBuffer =
+      P.LoopBufferSize.Value > 0 && Fe.FusedUops <= P.LoopBufferSize.Value;
+  if (!InLoopBuffer && P.UopCacheWidth.Value > 0) {
+    In.FrontEndWidth = P.UopCacheWidth.Value;
+  } else if (!InLoopBuffer && P.LoopBufferSize.Value > 0 &&
+             P.DecodeWidth.Value > 0) {
+    In.FrontEndWidth = P.DecodeWidth.Value;
+    In.FrontEndCountsInstructions = true;
+  }
+  In.TakenBranchesPerCycle = P.TakenBranchesPerCycle.Value;
+  const SpecialRules::LineCrossingRule &Lc = M.Rules.LineCrossing;
+  if (Fe.Layout.Known && Lc.Bytes > 0 && Lc.MinCycles > 0 &&
+      Fe.Layout.LinesSpanned > 1)
+    In.IterationMinCycles = Lc.MinCycles;
+  In.DispatchWidth = P.DispatchWidth.Value;
+  In.RetireWidth = P.RetireWidth.Value;
+  In.QueueUops = In.DispatchWidth > 0
+                     ? 2 * static_cast<unsigned>(In.DispatchWidth + 0.5)
+                     : 64;
+  In.RobSize = P.RobSize.Value > 0 ? static_cast<unsigned>(P.RobSize.Value)
+                                   : DefaultWindow;
+  In.SchedulerSize = static_cast<unsigned>(P.SchedulerSize.Value);
+  In.LoadQueueSize = static_cast<unsigned>(P.LoadQueueSize.Value);
+  In.StoreQueueSize = static_cast<unsigned>(P.StoreQueueSize.Value);
+  return In;
+}
+
+SimProbe probe(const char *Id, const char *Label, const SimInput &In) {
+  SimulationReport S = simulateLoop(In, 0);
+  return {Id, Label, S.CyclesPerIteration, S.Converged};
+}
+
+StageResult runSimulation(StageContext &C, LoopReport &R) {
+  const SimInput In = simulationInput(C, R);
+  auto Sim = std::make_shared<SimulationReport>(
+      simulateLoop(In, C.Options.TimelineIterations));
+
+  SimInput FrontEnd = In;
+  FrontEnd.FrontEndWidth = 0;
+  FrontEnd.TakenBranchesPerCycle = 0;
+  FrontEnd.IterationMinCycles = 0;
+  Sim->Probes.push_back(
+      probe("perfect-front-end", "perfect front end", FrontEnd));
+  SimInput Ports = In;
+  Ports.UnlimitedPorts = true;
+  Sim->Probes.push_back(probe("unlimited-ports", "unlimited ports", Ports));
+  SimInput Independent = In;
+  Independent.Edges.clear();
+  for (SimNode &N : Independent.Nodes)
+    N.InEdges.clear();
+  Sim->Probes.push_back(
+      probe("no-dependencies", "no dependencies", Independent));
+  SimInput Window = In;
+  Window.RobSize *= WindowProbeFactor;
+  Window.SchedulerSize = Window.LoadQueueSize = Window.StoreQueueSize = 0;
+  Sim->Probes.push_back(probe("unlimited-window",
+                              "2x ROB, no scheduler or load/store "
+                              "queue limit",
+                              Window));
+
+  if (!Sim->Converged)
+    R.Notes.push_back(fmt::format(
+        "the simulation found no repeating steady state in {} iterations "
+        "({} cycles); the prediction stays the bounds'",
+        Sim->Iterations, Sim->Cycles));
+  StageResult Out;
+  Out.Bound = Sim->CyclesPerIteration;
+  R.Simulation = std::move(Sim);
+  return Out;
+}
+
+std::string simulationDetail(const StageResult &, const LoopReport &R,
+                             const MachineModel &) {
+  const SimulationReport &S = *R.Simulation;
+  if (!S.Converged)
+    return fmt::format("(not converged after {} iterations)", S.Iterations);
+  return fmt::format("(cycle-level; steady state repeats every {} "
+                     "iteration{}, {} simulated)",
+                     S.PeriodIterations, S.PeriodIterations == 1 ? "" : "s",
+                     S.Iterations);
+}
+
+bool simulationEnabled(const AnalysisOptions &O) { return O.Simulate; }
+
+} // namespace
+
+const Stage SimulateStage = {{"simulated", "simulated", "simulated",
+                              "Simulated", /*Throughput=*/false,
+                              /*TieRank=*/5, simulationDetail},
+                             runSimulation,
+                             simulationEnabled};
+
+} // namespace loopperf::detail

@@ -1,0 +1,217 @@
+// SimulateTest.cpp - the cycle-level simulation (the "simulated" stage) on
+// hand-made cores whose every number is chosen here, so that each expected
+// cycle count can be traced by hand in the comment above it. The cycle
+// conventions (SimulateCore.cpp): the front end delivers in cycle c, rename
+// dispatches at c + 1 at the earliest, a node issues at dispatch + 1 at the
+// earliest and when its producers' issue + latency has passed, an
+// instruction retires in the first cycle at or after issue + latency of all
+// its nodes (at least issue + 1 for a node on a port).
+#include "TestModel.h"
+
+#include "loopperf/Analysis.h"
+#include "loopperf/Simulate.h"
+
+#include <gtest/gtest.h>
+
+using namespace loopperf;
+using namespace loopperf::test;
+
+namespace {
+
+/// Four ALUs, a pipelined long-latency unit (SQ), an FP adder (FA) and a
+/// branch unit. Nothing in the front end limits (no uop cache, decoder or
+/// taken-branch numbers): only dispatch does.
+ModelBuilder windowCore(unsigned MulLatency) {
+  ModelBuilder B({"ALU0", "ALU1", "ALU2", "ALU3", "SQ", "FA", "BR"});
+  MachineModel &M = B.model();
+  M.Pipeline.DispatchWidth.Value = 4;
+  const char *Alu = "ALU0+ALU1+ALU2+ALU3";
+  B.form("movl imm,r32", 1, 1, {{Alu, 1}})
+      .form("addq imm,r64", 1, 1, {{Alu, 1}})
+      .form("decq r64", 1, 1, {{Alu, 1}})
+      .form("jne label", 1, 0, {{"BR", 1}}, FormBranch)
+      .form("vmulpd ymm,ymm,ymm", 1, MulLatency, {{"SQ", 1}})
+      .form("vaddpd ymm,ymm,ymm", 1, 1, {{"FA", 1}});
+  return B;
+}
+
+AnalysisOptions simulate() {
+  AnalysisOptions O;
+  O.Simulate = true;
+  return O;
+}
+
+double probe(const SimulationReport &S, std::string_view Id) {
+  for (const SimProbe &P : S.Probes)
+    if (Id == P.Id)
+      return P.CyclesPerIteration;
+  ADD_FAILURE() << "no probe " << Id;
+  return -1;
+}
+
+/// Seed 001: every cycle is charged once per stage, so each stack sums to
+/// the simulated cycles per iteration (up to rounding of the fractions).
+void expectStacksSum(const SimulationReport &S) {
+  EXPECT_NEAR(S.Dispatch.total(), S.CyclesPerIteration, 1e-9);
+  EXPECT_NEAR(S.Issue.total(), S.CyclesPerIteration, 1e-9);
+  EXPECT_NEAR(S.Commit.total(), S.CyclesPerIteration, 1e-9);
+}
+
+} // namespace
+
+TEST(Simulate, OffByDefault) {
+  // Without AnalysisOptions::Simulate the stage does not run: no result,
+  // no "simulated" bound, the prediction is the bounds'.
+  MachineModel M = windowCore(20).build();
+  KernelBuilder Kb;
+  Kb.add("vmulpd %ymm1, %ymm1, %ymm2").add("movl $1, %eax");
+  LoopReport R = analyzeLoop(Kb.build(), M);
+  EXPECT_EQ(R.Simulation, nullptr);
+  EXPECT_EQ(R.stage("simulated"), nullptr);
+  EXPECT_EQ(R.Stages.size(), 5u);
+}
+
+TEST(Simulate, RobLimited) {
+  // vmulpd %ymm1,%ymm1,%ymm2 (latency 20, independent in every iteration: it
+  // reads the invariant ymm1) and three movl $imm: 4 fused uops, ROB of 8 = two
+  // iterations. Bounds: dispatch 4/4 = 1, ports 1 (SQ), no recurrence.
+  // Simulation: iterations 0 and 1 dispatch in cycles 1 and 2; vmulpd 0
+  // issues at 2 and is done at 22, so iteration 0 retires at 22 and frees
+  // 4 entries: iteration 2 dispatches at 22, iteration 3 at 23 (after
+  // iteration 1 retires at 23). Retire cycles 22, 23, 43, 44, ...: deltas
+  // 1, 20 repeating, (1 + 20) / 2 = 10.50 cycles/iteration.
+  ModelBuilder B = windowCore(20);
+  B.model().Pipeline.RobSize.Value = 8;
+  MachineModel M = B.build();
+  KernelBuilder Kb;
+  Kb.add("vmulpd %ymm1, %ymm1, %ymm2")
+      .add("movl $1, %eax")
+      .add("movl $2, %ecx")
+      .add("movl $3, %edx");
+  LoopReport R = analyzeLoop(Kb.build(), M, simulate());
+  ASSERT_NE(R.Simulation, nullptr);
+  const SimulationReport &S = *R.Simulation;
+  EXPECT_TRUE(S.Converged);
+  EXPECT_EQ(S.PeriodIterations, 2u);
+  EXPECT_EQ(S.PeriodCycles, 21u);
+  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, 10.5);
+  EXPECT_DOUBLE_EQ(R.bound("simulated"), 10.5);
+  EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 10.5); // the simulation predicts
+  EXPECT_DOUBLE_EQ(R.bound("front-end"), 1.0);
+  EXPECT_DOUBLE_EQ(R.bound("ports"), 1.0);
+  // The window probe's 2x larger ROB (16 uops) holds 4 iterations: they
+  // dispatch in cycles 1..4 and retire at 22..25, when 4 more dispatch:
+  // 4 iterations every 21 cycles, 5.25 cycles/iteration.
+  EXPECT_DOUBLE_EQ(probe(S, "unlimited-window"), 5.25);
+  EXPECT_DOUBLE_EQ(probe(S, "unlimited-ports"), 10.5);
+  expectStacksSum(S);
+}
+
+TEST(Simulate, SchedulerLimited) {
+  // vmulpd %ymm1,%ymm1,%ymm2 (latency 10, SQ) and vaddpd %ymm2,%ymm3,%ymm4
+  // (latency 1, FA, waits for it); dispatch 2, ROB 64, scheduler 2 entries.
+  // Bounds: dispatch 2/2 = 1, ports 1, no recurrence.
+  // Simulation: cycle 1 dispatches mul0, add0 (scheduler full); 2: mul0
+  // issues, mul1 enters; 3: mul1 issues, add1 enters. add0 is ready at
+  // 2 + 10 = 12, add1 at 13. 12: add0 issues, mul2 enters; 13: add1 and
+  // mul2 issue, add2 and mul3 enter; 14: mul3 issues, add3 enters;
+  // add2 is ready at 23, add3 at 24: the adds issue at 12, 13, 23, 24,
+  // 34, 35, ... and retire one cycle later: deltas 1, 10 repeating,
+  // (1 + 10) / 2 = 5.50 cycles/iteration.
+  ModelBuilder B = windowCore(10);
+  B.model().Pipeline.DispatchWidth.Value = 2;
+  B.model().Pipeline.RobSize.Value = 64;
+  B.model().Pipeline.SchedulerSize.Value = 2;
+  MachineModel M = B.build();
+  KernelBuilder Kb;
+  Kb.add("vmulpd %ymm1, %ymm1, %ymm2").add("vaddpd %ymm2, %ymm3, %ymm4");
+  LoopReport R = analyzeLoop(Kb.build(), M, simulate());
+  ASSERT_NE(R.Simulation, nullptr);
+  const SimulationReport &S = *R.Simulation;
+  EXPECT_TRUE(S.Converged);
+  EXPECT_EQ(S.PeriodIterations, 2u);
+  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, 5.5);
+  EXPECT_DOUBLE_EQ(R.bound("front-end"), 1.0);
+  EXPECT_DOUBLE_EQ(R.bound("ports"), 1.0);
+  EXPECT_DOUBLE_EQ(R.bound("loop-carried"), 0.0);
+  // Without the scheduler limit one iteration dispatches per cycle: 1.00.
+  EXPECT_DOUBLE_EQ(probe(S, "unlimited-window"), 1.0);
+  // Had to wait = issue - (dispatch + 1). In the repeating pair a mul
+  // enters and issues in the next cycle (mul2: 12 -> 13, mul3: 13 -> 14):
+  // 0; an add enters one cycle after its mul and waits for it: add2
+  // enters at 13, issues at 23: 23 - 14 = 9; add3 14 -> 24: 9.
+  ASSERT_EQ(S.HadToWait.size(), 2u);
+  EXPECT_DOUBLE_EQ(S.HadToWait[0], 0.0);
+  EXPECT_DOUBLE_EQ(S.HadToWait[1], 9.0);
+  expectStacksSum(S);
+}
+
+TEST(Simulate, TakenBranchLimited) {
+  // addq $1,%rax; decq %rcx; jne: two 1-cycle chains (1 cycle/iteration),
+  // 3 uops on 4 ALUs and a branch unit, dispatch 4. One taken branch
+  // every 2 cycles (takenBranchesPerCycle 0.5): the front end's tokens
+  // reach 1 every second cycle, so the jne of each iteration is delivered
+  // every 2 cycles: 2.00 cycles/iteration, the front-end bound 1 / 0.5.
+  // With a perfect front end the chains limit: 1.00.
+  ModelBuilder B = windowCore(20);
+  B.model().Pipeline.TakenBranchesPerCycle.Value = 0.5;
+  MachineModel M = B.build();
+  KernelBuilder Kb;
+  Kb.add("addq $1, %rax").add("decq %rcx").add("jne .L1");
+  LoopReport R = analyzeLoop(Kb.build(), M, simulate());
+  ASSERT_NE(R.Simulation, nullptr);
+  const SimulationReport &S = *R.Simulation;
+  EXPECT_TRUE(S.Converged);
+  EXPECT_EQ(S.PeriodIterations, 1u);
+  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, 2.0);
+  EXPECT_DOUBLE_EQ(R.bound("front-end"), 2.0);
+  EXPECT_DOUBLE_EQ(probe(S, "perfect-front-end"), 1.0);
+  EXPECT_DOUBLE_EQ(probe(S, "no-dependencies"), 2.0);
+  // Dispatch sees 3 of 4 slots per 2 cycles used: base 3/4, and the
+  // rest is the empty front end.
+  EXPECT_DOUBLE_EQ(S.Dispatch.Cycles[unsigned(CpiCause::Base)], 0.75);
+  EXPECT_DOUBLE_EQ(S.Dispatch.Cycles[unsigned(CpiCause::FrontEnd)], 1.25);
+  expectStacksSum(S);
+}
+
+TEST(Simulate, NonPipelinedDivider) {
+  // A demand of 8 cycles on one port blocks it for 8 cycles: two
+  // independent divides per iteration need 16 cycles of DIV.
+  ModelBuilder B({"ALU0", "DIV"});
+  B.model().Pipeline.DispatchWidth.Value = 4;
+  B.model().DividerPort = 1;
+  B.form("vdivpd ymm,ymm,ymm", 1, 13, {{"DIV", 8}}, FormDivider);
+  MachineModel M = B.build();
+  KernelBuilder Kb;
+  Kb.add("vdivpd %ymm1, %ymm2, %ymm3").add("vdivpd %ymm1, %ymm2, %ymm4");
+  LoopReport R = analyzeLoop(Kb.build(), M, simulate());
+  ASSERT_NE(R.Simulation, nullptr);
+  EXPECT_DOUBLE_EQ(R.Simulation->CyclesPerIteration, 16.0);
+  EXPECT_DOUBLE_EQ(R.bound("divider"), 16.0);
+  expectStacksSum(*R.Simulation);
+}
+
+TEST(Simulate, Timeline) {
+  // windowCore, latency 3: vmulpd then the vaddpd that reads it.
+  // Delivered in cycle 0, dispatched in 1; mul issues at 2, executes
+  // 2..4 (E = 4), retires at 5; the add is ready at 2 + 3 = 5, executes
+  // in 5 and retires at 6.
+  MachineModel M = windowCore(3).build();
+  KernelBuilder Kb;
+  Kb.add("vmulpd %ymm1, %ymm1, %ymm2").add("vaddpd %ymm2, %ymm3, %ymm4");
+  AnalysisOptions O = simulate();
+  O.TimelineIterations = 1;
+  LoopReport R = analyzeLoop(Kb.build(), M, O);
+  ASSERT_NE(R.Simulation, nullptr);
+  ASSERT_EQ(R.Simulation->Timeline.size(), 2u);
+  const SimTimelineRow &Mul = R.Simulation->Timeline[0];
+  const SimTimelineRow &Add = R.Simulation->Timeline[1];
+  EXPECT_EQ(Mul.Dispatch, 1);
+  EXPECT_EQ(Mul.Issue, 2);
+  EXPECT_EQ(Mul.Executed, 4);
+  EXPECT_EQ(Mul.Retire, 5);
+  EXPECT_EQ(Add.Dispatch, 1);
+  EXPECT_EQ(Add.Issue, 5);
+  EXPECT_EQ(Add.Executed, 5);
+  EXPECT_EQ(Add.Retire, 6);
+}
