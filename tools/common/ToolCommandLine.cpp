@@ -2,6 +2,7 @@
 #include "ToolCommandLine.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -22,9 +23,14 @@ std::vector<const cl::Option *> listedOptions(cl::SubCommand &Sub,
                                               const ToolHelp &Help) {
   std::vector<const cl::Option *> Opts;
   for (const auto &Entry : Sub.OptionsMap) {
+    // LLVM 22 keeps the options in a DenseMap, LLVM 19 in a StringMap.
+#if LLVM_VERSION_MAJOR >= 22
+    const StringRef Name = Entry.first;
+#else
+    const StringRef Name = Entry.getKey();
+#endif
     const cl::Option *O = Entry.second;
-    if (O->ArgStr != Entry.first() ||
-        O->getOptionHiddenFlag() != cl::NotHidden ||
+    if (O->ArgStr != Name || O->getOptionHiddenFlag() != cl::NotHidden ||
         !inCategory(*O, Help.Category))
       continue;
     Opts.push_back(O);
@@ -80,7 +86,11 @@ bool parseCommandLine(int Argc, char **Argv, const ToolHelp &Help) {
       [VersionLine](raw_ostream &OS) { OS << VersionLine << "\n"; });
   std::string Errors;
   raw_string_ostream ErrorStream(Errors);
+  // LLVM 22 takes a file system (for response files) before EnvVar.
   if (cl::ParseCommandLineOptions(Argc, Argv, "", &ErrorStream,
+#if LLVM_VERSION_MAJOR >= 22
+                                  /*VFS=*/nullptr,
+#endif
                                   /*EnvVar=*/nullptr,
                                   /*LongOptionsUseDoubleDash=*/true))
     return true;
