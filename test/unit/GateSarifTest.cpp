@@ -10,6 +10,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
 using namespace loopperf::gate;
 
 namespace {
@@ -82,6 +86,61 @@ TEST(GateSarif, DriverNamesItsVersionAndEveryRuleHasHelp) {
   EXPECT_EQ(Result["ruleId"], "loopperf/regression");
   EXPECT_EQ(Driver["rules"][Result["ruleIndex"].get<int>()]["id"],
             "loopperf/regression");
+}
+
+/// A project tree in a temporary directory whose name has a space:
+/// "<tmp>/ws x/src/nested/kernels.c" and a build directory beside it.
+struct TempProject {
+  std::filesystem::path Top;
+  TempProject() {
+    Top = std::filesystem::temp_directory_path() /
+          ("gate sarif " + std::to_string(::getpid()));
+    std::filesystem::create_directories(Top / "src" / "nested");
+    std::filesystem::create_directories(Top / "build-src" / "CMakeFiles" /
+                                        "k.dir");
+    std::ofstream(Top / "src" / "nested" / "kernels.c") << "int x;\n";
+  }
+  ~TempProject() { std::filesystem::remove_all(Top); }
+};
+
+TEST(GateSarif, RelativeRecordPathsAreResolvedFromTheRecordsDirectory) {
+  TempProject P;
+  LoopRecord Base, Cand;
+  // Ninja runs clang in build-src; the record is two levels below it
+  // (CMake's object directory): ../src/nested/kernels.c is found from
+  // build-src, and is src/nested/kernels.c under the root.
+  Cand.Origin =
+      (P.Top / "build-src" / "CMakeFiles" / "k.dir" / "kernels.c.opt.yaml")
+          .string();
+  nlohmann::json Doc =
+      sarifFor("../src/nested/kernels.c", P.Top.string(), Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "src/nested/kernels.c");
+  EXPECT_EQ(artifactOf(Doc)["uriBaseId"], "%SRCROOT%");
+  // The docs' GitHub layout: the checkout is <ws>/src, --source-root is
+  // it, and clang ran in <ws> on src/nested/kernels.c. Joined to the root
+  // that was .../src/src/nested/kernels.c; resolved, it is nested/kernels.c.
+  Cand.Origin = (P.Top / "build-src" / "kernels.c.opt.yaml").string();
+  Doc = sarifFor("src/nested/kernels.c", (P.Top / "src").string(), Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "nested/kernels.c");
+  // A root with a trailing slash, "." and ".." in a path: normalised.
+  Doc = sarifFor(
+      (P.Top / "build-src" / ".." / "src" / "." / "nested" / "kernels.c")
+          .string(),
+      (P.Top / "src" / "").string(), Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "nested/kernels.c");
+  // A relative path found nowhere stays as recorded.
+  Doc = sarifFor("gone/kernels.c", P.Top.string(), Base, Cand);
+  EXPECT_EQ(artifactOf(Doc)["uri"], "gone/kernels.c");
+  EXPECT_EQ(artifactOf(Doc)["uriBaseId"], "%SRCROOT%");
+}
+
+TEST(GateSarif, DriverHasAnAbsoluteInformationUri) {
+  LoopRecord Base, Cand;
+  nlohmann::json Doc = sarifFor("k.c", "", Base, Cand);
+  const std::string Uri = Doc["runs"][0]["tool"]["driver"]["informationUri"];
+  // The default build: docs/ci.md of the source tree, as a file:// URI.
+  EXPECT_EQ(Uri.rfind("file:///", 0), 0u) << Uri;
+  EXPECT_NE(Uri.find("/docs/ci.md"), std::string::npos) << Uri;
 }
 
 } // namespace

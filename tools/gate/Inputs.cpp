@@ -28,8 +28,8 @@ std::string withoutGz(const std::string &Name) {
 
 bool isRecordName(const std::string &Name) {
   const std::string N = withoutGz(Name);
-  return endsWith(N, ".opt.yaml") || endsWith(N, ".opt-record.json") ||
-         endsWith(N, ".loopperf.json");
+  return endsWith(N, ".opt.yaml") || endsWith(N, ".opt.bitstream") ||
+         endsWith(N, ".opt-record.json") || endsWith(N, ".loopperf.json");
 }
 
 std::vector<std::string> expand(const std::string &Path) {
@@ -47,7 +47,8 @@ std::vector<std::string> expand(const std::string &Path) {
     throw InputError(Path, "cannot list directory: " + Ec.message());
   if (Files.empty())
     throw InputError(
-        Path, "no *.opt.yaml, *.opt-record.json.gz or *.loopperf.json records");
+        Path, "no *.opt.yaml, *.opt-record.json.gz or *.loopperf.json records "
+              "(nor *.opt.bitstream)");
   std::sort(Files.begin(), Files.end());
   return Files;
 }
@@ -78,6 +79,7 @@ const char *recordKindName(RecordKind K) {
 RecordFormat recordFormat(const std::string &Path, const std::string &Bytes) {
   const std::string Name = withoutGz(fs::path(Path).filename().string());
   for (auto [suffix, kind] : {std::pair{".opt.yaml", RecordKind::ClangYaml},
+                              {".opt.bitstream", RecordKind::ClangYaml},
                               {".yaml", RecordKind::ClangYaml},
                               {".yml", RecordKind::ClangYaml},
                               {".opt-record.json", RecordKind::GccRecord},

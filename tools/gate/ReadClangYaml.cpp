@@ -1,5 +1,6 @@
-// ReadClangYaml.cpp - clang's YAML optimization records, via LLVM's remarks
-// library (llvm/Remarks/RemarkParser.h), not hand-parsed YAML.
+// ReadClangYaml.cpp - clang's optimization records, YAML or LLVM's
+// bitstream, via LLVM's remarks library (llvm/Remarks/RemarkParser.h), not
+// hand-parsed.
 #include "Readers.h"
 
 #include "llvm/Remarks/Remark.h"
@@ -66,17 +67,24 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
 
 std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
                                       const std::string &Origin) {
+  // LLVM's bitstream remarks (clang -fsave-optimization-record=bitstream,
+  // `llvm-remarkutil yaml2bitstream`) start with the magic "RMRK"; the
+  // bitstream parser finds a file cut short itself.
+  const bool Bitstream = llvm::StringRef(Bytes).starts_with("RMRK");
   // LLVM's YAML remark serializer ends every remark with "...": anything
   // else at the end is a file cut short (the parser would accept a remark
   // cut between two arguments).
   const size_t Last = Bytes.find_last_not_of(" \t\r\n");
-  if (Last != std::string::npos &&
+  if (!Bitstream && Last != std::string::npos &&
       (Last < 2 || Bytes.compare(Last - 2, 3, "...") != 0))
     throw InputError(
         Origin, "truncated optimization record (the last remark does not end "
                 "with '...')");
   llvm::Expected<std::unique_ptr<llvm::remarks::RemarkParser>> Parser =
-      llvm::remarks::createRemarkParser(llvm::remarks::Format::YAML, Bytes);
+      llvm::remarks::createRemarkParser(Bitstream
+                                            ? llvm::remarks::Format::Bitstream
+                                            : llvm::remarks::Format::YAML,
+                                        Bytes);
   if (!Parser)
     throw InputError(Origin, llvm::toString(Parser.takeError()));
   std::vector<LoopRecord> Out;

@@ -5,6 +5,10 @@
 #include "loopperf/JsonText.h"
 #include "loopperf/Version.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string_view>
@@ -83,26 +87,86 @@ int ruleOf(Status S) {
   return -1;
 }
 
-/// The artifact location of `file`: relative to %SRCROOT% when it is under
-/// `root` or relative already, else an absolute file:// URI; percent-encoded.
-Json artifactOf(const std::string &File, const std::string &Root) {
-  if (!Root.empty()) {
-    std::string Prefix = Root.back() == '/' ? Root : Root + "/";
-    if (File.rfind(Prefix, 0) == 0)
-      return {{"uri", percentEncode(File.substr(Prefix.size()))},
-              {"uriBaseId", "%SRCROOT%"}};
+/// `Path` absolute (against the working directory), without "." and ".."
+/// components (llvm::sys::path; symbolic links are left alone).
+std::string absoluteClean(llvm::StringRef Path) {
+  llvm::SmallString<256> S(Path);
+  llvm::sys::fs::make_absolute(S);
+  llvm::sys::path::remove_dots(S, /*remove_dot_dot=*/true);
+  return std::string(S);
+}
+
+/// The file a relative record path names, absolute, or "" if it is not
+/// found. The path is relative to the compiler's working directory, which
+/// no record names. The record is written beside the object, which build
+/// systems put in or below that directory (Ninja: the build directory;
+/// Make: a directory of the build tree; a plain Makefile: the project), so
+/// the nearest of the record's directory and its ancestors where the file
+/// exists is taken, then the source root.
+std::string resolveRelative(const std::string &File, const std::string &Origin,
+                            const std::string &Root) {
+  auto Existing = [&](llvm::StringRef Dir) -> std::string {
+    llvm::SmallString<256> Candidate(Dir);
+    llvm::sys::path::append(Candidate, File);
+    return llvm::sys::fs::is_regular_file(Candidate) ? absoluteClean(Candidate)
+                                                     : std::string();
+  };
+  if (!Origin.empty()) {
+    const std::string Record = absoluteClean(Origin);
+    for (llvm::StringRef Dir = llvm::sys::path::parent_path(Record);
+         !Dir.empty(); Dir = llvm::sys::path::parent_path(Dir))
+      if (std::string Found = Existing(Dir); !Found.empty())
+        return Found;
   }
-  if (!File.empty() && File[0] == '/')
-    return {{"uri", "file://" + percentEncode(File)}};
+  return Existing(Root);
+}
+
+/// The artifact location of `File` (from the record `Origin`) for a source
+/// root `Root` (absolute and clean, or "" for none): relative to %SRCROOT%
+/// when the file is under the root, else an absolute file:// URI;
+/// percent-encoded. A relative path is resolved first (resolveRelative);
+/// one that is not found, or any relative path without a root, stays as
+/// recorded, relative to %SRCROOT%.
+Json artifactOf(const std::string &File, const std::string &Origin,
+                const std::string &Root) {
+  std::string Absolute;
+  if (llvm::sys::path::is_absolute(File))
+    Absolute = absoluteClean(File);
+  else if (!Root.empty() && !File.empty())
+    Absolute = resolveRelative(File, Origin, Root);
+  if (!Absolute.empty()) {
+    const std::string Prefix =
+        Root.empty() || Root.back() == '/' ? Root : Root + "/";
+    if (!Root.empty() && Absolute.rfind(Prefix, 0) == 0)
+      return {{"uri", percentEncode(Absolute.substr(Prefix.size()))},
+              {"uriBaseId", "%SRCROOT%"}};
+    return {{"uri", "file://" + percentEncode(Absolute)}};
+  }
   Json A = {{"uri", percentEncode(File)}};
   if (!File.empty())
     A["uriBaseId"] = "%SRCROOT%";
   return A;
 }
 
+/// The driver's informationUri: LOOPPERF_INFORMATION_URI when the build
+/// sets one (CMake cache variable), else the gate's documentation,
+/// docs/ci.md of the source tree it was built from, as a file:// URI.
+std::string informationUri() {
+#if defined(LOOPPERF_INFORMATION_URI)
+  if (std::string_view(LOOPPERF_INFORMATION_URI).size())
+    return LOOPPERF_INFORMATION_URI;
+#endif
+#if defined(LOOPPERF_GATE_DOCUMENT)
+  return "file://" + percentEncode(LOOPPERF_GATE_DOCUMENT);
+#else
+  return "";
+#endif
+}
+
 } // namespace
 
 std::string writeSarif(const GateResult &R, const std::string &SourceRoot) {
+  const std::string Root = SourceRoot.empty() ? "" : absoluteClean(SourceRoot);
   Json RulesJson = Json::array();
   for (const Rule &Entry : RuleTable)
     RulesJson.push_back({{"id", Entry.Id},
@@ -118,7 +182,7 @@ std::string writeSarif(const GateResult &R, const std::string &SourceRoot) {
     if (Rule < 0 || (V.Outcome == Status::Removed && !V.Fails))
       continue;
     const LoopRecord &L = V.loop();
-    Json Physical = {{"artifactLocation", artifactOf(L.File, SourceRoot)}};
+    Json Physical = {{"artifactLocation", artifactOf(L.File, L.Origin, Root)}};
     if (L.Line) {
       Physical["region"] = {{"startLine", L.Line}};
       if (L.Column)
@@ -138,19 +202,18 @@ std::string writeSarif(const GateResult &R, const std::string &SourceRoot) {
       Result["partialFingerprints"] = {{"loopperfLoop/v1", L.Fingerprint}};
     Results.push_back(Result);
   }
-  Json Run = {{"tool",
-               {{"driver",
-                 {{"name", "loopperf-gate"},
-                  {"version", Version},
-                  {"semanticVersion", Version},
-                  {"rules", RulesJson}}}}},
-              {"results", Results}};
-  if (!SourceRoot.empty())
+  Json Driver = {{"name", "loopperf-gate"},
+                 {"version", Version},
+                 {"semanticVersion", Version}};
+  if (std::string Uri = informationUri(); !Uri.empty())
+    Driver["informationUri"] = Uri;
+  Driver["rules"] = RulesJson;
+  Json Run = {{"tool", {{"driver", Driver}}}, {"results", Results}};
+  if (!Root.empty())
     Run["originalUriBaseIds"] = {
         {"%SRCROOT%",
-         {{"uri", "file://" + percentEncode(SourceRoot.back() == '/'
-                                                ? SourceRoot
-                                                : SourceRoot + "/")}}}};
+         {{"uri", "file://" +
+                      percentEncode(Root.back() == '/' ? Root : Root + "/")}}}};
   Json Doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
               {"version", "2.1.0"},
               {"runs", Json::array({Run})}};

@@ -10,6 +10,9 @@
 #include "InstSynth.h"
 #include "LLVMCompat.h"
 #include "SchedExtract.h"
+#include "ToolCommandLine.h"
+
+#include "loopperf/Version.h"
 
 #include "loopperf/Isa.h"
 
@@ -21,7 +24,9 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -76,21 +81,12 @@ const TargetSpec Targets[] = {
      "LDRXui", "STRXui"},
 };
 
+/// `S` as a JSON string, quoted and escaped by llvm::json.
 std::string jsonString(StringRef S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\') {
-      Out += '\\';
-      Out += C;
-    } else if (static_cast<unsigned char>(C) < 0x20) {
-      char Buf[8];
-      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
-      Out += Buf;
-    } else {
-      Out += C;
-    }
-  }
-  return Out + "\"";
+  std::string Out;
+  raw_string_ostream OS(Out);
+  json::OStream(OS).value(S);
+  return Out;
 }
 
 std::string number(double V) {
@@ -359,52 +355,45 @@ private:
   std::map<std::string, unsigned> OpcodeByName;
 };
 
-std::vector<std::string> splitList(StringRef S) {
-  SmallVector<StringRef, 8> Parts;
-  S.split(Parts, ',', -1, false);
-  std::vector<std::string> Out;
-  for (StringRef P : Parts)
-    Out.push_back(P.trim().str());
-  return Out;
-}
+cl::OptionCategory GenCategory("loopperf-gen-models options");
+cl::opt<std::string> OutDir("out-dir",
+                            cl::desc("Write the model files here (default .)"),
+                            cl::value_desc("dir"), cl::init("."),
+                            cl::cat(GenCategory));
+cl::opt<std::string> TargetName("target",
+                                cl::desc("x86 | aarch64 | all (default)"),
+                                cl::value_desc("t"), cl::init("all"),
+                                cl::cat(GenCategory));
+cl::list<std::string> Only("only", cl::desc("Only the models of these CPUs"),
+                           cl::value_desc("cpu,..."), cl::CommaSeparated,
+                           cl::cat(GenCategory));
+cl::opt<bool> List("list",
+                   cl::desc("List each model's name and CPUs, write nothing"),
+                   cl::cat(GenCategory));
+
+const loopperf::tool::ToolHelp Help = {
+    "loopperf-gen-models",
+    LOOPPERF_VERSION_LINE("loopperf-gen-models"),
+    "usage: loopperf-gen-models [--out-dir DIR] [--target x86|aarch64|all] "
+    "[--only cpu,...] [--list]\n"
+    "  One models/<name>.json per distinct LLVM scheduling model (see "
+    "models/README.md).\n",
+    &GenCategory,
+    {{"options", &cl::SubCommand::getTopLevel()}},
+    ""};
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string OutDir = ".", OnlyTarget = "all";
-  std::vector<std::string> Only;
-  bool List = false;
-  for (int I = 1; I < argc; ++I) {
-    StringRef A = argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= argc) {
-        errs() << "error: " << A << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++I];
-    };
-    if (A == "--out-dir")
-      OutDir = Value();
-    else if (A == "--target")
-      OnlyTarget = Value();
-    else if (A == "--only")
-      Only = splitList(Value());
-    else if (A == "--list")
-      List = true;
-    else {
-      errs() << "usage: loopperf-gen-models [--out-dir DIR] [--target "
-                "x86|aarch64|all] "
-                "[--only cpu,...] [--list]\n";
-      return 2;
-    }
-  }
+  if (!loopperf::tool::parseCommandLine(argc, argv, Help))
+    return 2;
   InitializeAllTargetInfos();
   InitializeAllTargetMCs();
   CrashRecoveryContext::Enable();
 
   bool Ok = true;
   for (const TargetSpec &Spec : Targets) {
-    if (OnlyTarget != "all" && OnlyTarget != Spec.Name)
+    if (TargetName != "all" && TargetName != Spec.Name)
       continue;
     std::string Err;
     const Target *T = TargetRegistry::lookupTarget(

@@ -1,8 +1,12 @@
 // ModelsTool.cpp - loopperf-models: inspect the built-in machine models.
 //
-//   loopperf-models list                 built-in names and the model each
-//   selects loopperf-models check <cpu|file>     consistency findings (exit 1
-//   on errors) loopperf-models show <cpu|file> <opcode|"asm key">   one form
+//   loopperf-models list                            built-in names and models
+//   loopperf-models check <cpu|file>                consistency (exit 1 on
+//   errors) loopperf-models show <cpu|file> <opcode|key>    one instruction
+//   form
+//
+// The command line is LLVM's cl (tools/common).
+#include "ToolCommandLine.h"
 #include "loopperf/BuiltinModels.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/ModelCheck.h"
@@ -15,6 +19,7 @@
 #include <memory>
 
 using namespace loopperf;
+namespace cl = llvm::cl;
 
 namespace {
 
@@ -79,35 +84,40 @@ int show(const MachineModel &M, const std::string &What) {
   return 0;
 }
 
+cl::OptionCategory ModelsCategory("loopperf-models options");
+cl::list<std::string> Words(cl::Positional, cl::desc("<command> <argument>..."),
+                            cl::cat(ModelsCategory));
+
+const loopperf::tool::ToolHelp Help = {
+    "loopperf-models",
+    LOOPPERF_VERSION_LINE("loopperf-models"),
+    "usage: loopperf-models list | check <cpu|file> | show <cpu|file> "
+    "<opcode|key>\n"
+    "  list   the built-in machine models, one per line\n"
+    "  check  a model's internal consistency (exit 1 on errors)\n"
+    "  show   one instruction form of a model\n",
+    &ModelsCategory,
+    {},
+    ""};
+
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string Cmd = argc > 1 ? argv[1] : "";
-  if (Cmd == "list" && argc == 2)
+  if (!loopperf::tool::parseCommandLine(argc, argv, Help))
+    return 2;
+  const std::vector<std::string> Args(Words.begin(), Words.end());
+  const std::string Cmd = Args.empty() ? "" : Args[0];
+  if (Cmd == "list" && Args.size() == 1)
     return list();
   std::unique_ptr<MachineModel> Owned;
-  if (Cmd == "check" && argc == 3) {
-    const MachineModel *M = resolve(argv[2], Owned);
+  if (Cmd == "check" && Args.size() == 2) {
+    const MachineModel *M = resolve(Args[1], Owned);
     return M ? check(*M) : 2;
   }
-  if (Cmd == "show" && argc == 4) {
-    const MachineModel *M = resolve(argv[2], Owned);
-    return M ? show(*M, argv[3]) : 2;
+  if (Cmd == "show" && Args.size() == 3) {
+    const MachineModel *M = resolve(Args[1], Owned);
+    return M ? show(*M, Args[2]) : 2;
   }
-  constexpr const char *Usage =
-      "usage: loopperf-models list | check <cpu|file> | show <cpu|file> "
-      "<opcode|key>\n"
-      "  list   the built-in machine models, one per line\n"
-      "  check  a model's internal consistency (exit 1 on errors)\n"
-      "  show   one instruction form of a model\n";
-  if (Cmd == "--help" || Cmd == "-h") {
-    fmt::print("{}", Usage);
-    return 0;
-  }
-  if (Cmd == "--version") {
-    fmt::print("{}\n", LOOPPERF_VERSION_LINE("loopperf-models"));
-    return 0;
-  }
-  fmt::print(stderr, "{}", Usage);
+  std::fputs(Help.Usage.c_str(), stderr);
   return 2;
 }

@@ -1,6 +1,8 @@
 // HostIsa.cpp - see HostIsa.h.
 #include "HostIsa.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -63,16 +65,17 @@ std::string missingAvx512(const VectorIsa &Isa) {
 }
 
 std::string describeJson(const VectorIsa &Isa) {
-  char Buf[256];
-  std::snprintf(
-      Buf, sizeof Buf,
-      "{\"osxsave\": %s, \"avx\": %s, \"avx512f\": %s, \"avx512bw\": %s, "
-      "\"xcr0\": \"0x%llx\", \"avx512_state\": %s, \"wide_masks\": %s}",
-      Isa.Osxsave ? "true" : "false", Isa.Avx ? "true" : "false",
-      Isa.Avx512f ? "true" : "false", Isa.Avx512bw ? "true" : "false",
-      static_cast<unsigned long long>(Isa.Xcr0),
-      Isa.avx512() ? "true" : "false", Isa.wideMasks() ? "true" : "false");
-  return Buf;
+  char Xcr0[24];
+  std::snprintf(Xcr0, sizeof Xcr0, "0x%llx",
+                static_cast<unsigned long long>(Isa.Xcr0));
+  const nlohmann::ordered_json Doc = {{"osxsave", Isa.Osxsave},
+                                      {"avx", Isa.Avx},
+                                      {"avx512f", Isa.Avx512f},
+                                      {"avx512bw", Isa.Avx512bw},
+                                      {"xcr0", Xcr0},
+                                      {"avx512_state", Isa.avx512()},
+                                      {"wide_masks", Isa.wideMasks()}};
+  return Doc.dump(1);
 }
 
 } // namespace loopperf::measure

@@ -43,7 +43,8 @@ bool namedVectorIsa(const std::string &Name, VectorIsa &Out);
 /// "CPUID AVX512F=0, XCR0=0x7: opmask/ZMM state bits 5-7 not set".
 std::string missingAvx512(const VectorIsa &Isa);
 
-/// The facts as one line of JSON (loopperf-measure host-isa).
+/// The facts as a JSON object, one key per line (loopperf-measure host-isa;
+/// written by nlohmann).
 std::string describeJson(const VectorIsa &Isa);
 
 } // namespace loopperf::measure

@@ -1,12 +1,13 @@
 // loopperf-measure - real cycles per iteration of loop kernels on the host.
 //
-//   loopperf-measure [options] asm FILE.s...         loop bodies (CLI input
-//   format) loopperf-measure [options] kernel LIB.so SYM...  C kernels: void
-//   SYM(long n, void*, void*, void*, void*) loopperf-measure emit-harness
-//   FILE.s...          print the generated harness loopperf-measure calibrate
-//   clock only loopperf-measure host-isa                        CPUID/XCR0
-//   vector facts (JSON)
+//   loopperf-measure [options] asm FILE.s...          loop bodies
+//   loopperf-measure [options] kernel LIB.so SYM...   C kernels
+//   loopperf-measure emit-harness FILE.s...           the generated harness
+//   loopperf-measure calibrate                        the clock only
+//   loopperf-measure host-isa                         CPUID/XCR0 facts
 //
+// The command line is LLVM's cl (tools/common), its Support library the
+// only LLVM this tool links.
 // See docs/measure.md.
 #include "AsmHarness.h"
 #include "Clock.h"
@@ -14,6 +15,7 @@
 #include "Runner.h"
 #include "SharedObject.h"
 
+#include "ToolCommandLine.h"
 #include "loopperf/Version.h"
 
 #include <nlohmann/json.hpp>
@@ -31,6 +33,7 @@
 #include <vector>
 
 using namespace loopperf::measure;
+namespace cl = llvm::cl;
 
 namespace {
 
@@ -42,23 +45,6 @@ struct Options {
   bool Json = false;
   std::string IsaName; // --isa= (emit-harness only); empty: the host's
 };
-
-/// Prints the usage to `os` (standard error unless asked for) and returns
-/// the exit status of a usage error.
-int usage(std::ostream &Os = std::cerr) {
-  Os << "usage: loopperf-measure [--rounds=N] [--clean-rounds=K] "
-        "[--clean-threshold=C]\n"
-        "                        [--max-seconds=T] [--n1=N] [--n2=N] "
-        "[--unroll=N]\n"
-        "                        [--probe-ceiling=A[,M]] [--cpu=N] "
-        "[--block-us=T]\n"
-        "                        [--no-counter] [--json] [--trace]\n"
-        "                        asm FILE.s... | kernel LIB.so SYMBOL... |\n"
-        "                        [--isa=avx2|avx512f|avx512bw] emit-harness "
-        "FILE.s... |\n"
-        "                        calibrate | host-isa\n";
-  return 2;
-}
 
 bool readFile(const std::string &Path, std::string &Text) {
   std::ifstream In(Path);
@@ -313,58 +299,126 @@ int runKernels(const std::string &Lib, const std::vector<std::string> &Symbols,
   return 0;
 }
 
+cl::OptionCategory MeasureCategory("loopperf-measure options");
+
+cl::opt<size_t> Rounds("rounds", cl::desc("Rounds to keep at least"),
+                       cl::value_desc("n"), cl::cat(MeasureCategory));
+cl::opt<size_t>
+    CleanRounds("clean-rounds",
+                cl::desc("Rounds wanted whose probe shows no contention"),
+                cl::value_desc("k"), cl::cat(MeasureCategory));
+cl::opt<double>
+    CleanThreshold("clean-threshold",
+                   cl::desc("Probe contention ratio still counted clean"),
+                   cl::value_desc("c"), cl::cat(MeasureCategory));
+cl::opt<double> MaxSeconds("max-seconds",
+                           cl::desc("Stop adding rounds after T seconds"),
+                           cl::value_desc("t"), cl::cat(MeasureCategory));
+cl::opt<long> N1("n1", cl::desc("The shorter run's iterations"),
+                 cl::value_desc("n"), cl::cat(MeasureCategory));
+cl::opt<long> N2("n2", cl::desc("The longer run's iterations"),
+                 cl::value_desc("n"), cl::cat(MeasureCategory));
+cl::opt<unsigned> Unroll("unroll",
+                         cl::desc("Bodies per harness iteration (default: "
+                                  "per body)"),
+                         cl::value_desc("n"), cl::cat(MeasureCategory));
+cl::opt<std::string>
+    ProbeCeiling("probe-ceiling",
+                 cl::desc("Contention ceilings of the ALU and mixed probes"),
+                 cl::value_desc("a[,m]"), cl::cat(MeasureCategory));
+cl::opt<std::string>
+    IsaOption("isa",
+              cl::desc("emit-harness only: avx2 | avx512f | avx512bw "
+                       "(default: the host's)"),
+              cl::value_desc("isa"), cl::cat(MeasureCategory));
+cl::opt<int> CpuOption("cpu", cl::desc("Pin to this CPU (default: any)"),
+                       cl::value_desc("n"), cl::init(-1),
+                       cl::cat(MeasureCategory));
+cl::opt<double> BlockUs("block-us", cl::desc("Microseconds per timed block"),
+                        cl::value_desc("t"), cl::cat(MeasureCategory));
+cl::opt<bool> NoCounter("no-counter",
+                        cl::desc("Time with the clock, not the cycle counter"),
+                        cl::cat(MeasureCategory));
+cl::opt<bool> JsonOption("json", cl::desc("Print JSON"),
+                         cl::cat(MeasureCategory));
+cl::opt<bool> Trace("trace", cl::desc("Print every round on standard error"),
+                    cl::cat(MeasureCategory));
+cl::list<std::string> Words(cl::Positional, cl::desc("<command> <argument>..."),
+                            cl::cat(MeasureCategory));
+
+const loopperf::tool::ToolHelp Help = {
+    "loopperf-measure",
+    LOOPPERF_VERSION_LINE("loopperf-measure"),
+    R"(usage: loopperf-measure [options] asm FILE.s...
+       loopperf-measure [options] kernel LIB.so SYMBOL...
+       loopperf-measure [--isa=avx2|avx512f|avx512bw] emit-harness FILE.s...
+       loopperf-measure [options] calibrate
+       loopperf-measure host-isa
+)",
+    &MeasureCategory,
+    {{"options", &cl::SubCommand::getTopLevel()}},
+    R"(
+commands:
+  asm           cycles per iteration of loop bodies (the CLI's input format)
+  kernel        cycles per element of C kernels: void SYMBOL(long n, void*,
+                void*, void*, void*) in LIB.so
+  emit-harness  print the harness generated around the bodies
+  calibrate     the clock only (an add chain)
+  host-isa      the host's CPUID/XCR0 vector facts (JSON)
+See docs/measure.md.
+)"};
+
+/// The options given, over `Options`' defaults.
+bool readOptions(Options &O) {
+  if (Rounds.getNumOccurrences())
+    O.Run.Policy.MinRounds = Rounds;
+  if (CleanRounds.getNumOccurrences())
+    O.Run.Policy.WantClean = CleanRounds;
+  if (CleanThreshold.getNumOccurrences())
+    O.Run.Policy.Threshold = CleanThreshold;
+  if (MaxSeconds.getNumOccurrences())
+    O.Run.Policy.MaxSeconds = MaxSeconds;
+  if ((O.N1Given = N1.getNumOccurrences() > 0))
+    O.Run.N1 = N1;
+  if ((O.N2Given = N2.getNumOccurrences() > 0))
+    O.Run.N2 = N2;
+  O.Unroll = Unroll;
+  if (ProbeCeiling.getNumOccurrences()) {
+    // ALU[,MIXED]
+    auto [Alu, Mixed] = llvm::StringRef(ProbeCeiling).split(',');
+    if (Alu.getAsDouble(O.Run.Policy.AluCeiling) ||
+        (!Mixed.empty() && Mixed.getAsDouble(O.Run.Policy.MixedCeiling))) {
+      loopperf::tool::usageError(Help, "--probe-ceiling=" + ProbeCeiling +
+                                           ": expected ALU[,MIXED] numbers");
+      return false;
+    }
+  }
+  O.IsaName = IsaOption;
+  O.Cpu = CpuOption;
+  if (BlockUs.getNumOccurrences())
+    O.Run.BlockNs = 1000 * BlockUs;
+  if (NoCounter)
+    O.Run.UseCounter = false;
+  if (Trace)
+    O.Run.Trace = &std::cerr;
+  O.Json = JsonOption;
+  return true;
+}
+
+int usage() {
+  std::cerr << Help.Usage;
+  return 2;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  if (!loopperf::tool::parseCommandLine(argc, argv, Help))
+    return 2;
   Options O;
-  std::vector<std::string> Args;
-  for (int I = 1; I < argc; ++I) {
-    std::string A = argv[I];
-    auto Val = [&](const char *Name) -> const char * {
-      size_t N = std::strlen(Name);
-      return A.compare(0, N, Name) == 0 ? A.c_str() + N : nullptr;
-    };
-    if (const char *V = Val("--rounds="))
-      O.Run.Policy.MinRounds = size_t(std::max(0, std::atoi(V)));
-    else if (const char *V = Val("--clean-rounds="))
-      O.Run.Policy.WantClean = size_t(std::max(0, std::atoi(V)));
-    else if (const char *V = Val("--clean-threshold="))
-      O.Run.Policy.Threshold = std::atof(V);
-    else if (const char *V = Val("--max-seconds="))
-      O.Run.Policy.MaxSeconds = std::atof(V);
-    else if (const char *V = Val("--n1="))
-      O.Run.N1 = std::atol(V), O.N1Given = true;
-    else if (const char *V = Val("--n2="))
-      O.Run.N2 = std::atol(V), O.N2Given = true;
-    else if (const char *V = Val("--unroll="))
-      O.Unroll = unsigned(std::atoi(V));
-    else if (const char *V = Val("--probe-ceiling=")) {
-      // ALU[,MIXED]
-      O.Run.Policy.AluCeiling = std::atof(V);
-      if (const char *Comma = std::strchr(V, ','))
-        O.Run.Policy.MixedCeiling = std::atof(Comma + 1);
-    } else if (const char *V = Val("--isa="))
-      O.IsaName = V;
-    else if (const char *V = Val("--cpu="))
-      O.Cpu = std::atoi(V);
-    else if (const char *V = Val("--block-us="))
-      O.Run.BlockNs = 1000 * std::atof(V);
-    else if (A == "--no-counter")
-      O.Run.UseCounter = false;
-    else if (A == "--trace")
-      O.Run.Trace = &std::cerr;
-    else if (A == "--json")
-      O.Json = true;
-    else if (A == "-h" || A == "--help")
-      return usage(std::cout), 0;
-    else if (A == "--version")
-      return std::cout << LOOPPERF_VERSION_LINE("loopperf-measure") << "\n", 0;
-    else if (A.size() > 1 && A[0] == '-')
-      return std::cerr << "loopperf-measure: unknown option " << A << "\n",
-             usage();
-    else
-      Args.push_back(A);
-  }
+  if (!readOptions(O))
+    return 2;
+  std::vector<std::string> Args(Words.begin(), Words.end());
   if (Args.empty())
     return usage();
   std::string Cmd = Args[0];
