@@ -201,11 +201,15 @@ std::string renderText(const LoopKernel &K, const LoopReport &R,
           : "";
   const std::string Ties = tiedWith(R);
   const std::string Resource = bottleneckResource(K, R, M);
-  Line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}",
-       cycles(R.CyclesPerIteration), PerElement, bottleneckName(R.Bottleneck),
+  Line("Predicted {}{} cycles/iteration{}; bottleneck: {}{}{}",
+       R.LowerBound ? "at least " : "", cycles(R.CyclesPerIteration),
+       PerElement, bottleneckName(R.Bottleneck),
        Resource.empty() ? "" : " — " + Resource,
        Ties.empty() ? "" : " (tied with " + Ties + ")");
   Line("Confidence: {}", confidenceName(R.Conf.Level));
+  if (R.LowerBound)
+    Line("Lower bound: the loop calls {}, which is not analysed",
+         fmt::format("{}", fmt::join(R.Callees, ", ")));
   Line("");
   Line("Bounds (cycles/iteration):");
   for (const StageResult &S : R.Stages) {
@@ -352,6 +356,11 @@ Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
   J["notes"] = R.Notes;
   J["confidence"] = confidenceName(R.Conf.Level);
   J["fingerprint"] = R.Fingerprint;
+  // Only for a loop that calls, so every other loop's object is unchanged.
+  if (R.LowerBound) {
+    J["lower_bound"] = true;
+    J["callees"] = R.Callees;
+  }
   return J;
 }
 
