@@ -208,7 +208,7 @@ std::string renderText(const LoopKernel &K, const LoopReport &R,
        Ties.empty() ? "" : " (tied with " + Ties + ")");
   Line("Confidence: {}", confidenceName(R.Conf.Level));
   if (R.LowerBound)
-    Line("Lower bound: the loop calls {}, which is not analysed",
+    Line("Lower bound: the callees are not analysed: {}",
          fmt::format("{}", fmt::join(R.Callees, ", ")));
   Line("");
   Line("Bounds (cycles/iteration):");

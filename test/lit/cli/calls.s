@@ -7,7 +7,7 @@
 # RUN: %loopperf --mcpu=znver5 --json %s | %FileCheck %s --check-prefix=JSON
 # CHECK: Predicted at least 1.50 cycles/iteration; bottleneck: ports
 # CHECK-NEXT: Confidence: low
-# CHECK-NEXT: Lower bound: the loop calls f, (indirect), which is not analysed
+# CHECK-NEXT: Lower bound: the callees are not analysed: f, (indirect)
 # CHECK: front end          0.75  (6 fused uops, 7 unfused)
 # CHECK-NEXT: ports              1.50  (Zn4ALU0+Zn4BRU1)
 # JSON: "lower_bound": true,
