@@ -137,6 +137,15 @@ private:
     case MEM:
       memory(X, /*store=*/false);
       return;
+    case CALL: {
+      // (call (mem FN) ARGS): the MEM names the function, it is no data
+      // access; FN is a SYMBOL_REF (direct), a register, or a MEM the target
+      // is loaded from (call *8(%rax)), which is one.
+      rtx Fn = XEXP(X, 0);
+      use(MEM_P(Fn) ? XEXP(Fn, 0) : Fn);
+      use(XEXP(X, 1));
+      return;
+    }
     case CONST_INT:
     case CONST_DOUBLE:
     case CONST_VECTOR:

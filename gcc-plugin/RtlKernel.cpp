@@ -17,10 +17,12 @@
 
 #include "loopperf/ElementCount.h"
 #include "loopperf/Isa.h"
+#include "loopperf/LoopPath.h"
 #include "loopperf/X86.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
 #include "GccHeaders.h"
@@ -45,46 +47,50 @@ SourceLoc sourceLoc(location_t Loc) {
   return S;
 }
 
-/// The loop's blocks in the order one iteration executes them, starting at
-/// the header. Only a single path qualifies: every block has exactly one
-/// successor inside the loop, and following them visits every block once.
+/// The loop's blocks in the order one iteration executes them, found by the
+/// engine (loopperf/LoopPath.h) from the blocks' successors inside the loop
+/// and their layout (next_bb: the order bb-reorder left).
 bool executionOrder(class loop *L, std::vector<basic_block> &Order,
-                    std::string &Why) {
-  basic_block Bb = L->header;
-  for (unsigned I = 0; I < L->num_nodes; ++I) {
-    Order.push_back(Bb);
-    basic_block Next = nullptr;
-    unsigned InLoop = 0;
+                    unsigned &TakenBranches, std::string &Why) {
+  std::vector<basic_block> Blocks; // the loop's, in layout order
+  std::unordered_map<basic_block, unsigned> Index;
+  basic_block Bb;
+  FOR_EACH_BB_FN(Bb, cfun)
+  if (flow_bb_inside_loop_p(L, Bb)) {
+    Index.emplace(Bb, static_cast<unsigned>(Blocks.size()));
+    Blocks.push_back(Bb);
+  }
+  LoopShape Shape;
+  Shape.Header = Index.at(L->header);
+  for (unsigned I = 0; I < Blocks.size(); ++I) {
+    LoopBlock B;
+    B.LayoutPosition = I;
     edge E;
     edge_iterator Ei;
-    FOR_EACH_EDGE(E, Ei, Bb->succs)
-    if (flow_bb_inside_loop_p(L, E->dest)) {
-      Next = E->dest;
-      ++InLoop;
-    }
-    if (InLoop != 1) {
-      Why = "the loop body has " + std::to_string(L->num_nodes) +
-            " basic blocks with a branch inside it (not a single path per "
-            "iteration)";
-      return false;
-    }
-    Bb = Next;
+    FOR_EACH_EDGE(E, Ei, Blocks[I]->succs)
+    if (auto It = Index.find(E->dest); It != Index.end())
+      B.Succs.push_back(It->second);
+    if (auto It = Index.find(Blocks[I]->next_bb); It != Index.end())
+      B.LayoutNext = It->second;
+    Shape.Blocks.push_back(std::move(B));
   }
-  if (Bb != L->header) {
-    Why = "the loop's " + std::to_string(L->num_nodes) +
-          " basic blocks do not form one path";
+  const std::optional<LoopPath> Path = findSinglePath(Shape, Why);
+  if (!Path)
     return false;
-  }
+  for (unsigned B : Path->Blocks)
+    Order.push_back(Blocks[B]);
+  TakenBranches = Path->TakenBranches;
   return true;
 }
 
-/// Name of the function a call insn calls, if it is direct.
+/// Name of the function a call insn calls when it is direct (its address a
+/// SYMBOL_REF); "" for a call through a register or memory.
 std::string calleeName(rtx_insn *Insn) {
-  subrtx_iterator::array_type Array;
-  FOR_EACH_SUBRTX(Iter, Array, PATTERN(Insn), NONCONST)
-  if (GET_CODE(*Iter) == SYMBOL_REF)
-    return XSTR(*Iter, 0);
-  return "";
+  rtx Call = get_call_rtx_from(Insn);
+  if (!Call || !MEM_P(XEXP(Call, 0)))
+    return "";
+  rtx Address = XEXP(XEXP(Call, 0), 0);
+  return GET_CODE(Address) == SYMBOL_REF ? XSTR(Address, 0) : "";
 }
 
 std::string mnemonicOf(const std::string &Line) {
@@ -164,7 +170,7 @@ bool buildRtlLoop(class loop *L, const std::string &Function,
            (K.Loc.valid() ? " at line " + std::to_string(K.Loc.Line) : "");
 
   std::vector<basic_block> Blocks;
-  if (!executionOrder(L, Blocks, Why))
+  if (!executionOrder(L, Blocks, Out.TakenBranches, Why))
     return false;
 
   std::vector<rtx_insn *> Insns;
@@ -174,24 +180,11 @@ bool buildRtlLoop(class loop *L, const std::string &Function,
     if (NONDEBUG_INSN_P(Insn))
       Insns.push_back(Insn);
   }
-  Out.TakenBranches = Blocks.size() == 1 ? 1 : 0;
-  for (size_t I = 0; I + 1 < Blocks.size(); ++I)
-    if (Blocks[I]->next_bb != Blocks[I + 1])
-      ++Out.TakenBranches; // a jump to the next block of the path
-  if (Blocks.size() > 1 && Blocks.back()->next_bb != Blocks.front())
-    ++Out.TakenBranches; // the back edge
 
   for (rtx_insn *Insn : Insns) {
     rtx Pat = PATTERN(Insn);
     if (GET_CODE(Pat) == USE || GET_CODE(Pat) == CLOBBER)
       continue; // markers for the register allocator, no code
-    if (CALL_P(Insn)) {
-      std::string Callee = calleeName(Insn);
-      Why = "the loop calls " +
-            (Callee.empty() ? std::string("a function") : Callee) +
-            lineOf(Insn);
-      return false;
-    }
     if (GET_CODE(Pat) == ASM_INPUT || asm_noperands(Pat) >= 0) {
       Why = "the loop contains inline asm" + lineOf(Insn);
       return false;
@@ -223,6 +216,16 @@ bool buildRtlLoop(class loop *L, const std::string &Function,
       Inst.Mnemonic = mnemonicOf(Line);
       Inst.FormKey = x86::formKeyFromAtt(Line);
       Inst.Loc = sourceLoc(INSN_LOCATION(Insn));
+      if (CALL_P(Insn)) {
+        // Analysed without its callee: the engine marks the prediction a
+        // lower bound and names the callee (LoopReport::LowerBound).
+        Inst.IsCall = true;
+        Inst.Callee = calleeName(Insn);
+        // GCC writes "call f", LLVM (and so the models) "callq f": the
+        // same 64-bit call (GNU as assembles one as the other).
+        if (Inst.FormKey.rfind("call ", 0) == 0)
+          Inst.FormKey.insert(4, "q");
+      }
       if (JUMP_P(Insn)) {
         Inst.IsBranch = true;
         Inst.IsConditional = any_condjump_p(Insn);

@@ -4,7 +4,9 @@
 #include "MCInstTranslator.h"
 #include "MachineLowering.h"
 #include "loopperf/ElementCount.h"
+#include "loopperf/LoopPath.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineFunction.h"
@@ -13,6 +15,7 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GlobalValue.h"
 
 #include <algorithm>
 
@@ -31,38 +34,33 @@ SourceLoc sourceLoc(const DebugLoc &DL) {
   return S;
 }
 
-/// The loop's blocks in layout order if they form a straight line (see
-/// LoopBody.h), else an empty vector and `Why`.
-SmallVector<const MachineBasicBlock *, 4> linearBlocks(const MachineLoop &L,
-                                                       std::string &Why) {
-  SmallVector<const MachineBasicBlock *, 4> Blocks(L.block_begin(),
-                                                   L.block_end());
-  std::sort(Blocks.begin(), Blocks.end(),
-            [](const MachineBasicBlock *A, const MachineBasicBlock *B) {
-              return A->getNumber() < B->getNumber();
-            });
-  if (Blocks.front() != L.getHeader()) {
-    Why = "the loop header is not the first block of the loop in layout order";
-    return {};
-  }
-  for (size_t I = 0; I < Blocks.size(); ++I) {
-    const MachineBasicBlock *Next =
-        I + 1 < Blocks.size() ? Blocks[I + 1] : L.getHeader();
-    for (const MachineBasicBlock *Succ : Blocks[I]->successors())
-      if (L.contains(Succ) && Succ != Next) {
-        Why = "the loop body has " + std::to_string(Blocks.size()) +
-              " blocks with control flow inside the loop (not one straight "
-              "path per "
-              "iteration)";
-        return {};
-      }
-    if (!Blocks[I]->isSuccessor(Next)) {
-      Why = "the loop body has " + std::to_string(Blocks.size()) +
-            " blocks that do not run in sequence";
-      return {};
+/// The loop's blocks in the order one iteration runs them
+/// (loopperf/LoopPath.h), else nullopt and `Why`.
+std::optional<LoopPath>
+executionOrder(const MachineLoop &L,
+               SmallVectorImpl<const MachineBasicBlock *> &Blocks,
+               std::string &Why) {
+  const MachineFunction &MF = *L.getHeader()->getParent();
+  DenseMap<const MachineBasicBlock *, unsigned> Index;
+  for (const MachineBasicBlock &MBB : MF) // layout order
+    if (L.contains(&MBB)) {
+      Index[&MBB] = static_cast<unsigned>(Blocks.size());
+      Blocks.push_back(&MBB);
     }
+  LoopShape Shape;
+  Shape.Header = Index.lookup(L.getHeader());
+  for (unsigned I = 0; I < Blocks.size(); ++I) {
+    LoopBlock B;
+    B.LayoutPosition = I;
+    for (const MachineBasicBlock *Succ : Blocks[I]->successors())
+      if (auto It = Index.find(Succ); It != Index.end())
+        B.Succs.push_back(It->second);
+    if (const MachineBasicBlock *Next = Blocks[I]->getNextNode())
+      if (auto It = Index.find(Next); It != Index.end())
+        B.LayoutNext = It->second;
+    Shape.Blocks.push_back(std::move(B));
   }
-  return Blocks;
+  return findSinglePath(Shape, Why);
 }
 
 } // namespace
@@ -86,36 +84,38 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
   Body.Loc = L.getStartLoc();
 
   std::string Why;
-  SmallVector<const MachineBasicBlock *, 4> Blocks = linearBlocks(L, Why);
-  if (Blocks.empty()) {
+  SmallVector<const MachineBasicBlock *, 8> Blocks;
+  std::optional<LoopPath> Path = executionOrder(L, Blocks, Why);
+  if (!Path) {
     Body.Missed = Why;
     Body.MissedName = "ControlFlow";
     return Body;
   }
+  Body.TakenBranches = Path->TakenBranches;
 
-  for (const MachineBasicBlock *MBB : Blocks) {
-    // The latch may end in "jne header; jmp exit" (LLVM 22 places loops so):
-    // what follows the branch back to the header runs once, on leaving the
-    // loop, not per iteration, and is not part of the body (as the CLI's
-    // loop, which ends at the backward branch).
-    bool BackEdgeSeen = false;
+  for (size_t P = 0; P < Path->Blocks.size(); ++P) {
+    const MachineBasicBlock *MBB = Blocks[Path->Blocks[P]];
+    const MachineBasicBlock *Next =
+        Blocks[Path->Blocks[(P + 1) % Path->Blocks.size()]];
+    // A block that jumps to the next block of the path may go on after that
+    // branch, e.g. the latch's "jne header; jmp exit" (LLVM 22 places loops
+    // so): what follows the branch runs once, on leaving the loop, not per
+    // iteration, and is not part of the body (as the CLI's loop, which ends
+    // at the backward branch). A block that falls through into the next one
+    // runs to its end.
+    const bool Jumps = MBB->getNextNode() != Next;
+    bool TakenSeen = false;
     for (const MachineInstr &MI : MBB->instrs()) {
-      if (BackEdgeSeen)
+      if (TakenSeen)
         break;
-      if (MBB == Blocks.back() && MI.isBranch())
-        BackEdgeSeen =
-            llvm::any_of(MI.operands(), [&](const MachineOperand &O) {
-              return O.isMBB() && O.getMBB() == Header;
-            });
+      if (Jumps && MI.isBranch())
+        TakenSeen = llvm::any_of(MI.operands(), [&](const MachineOperand &O) {
+          return O.isMBB() && O.getMBB() == Next;
+        });
       if (MI.isBundle() || MI.isMetaInstruction())
         continue;
       if (!Body.Loc && MI.getDebugLoc())
         Body.Loc = MI.getDebugLoc();
-      if (MI.isCall()) {
-        Body.Missed = "the loop contains a call";
-        Body.MissedName = "Call";
-        return Body;
-      }
       if (MI.isInlineAsm()) {
         Body.Missed = "the loop contains inline assembly";
         Body.MissedName = "InlineAsm";
@@ -134,6 +134,13 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
         I.LlvmOpcode = TII.getName(MI.getOpcode()).str();
         I.Text = I.Mnemonic = I.LlvmOpcode;
         I.Unknown = true;
+        // A call pseudo (expanded later, e.g. TLS_addr64) still calls.
+        I.IsCall = MI.isCall();
+        for (const MachineOperand &O : MI.operands())
+          if (I.IsCall && I.Callee.empty() && O.isGlobal())
+            I.Callee = O.getGlobal()->getName().str();
+          else if (I.IsCall && I.Callee.empty() && O.isSymbol())
+            I.Callee = O.getSymbolName();
       } else {
         MCInst Inst;
         if (!Lowering.lower(MI, Inst, Why)) {

@@ -2,17 +2,20 @@
 // cannot be analysed honestly.
 //
 // A body of one block is taken as is. A body of several blocks is taken
-// when it is a straight line in layout order: every block but the last has
-// exactly one successor inside the loop, the next block, and the last one
-// branches back to the header; the other successors leave the loop (early
-// exits). Every iteration then executes every block, so the concatenation
-// is what one iteration runs. Anything else (if/else inside the loop) gets a
-// missed remark, as do calls, inline assembly, operands without a machine
-// code form and bodies above the size limit. Meta instructions (DBG_VALUE,
-// CFI_INSTRUCTION, KILL, IMPLICIT_DEF, labels...) emit no code and are
-// skipped; another pseudo that reaches this point has no known encoding and
-// enters the kernel as an unknown instruction, which the engine charges and
-// reports.
+// when it is one path per iteration: every block has exactly one successor
+// inside the loop, and following them from the header visits every block
+// (the other successors leave the loop: early exits). Every iteration then
+// executes every block; the engine's findSinglePath (loopperf/LoopPath.h)
+// says in which order, whatever the layout (rotated loops, loops entered in
+// the middle), and the concatenation in that order is what one iteration
+// runs. Anything else (if/else inside the loop) gets a missed remark, as do
+// inline assembly, operands without a machine code form and bodies above
+// the size limit. A call is analysed as an instruction, its callee not: the
+// engine marks the prediction a lower bound and names the callee. Meta
+// instructions (DBG_VALUE, CFI_INSTRUCTION, KILL, IMPLICIT_DEF, labels...)
+// emit no code and are skipped; another pseudo that reaches this point has no
+// known encoding and enters the kernel as an unknown instruction, which the
+// engine charges and reports.
 #pragma once
 
 #include "loopperf/Kernel.h"
@@ -40,6 +43,8 @@ struct LoopBody {
   std::string MissedName = "NotAnalysed"; ///< remark name for the missed remark
   const llvm::MachineBasicBlock *Header = nullptr;
   llvm::DebugLoc Loc; ///< where remarks go (may be empty)
+  /// Branches taken per iteration (LoopPath::TakenBranches).
+  unsigned TakenBranches = 1;
 };
 
 LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,

@@ -45,6 +45,7 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   Opts.ModelNote = Model.Note;
   Opts.ModelBasis = Model.Basis;
   Opts.Detail = Detail;
+  Opts.TakenBranches = Body.TakenBranches;
   const RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
   MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.Loc,

@@ -28,6 +28,8 @@
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/Casting.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -210,6 +212,20 @@ unsigned x86ElementBytes(const Instruction &I) {
   return 0;
 }
 
+/// The function a direct call calls: the symbol of its target operand
+/// ("g" for "callq g@PLT", "bl g"); empty for a call through a register or
+/// memory (a call that loads its target, as -fno-plt's "callq
+/// *g@GOTPCREL(%rip)", counts as indirect).
+std::string calleeOf(const MCInst &MI, const MCInstrDesc &D) {
+  if (!D.isCall() || D.mayLoad())
+    return {};
+  for (const MCOperand &Op : MI)
+    if (Op.isExpr())
+      if (const auto *Ref = llvm::dyn_cast<llvm::MCSymbolRefExpr>(Op.getExpr()))
+        return Ref->getSymbol().getName().str();
+  return {};
+}
+
 } // namespace
 
 std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer,
@@ -361,6 +377,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   I.IsBranch = D.isBranch();
   I.IsConditional = D.isConditionalBranch();
   I.IsCall = D.isCall();
+  I.Callee = calleeOf(MI, D);
   I.IsReturn = D.isReturn();
 
   // Every VEX and EVEX encoded vector instruction has an AT&T mnemonic
@@ -514,6 +531,7 @@ Instruction MCInstTranslator::translateAArch64(const MCInst &MI) const {
   I.IsBranch = D.isBranch();
   I.IsConditional = D.isConditionalBranch();
   I.IsCall = D.isCall();
+  I.Callee = calleeOf(MI, D);
   I.IsReturn = D.isReturn();
 
   // Explicit operands: the first NumDefs registers are written (the base of

@@ -14,6 +14,7 @@
 #include "Stage.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -104,6 +105,12 @@ void noteLimitations(const LoopKernel &K, const std::vector<ResolvedInst> &Res,
       R.UnknownInstructions.push_back(In.Text);
     }
     Calls += In.IsCall;
+    if (In.IsCall) {
+      const std::string Name = In.Callee.empty() ? IndirectCallee : In.Callee;
+      if (std::find(R.Callees.begin(), R.Callees.end(), Name) ==
+          R.Callees.end())
+        R.Callees.push_back(Name);
+    }
     InlineAsm += In.IsInlineAsm;
   }
   if (Unknown)
@@ -111,9 +118,12 @@ void noteLimitations(const LoopKernel &K, const std::vector<ResolvedInst> &Res,
                                   "charged 1 uop on the non-memory ports "
                                   "with latency 1",
                                   Unknown));
+  R.LowerBound = Calls > 0;
   if (Calls)
     R.Notes.push_back(fmt::format(
-        "{} call(s) in the loop: the callee is not analysed", Calls));
+        "{} call(s) in the loop ({}): the callees are not analysed, the "
+        "prediction is a lower bound",
+        Calls, fmt::join(R.Callees, ", ")));
   if (InlineAsm)
     R.Notes.push_back(fmt::format("{} inline-asm instruction(s)", InlineAsm));
   const bool ManyUnknown = Unknown * 4 > Res.size();

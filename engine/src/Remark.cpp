@@ -75,7 +75,8 @@ std::string busiestPorts(const LoopReport &R, const MachineModel &M) {
 RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
                        const MachineModel &M, const RemarkOptions &O) {
   LineBuilder B;
-  B << O.LoopName + " runs ";
+  // A loop that calls is predicted without its callees: a lower bound.
+  B << O.LoopName + (R.LowerBound ? " runs at least " : " runs ");
   B.arg("CyclesPerIteration", fixed2(R.CyclesPerIteration))
       << " cycles/iteration (";
   if (R.ElementsPerIteration) {
@@ -117,6 +118,10 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
   B.arg("Instructions", std::to_string(R.Instructions)) << " instructions, ";
   B.arg("UnknownInstructions", std::to_string(R.UnknownInstructions.size()))
       << " unknown";
+  if (R.LowerBound) {
+    B << "; lower bound: calls ";
+    B.arg("Callees", fmt::format("{}", fmt::join(R.Callees, ", ")));
+  }
   if (R.Conf.Level != ConfidenceLevel::High) {
     B << "; confidence ";
     B.arg("Confidence", confidenceName(R.Conf.Level));

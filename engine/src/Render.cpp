@@ -261,11 +261,15 @@ std::string renderText(const LoopKernel &K, const LoopReport &R,
           : "";
   const std::string Ties = tiedWith(R);
   const std::string Resource = bottleneckResource(K, R, M);
-  Line("Predicted {} cycles/iteration{}; bottleneck: {}{}{}",
-       cycles(R.CyclesPerIteration), PerElement, bottleneckName(R.Bottleneck),
+  Line("Predicted {}{} cycles/iteration{}; bottleneck: {}{}{}",
+       R.LowerBound ? "at least " : "", cycles(R.CyclesPerIteration),
+       PerElement, bottleneckName(R.Bottleneck),
        Resource.empty() ? "" : " — " + Resource,
        Ties.empty() ? "" : " (tied with " + Ties + ")");
   Line("Confidence: {}", confidenceName(R.Conf.Level));
+  if (R.LowerBound)
+    Line("Lower bound: the callees are not analysed: {}",
+         fmt::format("{}", fmt::join(R.Callees, ", ")));
   Line("");
   Line("Bounds (cycles/iteration):");
   for (const StageResult &S : R.Stages) {
@@ -419,6 +423,11 @@ Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
   for (ConfidenceReason Reason : R.Conf.Reasons)
     J["confidence_reasons"].push_back(confidenceReasonName(Reason));
   J["fingerprint"] = R.Fingerprint;
+  // Only for a loop that calls, so every other loop's object is unchanged.
+  if (R.LowerBound) {
+    J["lower_bound"] = true;
+    J["callees"] = R.Callees;
+  }
   return J;
 }
 

@@ -136,3 +136,18 @@ TEST(GatePolicy, SelectorsAndPolicyFile) {
               Path + ": unknown key \"relativ\" in the policy");
   }
 }
+
+// Issue 15: a lower bound (a loop that calls, predicted without its
+// callees) is compared only with another lower bound.
+TEST(GatePolicy, LowerBoundsComparedLikeWithLike) {
+  LoopRecord Full = rec(1.00, 0), Bound = rec(3.00, 0), Bound2 = rec(5.00, 0);
+  Bound.LowerBound = Bound2.LowerBound = true;
+  Bound.Callees = Bound2.Callees = "f";
+  Verdict V = judge(&Full, &Bound); // +2.00 would be a regression
+  EXPECT_EQ(V.Outcome, Status::Unchanged);
+  EXPECT_FALSE(V.Fails);
+  EXPECT_EQ(V.Reason, "not compared: the candidate is a lower bound (calls "
+                      "f), the baseline is not");
+  EXPECT_FALSE(judge(&Bound, &Full).Fails);
+  EXPECT_EQ(judge(&Bound, &Bound2).Outcome, Status::Regressed); // +2.00
+}

@@ -527,3 +527,25 @@ TEST(GateReaders, NamesThatAreNotUtf8AreWritten) {
   EXPECT_NE(writeRankJson(rankLoops(B, nullptr), false).find(Replaced),
             std::string::npos);
 }
+
+// Issue 15: a loop that calls runs "at least" C cycles; its callees follow
+// the counts.
+TEST(GateReaders, GccSummaryLowerBound) {
+  LoopRecord R;
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs at least 1.00 cycles/iteration (1.00 cycles/element, 1 "
+      "element/iteration) on znver3; bottleneck: loop-carried incq (line 17) "
+      "(tied with ports); bounds: front-end 0.83, ports 1.00, divider 0.00, "
+      "loop-carried 1.00; 6 instructions, 0 unknown; lower bound: calls f, "
+      "(indirect); confidence low",
+      R));
+  EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 1.0);
+  EXPECT_TRUE(R.LowerBound);
+  EXPECT_EQ(R.Callees, "f, (indirect)");
+  EXPECT_EQ(R.BottleneckResource, "incq (line 17) (tied with ports)");
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs 1.00 cycles/iteration (elements/iteration unknown) on "
+      "znver3; bottleneck: ports Zn3ALU0",
+      R));
+  EXPECT_FALSE(R.LowerBound);
+}

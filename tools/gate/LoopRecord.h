@@ -21,6 +21,11 @@ struct LoopRecord {
   /// Unknown when the element count per iteration is unknown.
   std::optional<double> CyclesPerElement;
   unsigned ElementsPerIteration = 0; ///< 0 = unknown
+  /// The loop calls: the prediction is everything but the callees, a lower
+  /// bound (JSON "lower_bound", clang's Callees argument, GCC's "runs at
+  /// least"); the gate compares it only with another lower bound.
+  bool LowerBound = false;
+  std::string Callees; ///< ", "-joined, when LowerBound
   std::string Model;
   std::string Bottleneck; ///< "loop-carried", "ports", ... as the remark says
   std::string BottleneckResource;

@@ -293,7 +293,16 @@ GateResult evaluate(const std::vector<LoopPair> &Pairs, const Policy &P) {
     V.Before = Value(Pair.Base);
     V.After = Value(Pair.Cand);
     const Budget *Budget = Pair.Cand ? findBudget(P, R) : nullptr;
-    if (Both) {
+    if (Both && Pair.Base->LowerBound != Pair.Cand->LowerBound) {
+      // Like with like: a lower bound (a loop that calls, predicted without
+      // its callees) and a full prediction are not the same quantity, so
+      // neither a regression nor an improvement follows from them.
+      const LoopRecord &Bound = Pair.Base->LowerBound ? *Pair.Base : *Pair.Cand;
+      V.Reason = fmt::format(
+          "not compared: the {} is a lower bound (calls {}), the {} is not",
+          Pair.Base->LowerBound ? "baseline" : "candidate", Bound.Callees,
+          Pair.Base->LowerBound ? "candidate" : "baseline");
+    } else if (Both) {
       judgeChange(V, P, Budget);
     } else if (Pair.Cand) {
       V.Outcome = Status::New;

@@ -60,6 +60,11 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
   L.Bottleneck = required(R, "Bottleneck", Origin);
   if (const llvm::remarks::Argument *A = arg(R, "BottleneckResource"))
     L.BottleneckResource = A->Val.str();
+  // Only a lower bound (a loop that calls) has the argument.
+  if (const llvm::remarks::Argument *A = arg(R, "Callees")) {
+    L.LowerBound = true;
+    L.Callees = A->Val.str();
+  }
   return L;
 }
 

@@ -149,16 +149,20 @@ std::unordered_set<std::string> loopperfPassIds(const Json &Passes) {
 
 bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   // The engine's summary (loopperf/Remark.h, docs/remarks.md):
-  //   loop runs C cycles/iteration (E cycles/element, N element[s]/iteration
-  //   | elements/iteration unknown) on MODEL; bottleneck: CLASS[ RESOURCE]
-  //   [ (tied with ...)]; bounds: ...; N instructions, U unknown
-  //   [; confidence WORD]
+  //   loop runs [at least ]C cycles/iteration (E cycles/element, N
+  //   element[s]/iteration | elements/iteration unknown) on MODEL;
+  //   bottleneck: CLASS[ RESOURCE][ (tied with ...)]; bounds: ...; N
+  //   instructions, U unknown[; lower bound: calls F, ...][; confidence
+  //   WORD]
+  // ("at least" and the callees: a loop that calls, issue 15).
   // Records written before the bounds joined the summary end after the
   // resource, with an optional "; confidence WORD".
   Scanner S(Text);
   std::string Cpi, Cpe, Epi, Model, Bottleneck;
-  if (!S.literal("loop runs ") || !S.decimal(Cpi) ||
-      !S.literal(" cycles/iteration ("))
+  if (!S.literal("loop runs "))
+    return false;
+  const bool LowerBound = S.literal("at least ");
+  if (!S.decimal(Cpi) || !S.literal(" cycles/iteration ("))
     return false;
   const bool Unknown = S.literal("elements/iteration unknown");
   if (!Unknown) {
@@ -190,6 +194,12 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   R.Model = Model;
   R.Bottleneck = Bottleneck;
   R.BottleneckResource = std::string(Resource);
+  R.LowerBound = LowerBound;
+  if (const size_t C = S.rest().find("; lower bound: calls ");
+      LowerBound && C != std::string_view::npos) {
+    const std::string_view Callees = S.rest().substr(C + 21);
+    R.Callees = std::string(Callees.substr(0, Callees.find("; confidence ")));
+  }
   return true;
 }
 

@@ -95,6 +95,16 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &Bytes,
                               {"fingerprint", &R.Fingerprint}})
       if (L.contains(key) && L[key].is_string())
         *field = L[key].get<std::string>();
+    // Present only for a loop that calls (docs/json.md).
+    if (L.contains("lower_bound")) {
+      if (!L["lower_bound"].is_boolean())
+        throw InputError(Origin, "\"lower_bound\" is not a boolean");
+      R.LowerBound = L["lower_bound"].get<bool>();
+      if (L.contains("callees") && L["callees"].is_array())
+        for (const Json &C : L["callees"])
+          if (C.is_string())
+            R.Callees += (R.Callees.empty() ? "" : ", ") + C.get<std::string>();
+    }
     Out.push_back(std::move(R));
   }
   return Out;

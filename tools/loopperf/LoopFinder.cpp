@@ -69,10 +69,14 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
 
   // Header label statement -> last back-branch statement, in header order.
   std::map<size_t, size_t> Spans;
+  std::map<size_t, size_t> FirstLatch; // header -> first back branch
   for (auto [J, T] : Branches)
     if (T <= J) {
       size_t &Latch = Spans[T];
       Latch = std::max(Latch, J);
+      auto [It, New] = FirstLatch.try_emplace(T, J);
+      if (!New)
+        It->second = std::min(It->second, J);
     }
   std::vector<std::pair<size_t, size_t>> Loops(Spans.begin(), Spans.end());
   const size_t N = Loops.size();
@@ -82,10 +86,41 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
   // least end among all later headers lies beyond the latch (one pass
   // from the back; everything below is linear in the file, issue 19).
   std::vector<bool> Innermost(N);
+  std::vector<size_t> LeastEndAfter(N);
   size_t LeastEnd = SIZE_MAX;
   for (size_t I = N; I-- > 0;) {
+    LeastEndAfter[I] = LeastEnd;
     Innermost[I] = LeastEnd > Loops[I].second;
     LeastEnd = std::min(LeastEnd, Loops[I].second);
+  }
+  // A loop entered in the middle from later code: an outer loop's block
+  // further down jumps back to the inner loop's label, so the span to the
+  // last branch back holds the outer loop's code and is not innermost,
+  // while the label's first branch back closes the inner loop itself
+  // (lua's luaH_newkey, clang -O2: ".LBB8_22: ...; jbe .LBB8_22", then
+  // "jne .LBB8_22" from the outer loop 300 lines later). That span is taken
+  // when no other span lies inside it and it touches no innermost span, so
+  // every loop found before stays as it was (issue 15, item 1).
+  // (The next innermost span after each, from the spans found so far: the
+  // ones taken below lie between their neighbours, one pass each.)
+  std::vector<size_t> NextInner(N + 1, N);
+  for (size_t I = N; I-- > 0;)
+    NextInner[I] = Innermost[I] ? I : NextInner[I + 1];
+  for (size_t I = 0, LastInner = SIZE_MAX; I < N; ++I) {
+    if (Innermost[I]) {
+      LastInner = I;
+      continue;
+    }
+    const size_t First = FirstLatch[Loops[I].first];
+    if (First >= Loops[I].second || LeastEndAfter[I] <= First ||
+        (LastInner != SIZE_MAX && Loops[LastInner].second >= Loops[I].first))
+      continue;
+    if (const size_t Next = NextInner[I + 1];
+        Next < N && Loops[Next].first <= First)
+      continue;
+    Loops[I].second = First;
+    Innermost[I] = true;
+    LastInner = I;
   }
   // Innermost spans never contain one another, so in header order their
   // ends rise too: a span overlapping one without nesting is its

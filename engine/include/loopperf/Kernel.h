@@ -113,6 +113,10 @@ struct Instruction {
   bool IsBranch = false; ///< any branch, conditional or not
   bool IsConditional = false;
   bool IsCall = false;
+  /// For a call: the function called, as the front end names it (clang and
+  /// the CLI: the symbol of the MCInst's target, "g" for "callq g@PLT";
+  /// GCC: the SYMBOL_REF); empty for a call through a register or memory.
+  std::string Callee;
   bool IsReturn = false;
   bool IsInlineAsm = false;
   /// Dependency-breaking idiom (xor r,r; vpxor x,x,x; ...): reads nothing.

@@ -161,11 +161,22 @@ struct Confidence {
   std::vector<ConfidenceReason> Reasons; ///< empty when High
 };
 
+/// How an indirect call (Instruction::Callee empty) is named in
+/// LoopReport::Callees: no symbol can be spelt so.
+inline constexpr const char *IndirectCallee = "(indirect)";
+
 struct LoopReport {
   std::string Kernel;
   std::string Model;
   unsigned Instructions = 0;
   double CyclesPerIteration = 0;
+  /// The loop calls: the prediction is everything but the callees (the
+  /// call instruction itself is charged as the model says), so the loop
+  /// takes at least CyclesPerIteration.
+  bool LowerBound = false;
+  /// The functions called, each once, in body order (IndirectCallee for a
+  /// call through a register or memory); empty unless LowerBound.
+  std::vector<std::string> Callees;
   unsigned ElementsPerIteration = 0; ///< 0 when unknown
   double CyclesPerElement = 0;       ///< 0 when unknown
   BottleneckKind Bottleneck = BottleneckKind::Unknown;

@@ -23,5 +23,5 @@ int f(int *a, int n) {
 #line 24 "several-latches.c"
   return s;
 }
-// O1: other.h:1:12: missed: loop not analysed: the loop body has 4 basic blocks with a branch inside it (not a single path per iteration)
-// CHECK: other.h:1:12: missed: loop not analysed: the loop body has 3 basic blocks with a branch inside it (not a single path per iteration)
+// O1: other.h:1:12: missed: loop not analysed: the loop body has 4 basic blocks with control flow inside the loop (not a single path per iteration)
+// CHECK: other.h:1:12: missed: loop not analysed: the loop body has 3 basic blocks with control flow inside the loop (not a single path per iteration)
