@@ -12,9 +12,10 @@ namespace loopperf::gate {
 
 /// clang's -fsave-optimization-record YAML (*.opt.yaml), or LLVM's bitstream
 /// remarks (magic "RMRK": *.opt.bitstream, `llvm-remarkutil yaml2bitstream`),
-/// through LLVM's remarks parser: remarks of pass "loopperf" named "LoopPerf" (the summary,
-/// named arguments CyclesPerIteration, CyclesPerElement, ...) plus the
-/// Fingerprint argument of the "LoopPerfDetail" remark that follows it.
+/// through LLVM's remarks parser: remarks of pass "loopperf" named "LoopPerf"
+/// (the summary, named arguments CyclesPerIteration, CyclesPerElement, ...)
+/// plus the Fingerprint argument of the "LoopPerfDetail" remark that follows
+/// it.
 std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
                                       const std::string &Origin);
 
