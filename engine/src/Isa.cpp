@@ -38,7 +38,7 @@ void x86FlagWrites(std::string_view M, std::vector<RegUnit> &To) {
 }
 
 void aarch64Flags(std::string_view, std::vector<RegUnit> &To) {
-  const std::vector<RegUnit> Nzcv = aarch64::unitsOfRegister("nzcv");
+  static const std::vector<RegUnit> Nzcv = aarch64::unitsOfRegister("nzcv");
   To.insert(To.end(), Nzcv.begin(), Nzcv.end());
 }
 

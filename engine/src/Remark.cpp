@@ -3,6 +3,8 @@
 
 #include "loopperf/Render.h"
 
+#include "RenderCommon.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -23,8 +25,7 @@ namespace {
 
 std::string fixed2(double V) { return fmt::format("{:.2f}", V); }
 
-/// Rounds away floating-point noise, as renderJson does.
-double clean(double V) { return std::round(V * 1e6) / 1e6; }
+using detail::clean;
 
 class LineBuilder {
 public:

@@ -4,6 +4,8 @@
 #include "loopperf/Json.h"
 #include "loopperf/JsonText.h"
 
+#include "RenderCommon.h"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -34,14 +36,8 @@ const char *bottleneckName(BottleneckKind K) {
 
 namespace {
 
-/// Line shown for an instruction: its assembly line, else its 1-based
-/// position in the loop body.
-unsigned lineOf(const LoopKernel &K, unsigned I) {
-  return K.Insts[I].AsmLine ? K.Insts[I].AsmLine : I + 1;
-}
-
-/// Rounds away floating-point noise (2.0000000000000004) for stable output.
-double clean(double V) { return std::round(V * 1e6) / 1e6; }
+using detail::clean;
+using detail::lineOf;
 
 std::string cycles(double V) { return fmt::format("{:.2f}", V); }
 

@@ -2,6 +2,8 @@
 // steady state, probes, CPI stacks and the llvm-mca style timeline.
 #include "loopperf/Simulate.h"
 
+#include "RenderCommon.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -36,12 +38,8 @@ double CpiStack::total() const {
 
 namespace {
 
-/// Rounds away floating-point noise for stable output (as Render.cpp).
-double clean(double V) { return std::round(V * 1e6) / 1e6; }
-
-unsigned lineOf(const LoopKernel &K, unsigned I) {
-  return K.Insts[I].AsmLine ? K.Insts[I].AsmLine : I + 1;
-}
+using detail::clean;
+using detail::lineOf;
 
 /// llvm-mca's timeline chart: '.' before dispatch, D, '=' waiting, e
 /// executing, E its last cycle, '-' waiting to retire, R.
