@@ -35,11 +35,81 @@ const InstrForm *registerFormOf(const Instruction &In, const MachineModel &M) {
   return M.findAsmKey(Key.substr(0, Mem) + Dest + Key.substr(Mem + 3));
 }
 
+namespace {
+
+/// The model's answers for each distinct (LLVM opcode, form key) of one
+/// kernel: bodies repeat a few forms, so each is searched for once (a hash
+/// of the two strings instead of a binary search by string per
+/// instruction).
+class FormCache {
+public:
+  struct Entry {
+    std::string_view Opcode, Key;
+    const InstrForm *Form = nullptr;
+    bool HasRegisterForm = false; ///< registerForm computed
+    const InstrForm *RegisterForm = nullptr;
+  };
+
+  FormCache(const MachineModel &M, size_t Insts) : M(M) {
+    size_t Cap = 16;
+    while (Cap < 2 * Insts)
+      Cap *= 2;
+    Slot.assign(Cap, Empty);
+    Entries.reserve(Insts); // entries stay in place: at most one per inst
+  }
+
+  /// The entry of `in` (not unknown), its form looked up on first use:
+  /// by LLVM opcode, else by assembler key.
+  Entry &of(const Instruction &In) {
+    const size_t Mask = Slot.size() - 1;
+    size_t H = hash(In.LlvmOpcode, In.FormKey) & Mask;
+    for (; Slot[H] != Empty; H = (H + 1) & Mask) {
+      Entry &E = Entries[Slot[H]];
+      if (E.Opcode == In.LlvmOpcode && E.Key == In.FormKey)
+        return E;
+    }
+    Slot[H] = static_cast<uint32_t>(Entries.size());
+    Entry &E = Entries.emplace_back();
+    E.Opcode = In.LlvmOpcode;
+    E.Key = In.FormKey;
+    E.Form = M.findOpcode(In.LlvmOpcode);
+    if (!E.Form && !In.FormKey.empty())
+      E.Form = M.findAsmKey(In.FormKey);
+    return E;
+  }
+
+  const InstrForm *registerForm(Entry &E, const Instruction &In) {
+    if (!E.HasRegisterForm) {
+      E.RegisterForm = registerFormOf(In, M);
+      E.HasRegisterForm = true;
+    }
+    return E.RegisterForm;
+  }
+
+private:
+  static constexpr uint32_t Empty = ~uint32_t(0);
+  static size_t hash(std::string_view A, std::string_view B) {
+    uint64_t H = 1469598103934665603ull; // FNV-1a
+    for (char C : A)
+      H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
+    H = (H ^ 0xff) * 1099511628211ull; // separator: ("ab","c") != ("a","bc")
+    for (char C : B)
+      H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
+    return static_cast<size_t>(H ^ H >> 32);
+  }
+  const MachineModel &M;
+  std::vector<uint32_t> Slot;
+  std::vector<Entry> Entries;
+};
+
+} // namespace
+
 std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
                                         const MachineModel &M,
                                         std::vector<std::string> &Notes) {
   const IsaTraits &Isa = kernelIsa(K, M.Isa);
   std::vector<ResolvedInst> Out(K.Insts.size());
+  FormCache Forms(M, K.Insts.size());
   for (size_t I = 0; I < K.Insts.size(); ++I) {
     const Instruction &In = K.Insts[I];
     ResolvedInst &R = Out[I];
@@ -48,9 +118,8 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
       R.Stores |= Mr.IsStore;
       R.IndexedMem |= !Mr.Index.empty();
     }
-    const InstrForm *F = In.Unknown ? nullptr : M.findOpcode(In.LlvmOpcode);
-    if (!F && !In.Unknown && !In.FormKey.empty())
-      F = M.findAsmKey(In.FormKey);
+    FormCache::Entry *Entry = In.Unknown ? nullptr : &Forms.of(In);
+    const InstrForm *F = Entry ? Entry->Form : nullptr;
     if (F && (F->Flags & FormUnsupported)) {
       Notes.push_back(fmt::format(
           "'{}' is not supported on {}; charged as unknown", In.Text, M.Name));
@@ -62,7 +131,7 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
       R.Unknown = true;
       R.Uops = 1;
       R.Latency = UnknownLatency;
-      R.Uses = {ResourceUse{unknownInstructionPorts(M), 1.0f}};
+      R.Uses = ResourceUse{unknownInstructionPorts(M), 1.0f};
       continue;
     }
     R.Form = F;
@@ -92,7 +161,7 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
       }
     }
     if (R.Loads)
-      if (const InstrForm *Rf = registerFormOf(In, M);
+      if (const InstrForm *Rf = Forms.registerForm(*Entry, In);
           Rf && Rf->Latency <= F->Latency)
         R.RegisterFormLatency = Rf->Latency;
     bool RenamerOnly = (In.IsZeroIdiom && M.Rules.ZeroIdioms) ||
@@ -101,8 +170,7 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
       R.NoPorts = true;
       R.Latency = 0;
     } else {
-      auto Uses = M.resourcesOf(*F);
-      R.Uses.assign(Uses.begin(), Uses.end());
+      R.Uses = M.resourcesOf(*F);
     }
   }
   return Out;

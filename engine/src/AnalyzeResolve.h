@@ -6,19 +6,50 @@
 #include "loopperf/Kernel.h"
 #include "loopperf/MachineModel.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
 namespace loopperf::detail {
 
+/// The port demands an instruction is charged: a view of its form's
+/// demands in the model, or one demand of its own (an unknown instruction).
+/// Iterates like a container; copying it keeps it valid (no pointer into
+/// itself is stored) and building it allocates nothing.
+class UseList {
+public:
+  UseList() = default;
+  UseList &operator=(std::span<const ResourceUse> ModelUses) {
+    Model = ModelUses;
+    HasOwn = false;
+    return *this;
+  }
+  UseList &operator=(ResourceUse One) {
+    Own = One;
+    HasOwn = true;
+    Model = {};
+    return *this;
+  }
+  const ResourceUse *begin() const { return HasOwn ? &Own : Model.data(); }
+  const ResourceUse *end() const { return begin() + size(); }
+  size_t size() const { return HasOwn ? 1 : Model.size(); }
+  bool empty() const { return size() == 0; }
+  const ResourceUse &operator[](size_t I) const { return begin()[I]; }
+
+private:
+  std::span<const ResourceUse> Model;
+  ResourceUse Own;
+  bool HasOwn = false;
+};
+
 struct ResolvedInst {
   const InstrForm *Form = nullptr; ///< null when unknown
   bool Unknown = false;            ///< no usable form: charged UnknownCost
-  bool NoPorts = false;          ///< zero idiom / eliminated move: renamer only
-  bool BreaksDeps = false;       ///< zero idiom: reads nothing
-  std::vector<ResourceUse> Uses; ///< port demands charged (empty if noPorts)
-  unsigned Uops = 1;             ///< unfused-domain uops
-  double Latency = 0;            ///< whole instruction, including a folded load
+  bool NoPorts = false;    ///< zero idiom / eliminated move: renamer only
+  bool BreaksDeps = false; ///< zero idiom: reads nothing
+  UseList Uses;            ///< port demands charged (empty if noPorts)
+  unsigned Uops = 1;       ///< unfused-domain uops
+  double Latency = 0;      ///< whole instruction, including a folded load
   /// Latency of the matching register form ("vaddpd mem,ymm,ymm" ->
   /// "vaddpd ymm,ymm,ymm"), -1 if none: the operation part of a load+op.
   double RegisterFormLatency = -1;

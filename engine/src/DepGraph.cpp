@@ -27,6 +27,22 @@ bool hasVectorIndex(const MemRef &M, const IsaTraits &Isa) {
   return !M.Index.empty() && Isa.isVectorRegister(M.Index);
 }
 
+std::string unitNames(std::span<const RegUnit> Units, const IsaTraits &Isa) {
+  static const std::string Mem = "mem";
+  std::vector<const std::string *> Names;
+  for (RegUnit U : Units) {
+    const std::string *N = U == EdgeMemoryUnit ? &Mem : &Isa.unitRegister(U);
+    if (std::find_if(Names.begin(), Names.end(), [&](const std::string *O) {
+          return *O == *N;
+        }) == Names.end())
+      Names.push_back(N);
+  }
+  std::string Label;
+  for (const std::string *N : Names)
+    Label += (Label.empty() ? "" : ",") + *N;
+  return Label;
+}
+
 namespace {
 
 /// A gather: a load whose address has a vector index.
@@ -61,12 +77,13 @@ double loadPartLatency(const Instruction &In, const ResolvedInst &R,
 }
 
 /// Collects edges keyed by (from, to, distance, memory) so that a value
-/// carried in several units becomes one edge labelled with its registers.
-/// Every add is one flat record; take() groups them (no per-edge
-/// allocation on the hot path) and keeps the order of first appearance.
+/// carried in several units becomes one edge listing its units. Every add
+/// is one flat record; take() groups them with a hash of the keys (linear,
+/// no sort, no string) in order of first appearance, each group's units
+/// distinct and in order of addition.
 class EdgeSet {
 public:
-  static constexpr int NoUnit = -1, MemoryLabel = -2;
+  static constexpr int NoUnit = -1;
 
   void add(unsigned From, unsigned To, double W, unsigned Dist, bool Memory,
            int Unit) {
@@ -74,63 +91,69 @@ public:
     // at a few thousand instructions, distances at 1024).
     uint64_t Key = uint64_t(From) << 40 | uint64_t(To) << 16 |
                    uint64_t(Dist) << 1 | Memory;
-    Recs.push_back({Key, static_cast<uint32_t>(Recs.size()), W, Unit});
+    Recs.push_back({Key, W, Unit});
   }
 
-  std::vector<GraphEdge> take(const IsaTraits &Isa) {
-    // By key, then by order of addition (what a stable sort gives, without
-    // its buffer).
-    std::sort(Recs.begin(), Recs.end(), [](const Rec &A, const Rec &B) {
-      return A.Key < B.Key || (A.Key == B.Key && A.Seq < B.Seq);
-    });
-    struct Group {
-      uint32_t First;
-      GraphEdge Edge;
-    };
-    std::vector<Group> Groups;
-    static const std::string Mem = "mem";
-    std::vector<const std::string *> Names;
-    for (size_t I = 0; I < Recs.size();) {
-      size_t J = I;
+  void take(DepGraph &G) {
+    // Group id of every record, groups numbered in order of first
+    // appearance (open addressing on the key).
+    size_t Cap = 16;
+    while (Cap < 2 * Recs.size())
+      Cap *= 2;
+    constexpr uint32_t Empty = ~uint32_t(0);
+    std::vector<uint32_t> Slot(Cap, Empty), GroupOf(Recs.size());
+    std::vector<uint64_t> Keys;
+    for (size_t I = 0; I < Recs.size(); ++I) {
       const uint64_t Key = Recs[I].Key;
-      GraphEdge E;
+      size_t H = (Key * 0x9e3779b97f4a7c15ull) >> 20 & (Cap - 1);
+      while (Slot[H] != Empty && Keys[Slot[H]] != Key)
+        H = (H + 1) & (Cap - 1);
+      if (Slot[H] == Empty) {
+        Slot[H] = static_cast<uint32_t>(Keys.size());
+        Keys.push_back(Key);
+      }
+      GroupOf[I] = Slot[H];
+    }
+    // Records by group, in order of addition within each (counting sort).
+    const size_t NG = Keys.size();
+    std::vector<uint32_t> First(NG + 1, 0), Order(Recs.size());
+    for (uint32_t Gr : GroupOf)
+      ++First[Gr + 1];
+    for (size_t Gr = 0; Gr < NG; ++Gr)
+      First[Gr + 1] += First[Gr];
+    {
+      std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
+      for (size_t I = 0; I < Recs.size(); ++I)
+        Order[Fill[GroupOf[I]]++] = static_cast<uint32_t>(I);
+    }
+    G.Edges.resize(NG);
+    G.EdgeUnits.reserve(Recs.size());
+    for (size_t Gr = 0; Gr < NG; ++Gr) {
+      GraphEdge &E = G.Edges[Gr];
+      const uint64_t Key = Keys[Gr];
       E.From = static_cast<unsigned>(Key >> 40);
       E.To = static_cast<unsigned>(Key >> 16 & 0xffffff);
       E.Distance = static_cast<unsigned>(Key >> 1 & 0x7fff);
       E.Memory = Key & 1;
-      E.Weight = Recs[I].Weight;
-      Names.clear();
-      for (; J < Recs.size() && Recs[J].Key == Key; ++J) {
-        E.Weight = std::max(E.Weight, Recs[J].Weight);
-        int U = Recs[J].Unit;
-        if (U == NoUnit)
+      E.Weight = Recs[Order[First[Gr]]].Weight;
+      E.UnitsBegin = static_cast<uint32_t>(G.EdgeUnits.size());
+      for (uint32_t J = First[Gr]; J < First[Gr + 1]; ++J) {
+        const Rec &R = Recs[Order[J]];
+        E.Weight = std::max(E.Weight, R.Weight);
+        if (R.Unit == NoUnit)
           continue;
-        const std::string *N = U == MemoryLabel
-                                   ? &Mem
-                                   : &Isa.unitRegister(static_cast<RegUnit>(U));
-        if (std::find_if(Names.begin(), Names.end(), [&](const std::string *O) {
-              return *O == *N;
-            }) == Names.end())
-          Names.push_back(N);
+        const RegUnit U = static_cast<RegUnit>(R.Unit);
+        if (std::find(G.EdgeUnits.begin() + E.UnitsBegin, G.EdgeUnits.end(),
+                      U) == G.EdgeUnits.end())
+          G.EdgeUnits.push_back(U);
       }
-      for (const std::string *N : Names)
-        E.Label += (E.Label.empty() ? "" : ",") + *N;
-      Groups.push_back({Recs[I].Seq, std::move(E)});
-      I = J;
+      E.UnitsEnd = static_cast<uint32_t>(G.EdgeUnits.size());
     }
-    std::sort(Groups.begin(), Groups.end(),
-              [](const Group &A, const Group &B) { return A.First < B.First; });
-    std::vector<GraphEdge> Edges;
-    Edges.reserve(Groups.size());
-    for (Group &G : Groups)
-      Edges.push_back(std::move(G.Edge));
-    return Edges;
   }
 
 private:
   struct Rec {
     uint64_t Key;
-    uint32_t Seq;
     double Weight;
     int Unit;
   };
@@ -192,6 +215,7 @@ DepGraph buildDepGraph(const LoopKernel &K,
   G.OpNode.resize(N);
   G.LoadNode.resize(N);
   G.WritebackNode.resize(N);
+  G.Nodes.reserve(2 * N);
   EdgeSet Edges;
   // Nodes in program order: writeback, load, then the operation.
   for (unsigned I = 0; I < N; ++I) {
@@ -218,23 +242,26 @@ DepGraph buildDepGraph(const LoopKernel &K,
     G.Nodes.push_back({I, false, false, OpLatency});
   }
 
-  // Writers of each unit, in program order, indexed by unit.
-  std::vector<std::vector<unsigned>> Writers;
+  // The last writer of each unit in the whole body (distance 1 for a read
+  // before any writer in the iteration) and, while walking the body, the
+  // last writer before the current instruction (distance 0). Flat arrays
+  // indexed by unit.
+  constexpr int NoWriter = -1;
+  size_t Units = 0;
+  for (const Instruction &In : K.Insts)
+    for (RegUnit U : In.Writes)
+      Units = std::max(Units, size_t(U) + 1);
+  std::vector<int> LastWriter(Units, NoWriter), Writer(Units, NoWriter);
   for (unsigned I = 0; I < N; ++I)
-    for (RegUnit U : K.Insts[I].Writes) {
-      if (U >= Writers.size())
-        Writers.resize(U + 1u);
-      if (Writers[U].empty() || Writers[U].back() != I)
-        Writers[U].push_back(I);
-    }
+    for (RegUnit U : K.Insts[I].Writes)
+      LastWriter[U] = static_cast<int>(I);
 
-  auto AddRead = [&](unsigned ConsumerNode, unsigned C, RegUnit U) {
-    if (U >= Writers.size() || Writers[U].empty())
+  auto AddRead = [&](unsigned ConsumerNode, RegUnit U) {
+    if (U >= Units || LastWriter[U] == NoWriter)
       return; // loop invariant
-    const std::vector<unsigned> &Ws = Writers[U];
-    auto Before = std::lower_bound(Ws.begin(), Ws.end(), C);
-    bool SameIteration = Before != Ws.begin();
-    unsigned W = SameIteration ? *std::prev(Before) : Ws.back();
+    const bool SameIteration = Writer[U] != NoWriter;
+    const unsigned W =
+        static_cast<unsigned>(SameIteration ? Writer[U] : LastWriter[U]);
     const std::vector<RegUnit> &Wb = K.Insts[W].WritebackWrites;
     unsigned From = std::find(Wb.begin(), Wb.end(), U) != Wb.end()
                         ? *G.WritebackNode[W]
@@ -244,16 +271,18 @@ DepGraph buildDepGraph(const LoopKernel &K,
   };
   for (unsigned I = 0; I < N; ++I) {
     const Instruction &In = K.Insts[I];
-    if (In.IsZeroIdiom)
-      continue;
-    for (RegUnit U : In.Reads)
-      AddRead(G.OpNode[I], I, U);
-    unsigned AddrTarget = G.LoadNode[I] ? *G.LoadNode[I] : G.OpNode[I];
-    for (RegUnit U : In.AddrReads) {
-      AddRead(AddrTarget, I, U);
-      if (G.WritebackNode[I])
-        AddRead(*G.WritebackNode[I], I, U);
+    if (!In.IsZeroIdiom) {
+      for (RegUnit U : In.Reads)
+        AddRead(G.OpNode[I], U);
+      unsigned AddrTarget = G.LoadNode[I] ? *G.LoadNode[I] : G.OpNode[I];
+      for (RegUnit U : In.AddrReads) {
+        AddRead(AddrTarget, U);
+        if (G.WritebackNode[I])
+          AddRead(*G.WritebackNode[I], U);
+      }
     }
+    for (RegUnit U : In.Writes)
+      Writer[U] = static_cast<int>(I);
   }
 
   if (MemoryDependencies)
@@ -264,9 +293,9 @@ DepGraph buildDepGraph(const LoopKernel &K,
       unsigned From = G.OpNode[P.Store];
       double Forward = forwardLatency(P, K.Insts[P.Load], Lat, Isa);
       Edges.add(From, G.OpNode[P.Load], G.Nodes[From].Latency + Forward,
-                P.Distance, true, EdgeSet::MemoryLabel);
+                P.Distance, true, EdgeMemoryUnit);
     }
-  G.Edges = Edges.take(Isa);
+  Edges.take(G);
   return G;
 }
 

@@ -12,8 +12,10 @@
 
 #include "AnalyzeResolve.h"
 #include "loopperf/Isa.h"
+#include "loopperf/Report.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,13 +36,18 @@ struct GraphEdge {
   double Weight = 0;
   unsigned Distance = 0;
   bool Memory = false; ///< store-to-load forwarding
-  std::string Label;   ///< registers ("rax", "CF") or "mem"; "" for load->op
+  /// The units carrying the value: DepGraph::EdgeUnits[unitsBegin,
+  /// unitsEnd), distinct, in order of first use; EdgeMemoryUnit for a
+  /// memory edge, none for load->op. Named only when a report shows them
+  /// (unitNames), never on the analysis path.
+  uint32_t UnitsBegin = 0, UnitsEnd = 0;
 };
 
 struct DepGraph {
   std::vector<DepNode> Nodes;
   std::vector<GraphEdge> Edges;
-  std::vector<unsigned> OpNode;                       ///< per instruction
+  std::vector<RegUnit> EdgeUnits; ///< GraphEdge::UnitsBegin/UnitsEnd index it
+  std::vector<unsigned> OpNode;   ///< per instruction
   std::vector<std::optional<unsigned>> LoadNode;      ///< per instruction
   std::vector<std::optional<unsigned>> WritebackNode; ///< per instruction
 };
@@ -67,6 +74,10 @@ DepGraph buildDepGraph(const LoopKernel &K,
                        const std::vector<ResolvedInst> &Res,
                        const LatencyParams &Lat, const IsaTraits &Isa,
                        bool MemoryDependencies);
+
+/// Register names of `units` as `isa` names them, each name once, joined by
+/// ',' ("rax", "CF,ZF"); EdgeMemoryUnit is "mem".
+std::string unitNames(std::span<const RegUnit> Units, const IsaTraits &Isa);
 
 /// The instruction reads or writes a vector register.
 bool touchesVector(const Instruction &In, const IsaTraits &Isa);

@@ -275,11 +275,32 @@ void offerAt(const StoreIndex &Index, MatchKind Kind, const Access &Ld,
           ? Index.range(Target, Target)
           : Index.range(Target - Index.MaxWidth + 1, Target + Wl - 1);
   // Latest instruction first within each offset; every offset is visited
-  // (overlapping windows hold a handful of offsets).
+  // (overlapping windows hold a handful of offsets). Within one offset the
+  // entries are sorted by instruction, so the ones that cannot win are
+  // skipped by binary search, not one by one: at k = 0 those at or after
+  // the load, and those earlier than the best store found at this k (offer
+  // prefers the latest instruction).
+  const auto RunStart = [&](size_t I, unsigned BelowInst) {
+    // First entry of i's offset run with instruction >= belowInst.
+    const StoreIndex::Entry &E = Index.Entries[I];
+    return static_cast<size_t>(
+        std::lower_bound(
+            Index.Entries.begin() + a, Index.Entries.begin() + I, E,
+            [&](const StoreIndex::Entry &X, const StoreIndex::Entry &Y) {
+              return X.Off < Y.Off || (X.Off == Y.Off && X.Inst < BelowInst);
+            }) -
+        Index.Entries.begin());
+  };
   for (size_t I = b; I-- > a;) {
     const StoreIndex::Entry &E = Index.Entries[I];
-    if (K == 0 && E.Inst >= Ld.Inst)
+    if (K == 0 && E.Inst >= Ld.Inst) {
+      I = RunStart(I, Ld.Inst); // resume below the first such entry
       continue;
+    }
+    if (Best.Store && Best.Distance == K && E.Inst < Best.Store->Inst) {
+      I = RunStart(I, 0); // nothing left at this offset can win
+      continue;
+    }
     if (Kind == MatchKind::SameAddress) {
       if (E.Width && Ld.Width && Ld.Width > E.Width)
         continue; // a wider load cannot forward from this store

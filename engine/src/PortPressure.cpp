@@ -218,34 +218,50 @@ DensestSet densestPortSet(std::span<const PortDemand> Demands) {
   return Best;
 }
 
+double PortSolution::assigned(size_t D, unsigned P) const {
+  for (const PortShare &S : Shares)
+    if (S.Demand == D && S.Port == P)
+      return S.Cycles;
+  return 0;
+}
+
 PortSolution solvePortPressure(std::span<const PortDemand> Demands,
                                unsigned NumPorts) {
   PortSolution Sol;
   Sol.PortLoad.assign(NumPorts, 0);
   Sol.NumPorts = NumPorts;
-  Sol.PerDemand.assign(Demands.size() * NumPorts, 0);
 
   // Demands with the same mask are interchangeable: solve for one aggregate
   // per distinct mask, then share its per-port flow among the members in
-  // proportion to their cycles.
-  std::vector<PortDemand> Rest;
-  std::vector<std::vector<size_t>> Members;
+  // proportion to their cycles. Members are kept in flat rows (no vector
+  // per aggregate).
+  std::vector<PortDemand> Aggregates;
+  constexpr uint32_t NoAggregate = ~uint32_t(0);
+  std::vector<uint32_t> AggregateOf(Demands.size(), NoAggregate);
   for (size_t I = 0; I < Demands.size(); ++I) {
     if (!Demands[I].Mask || Demands[I].Cycles <= 0)
       continue;
     size_t A = 0;
-    while (A < Rest.size() && Rest[A].Mask != Demands[I].Mask)
+    while (A < Aggregates.size() && Aggregates[A].Mask != Demands[I].Mask)
       ++A;
-    if (A == Rest.size()) {
-      Rest.push_back({Demands[I].Mask, 0, 0});
-      Members.emplace_back();
-    }
-    Rest[A].Cycles += Demands[I].Cycles;
-    Members[A].push_back(I);
+    if (A == Aggregates.size())
+      Aggregates.push_back({Demands[I].Mask, 0, 0});
+    Aggregates[A].Cycles += Demands[I].Cycles;
+    AggregateOf[I] = static_cast<uint32_t>(A);
   }
-  std::vector<double> AggregateCycles;
-  for (const PortDemand &D : Rest)
-    AggregateCycles.push_back(D.Cycles);
+  std::vector<uint32_t> MemberFirst(Aggregates.size() + 1, 0), Members;
+  for (uint32_t A : AggregateOf)
+    if (A != NoAggregate)
+      ++MemberFirst[A + 1];
+  for (size_t A = 0; A < Aggregates.size(); ++A)
+    MemberFirst[A + 1] += MemberFirst[A];
+  Members.resize(MemberFirst.back());
+  {
+    std::vector<uint32_t> Fill(MemberFirst.begin(), MemberFirst.end() - 1);
+    for (size_t I = 0; I < Demands.size(); ++I)
+      if (AggregateOf[I] != NoAggregate)
+        Members[Fill[AggregateOf[I]]++] = static_cast<uint32_t>(I);
+  }
 
   // Peels the layers of one component (aggregates whose masks share ports
   // with each other but not with any other component). Components never
@@ -254,14 +270,20 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
   // it alone gives, so they are solved one by one.
   // `cycles` of aggregate `agg` run on `port`: shared among its members in
   // proportion to their own cycles.
+  // Every (member, port) is assigned once: an aggregate is routed in one
+  // layer only, on distinct ports.
   auto Assign = [&](size_t Agg, unsigned Port, double Cycles) {
-    for (size_t Member : Members[Agg])
-      Sol.PerDemand[Member * NumPorts + Port] +=
-          Cycles * Demands[Member].Cycles / AggregateCycles[Agg];
+    for (uint32_t M = MemberFirst[Agg]; M < MemberFirst[Agg + 1]; ++M)
+      Sol.Shares.push_back(
+          {Members[M], Port,
+           Cycles * Demands[Members[M]].Cycles / Aggregates[Agg].Cycles});
     Sol.PortLoad[Port] += Cycles;
   };
-  // Masks shrink as layers are peeled off.
-  auto Peel = [&](std::vector<PortDemand> Rest, std::vector<size_t> Origin) {
+  // Buffers reused by every layer of every component.
+  std::vector<PortDemand> Rest, Inside, Outside;
+  std::vector<size_t> Origin, InsideOrigin, OutsideOrigin;
+  // Masks shrink as layers are peeled off. Peels rest/origin.
+  auto Peel = [&]() {
     DensestSet FirstLayer;
     bool First = true;
     while (!Rest.empty()) {
@@ -276,10 +298,10 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
         First = false;
       }
       // The demands confined to the layer fill it exactly; route them there.
-      std::vector<PortDemand> Inside;
-      std::vector<size_t> InsideOrigin;
-      std::vector<PortDemand> Outside;
-      std::vector<size_t> OutsideOrigin;
+      Inside.clear();
+      InsideOrigin.clear();
+      Outside.clear();
+      OutsideOrigin.clear();
       for (size_t I = 0; I < Rest.size(); ++I) {
         if ((Rest[I].Mask & ~Layer.Ports) == 0) {
           Inside.push_back(Rest[I]);
@@ -298,36 +320,44 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
         for (unsigned Port = 0; Port < NumPorts; ++Port)
           if (Layer.Ports >> Port & 1)
             Assign(InsideOrigin[0], Port, Layer.Density);
-        Rest = std::move(Outside);
-        Origin = std::move(OutsideOrigin);
-        continue;
+      } else {
+        Routing R = route(Inside, Layer.Ports, Layer.Density);
+        for (size_t D = 0; D < Inside.size(); ++D)
+          for (size_t E = R.First[D]; E < R.First[D + 1]; ++E)
+            if (auto [port, edge] = R.PortEdges[E]; port < NumPorts)
+              Assign(InsideOrigin[D], port, std::max(0.0, R.Flow.flowOn(edge)));
       }
-      Routing R = route(Inside, Layer.Ports, Layer.Density);
-      for (size_t D = 0; D < Inside.size(); ++D)
-        for (size_t E = R.First[D]; E < R.First[D + 1]; ++E)
-          if (auto [port, edge] = R.PortEdges[E]; port < NumPorts)
-            Assign(InsideOrigin[D], port, std::max(0.0, R.Flow.flowOn(edge)));
-      Rest = std::move(Outside);
-      Origin = std::move(OutsideOrigin);
+      Rest.swap(Outside);
+      Origin.swap(OutsideOrigin);
     }
     return FirstLayer;
   };
 
-  for (PortMask Ports : componentPorts(Rest)) {
-    std::vector<PortDemand> Part;
-    std::vector<size_t> PartOrigin;
-    for (size_t I = 0; I < Rest.size(); ++I)
-      if (Rest[I].Mask & Ports) {
-        Part.push_back(Rest[I]);
-        PartOrigin.push_back(I);
+  for (PortMask Ports : componentPorts(Aggregates)) {
+    Rest.clear();
+    Origin.clear();
+    for (size_t I = 0; I < Aggregates.size(); ++I)
+      if (Aggregates[I].Mask & Ports) {
+        Rest.push_back(Aggregates[I]);
+        Origin.push_back(I);
       }
-    const DensestSet Layer = Peel(std::move(Part), std::move(PartOrigin));
+    const DensestSet Layer = Peel();
     if (greater(Layer.Density, Sol.Bound))
       Sol.Bound = Layer.Density, Sol.Saturated = Layer.Ports;
     else if (nearlyEqual(Layer.Density, Sol.Bound))
       Sol.Saturated |= Layer.Ports; // disjoint tight sets of equal density:
                                     // their union is tight
   }
+  // By demand, in order of assignment within one (a counting sort).
+  std::vector<uint32_t> First(Demands.size() + 1, 0);
+  for (const PortShare &S : Sol.Shares)
+    ++First[S.Demand + 1];
+  for (size_t D = 0; D < Demands.size(); ++D)
+    First[D + 1] += First[D];
+  std::vector<PortShare> Sorted(Sol.Shares.size());
+  for (const PortShare &S : Sol.Shares)
+    Sorted[First[S.Demand]++] = S;
+  Sol.Shares = std::move(Sorted);
   return Sol;
 }
 

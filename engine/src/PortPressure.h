@@ -40,16 +40,24 @@ DensestSet densestPortSetByFlow(std::span<const PortDemand> Demands);
 /// Picks one of the two by the number of distinct masks.
 DensestSet densestPortSet(std::span<const PortDemand> Demands);
 
+/// `cycles` of demand `demand` assigned to port `port`.
+struct PortShare {
+  uint32_t Demand = 0;
+  uint32_t Port = 0;
+  double Cycles = 0;
+};
+
 struct PortSolution {
   double Bound = 0;             ///< min over assignments of the max port load
   PortMask Saturated = 0;       ///< the port set that attains it
   std::vector<double> PortLoad; ///< balanced optimal load per port
   unsigned NumPorts = 0;
-  /// Cycles of demand d assigned to port p: perDemand[d * numPorts + p].
-  std::vector<double> PerDemand;
-  double assigned(size_t D, unsigned P) const {
-    return PerDemand[D * NumPorts + P];
-  }
+  /// The assignment, sparse: at most one share per (demand, port), sorted
+  /// by demand; a pair without a share gets nothing.
+  std::vector<PortShare> Shares;
+  /// Cycles of demand d assigned to port p (a linear search, for tests;
+  /// iterate `shares` on a hot path).
+  double assigned(size_t D, unsigned P) const;
 };
 
 PortSolution solvePortPressure(std::span<const PortDemand> Demands,

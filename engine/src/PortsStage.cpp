@@ -18,6 +18,7 @@ StageResult runPorts(StageContext &C, LoopReport &R) {
   StageResult Out;
   const unsigned NPorts = static_cast<unsigned>(C.Model.Ports.size());
   std::vector<PortDemand> Demands;
+  Demands.reserve(2 * C.Res.size());
   for (unsigned I = 0; I < C.Res.size(); ++I) {
     if (C.FusedWithNext[I]) {
       Out.Excluded.push_back(I);
@@ -30,9 +31,9 @@ StageResult runPorts(StageContext &C, LoopReport &R) {
   Out.Bound = Sol.Bound;
   R.BottleneckPorts = Sol.Saturated;
   R.PortLoad = Sol.PortLoad;
-  for (size_t D = 0; D < Demands.size(); ++D)
-    for (unsigned P = 0; P < NPorts; ++P)
-      R.PerInstruction[Demands[D].Owner].PortCycles[P] += Sol.assigned(D, P);
+  // In demand order, as a dense sweep over (demand, port) would add them.
+  for (const PortShare &S : Sol.Shares)
+    R.PerInstruction[Demands[S.Demand].Owner].PortCycles[S.Port] += S.Cycles;
 
   const PortMask MemPorts = C.Model.LoadPorts | C.Model.StorePorts;
   Out.Kind = Sol.Saturated && (Sol.Saturated & ~MemPorts) == 0

@@ -25,50 +25,71 @@ struct Rows {
   const unsigned *end(unsigned V) const { return Items.data() + First[V + 1]; }
 };
 
-/// Rows of items 0..count-1 by node(item) in [0, nodes).
+/// Fills `r` with the rows of items 0..count-1 by node(item) in [0, nodes),
+/// reusing its buffers; `fill` is scratch.
 template <class NodeFn>
-Rows groupByNode(unsigned Nodes, size_t Count, NodeFn NodeOf) {
-  Rows R;
+void groupByNode(Rows &R, std::vector<unsigned> &Fill, unsigned Nodes,
+                 size_t Count, NodeFn NodeOf) {
   R.First.assign(Nodes + 1, 0);
   for (size_t I = 0; I < Count; ++I)
     ++R.First[NodeOf(I) + 1];
   for (unsigned V = 0; V < Nodes; ++V)
     R.First[V + 1] += R.First[V];
   R.Items.resize(Count);
-  std::vector<unsigned> Fill(R.First.begin(), R.First.end() - 1);
+  Fill.assign(R.First.begin(), R.First.end() - 1);
   for (size_t I = 0; I < Count; ++I)
     R.Items[Fill[NodeOf(I)]++] = static_cast<unsigned>(I);
+}
+
+template <class NodeFn>
+Rows groupByNode(unsigned Nodes, size_t Count, NodeFn NodeOf) {
+  Rows R;
+  std::vector<unsigned> Fill;
+  groupByNode(R, Fill, Nodes, Count, NodeOf);
   return R;
 }
+
+/// Buffers of howard(), reused from one component to the next.
+struct HowardScratch {
+  Rows Out;
+  std::vector<unsigned> Fill, Policy, Walk;
+  std::vector<double> Eta, X;
+  std::vector<int> State, SeenAt;
+};
 
 /// Howard's algorithm on one strongly connected component. `local` are the
 /// edges inside it; nodes are renumbered 0..n-1.
 CriticalCycle howard(unsigned N, const std::vector<RatioEdge> &Local,
-                     const std::vector<unsigned> &LocalToGlobal) {
-  const Rows Out =
-      groupByNode(N, Local.size(), [&](size_t E) { return Local[E].From; });
+                     const std::vector<unsigned> &LocalToGlobal,
+                     HowardScratch &S) {
+  Rows &Out = S.Out;
+  groupByNode(Out, S.Fill, N, Local.size(),
+              [&](size_t E) { return Local[E].From; });
   // Initial policy: the heaviest out-edge of every node.
-  std::vector<unsigned> Policy(N);
+  std::vector<unsigned> &Policy = S.Policy;
+  Policy.resize(N);
   for (unsigned V = 0; V < N; ++V)
     Policy[V] = *std::max_element(Out.begin(V), Out.end(V),
                                   [&](unsigned A, unsigned B) {
                                     return Local[A].Weight < Local[B].Weight;
                                   });
 
-  std::vector<double> Eta(N), X(N);
+  std::vector<double> &Eta = S.Eta, &X = S.X;
+  Eta.assign(N, 0);
+  X.assign(N, 0);
   // Policy improvement strictly increases (eta, x) lexicographically, so the
   // iteration terminates; the cap only guards against floating-point cycling.
   const unsigned MaxRounds = 100 + 10 * static_cast<unsigned>(Local.size());
-  std::vector<int> State;
-  std::vector<unsigned> Walk;
+  std::vector<int> &State = S.State;
+  std::vector<unsigned> &Walk = S.Walk;
   for (unsigned Round = 0; Round < MaxRounds; ++Round) {
     // Value determination: each node follows its policy into a cycle.
     State.assign(N, 0); // 0 new, 1 on current walk, 2 done
-    for (unsigned S = 0; S < N; ++S) {
-      if (State[S])
+    for (unsigned Root = 0; Root < N; ++Root) {
+      if (State[Root])
         continue;
       Walk.clear();
-      unsigned V = S;
+      unsigned V = Root;
       while (State[V] == 0) {
         State[V] = 1;
         Walk.push_back(V);
@@ -134,7 +155,8 @@ CriticalCycle howard(unsigned N, const std::vector<RatioEdge> &Local,
   // Extract the policy cycle reached from the node of largest ratio.
   unsigned V = static_cast<unsigned>(std::max_element(Eta.begin(), Eta.end()) -
                                      Eta.begin());
-  std::vector<int> SeenAt(N, -1);
+  std::vector<int> &SeenAt = S.SeenAt;
+  SeenAt.assign(N, -1);
   Walk.clear();
   while (SeenAt[V] < 0) {
     SeenAt[V] = static_cast<int>(Walk.size());
@@ -229,6 +251,7 @@ maxCycleRatioPerComponent(unsigned Nodes, const std::vector<RatioEdge> &Edges) {
   std::vector<CriticalCycle> Result;
   std::vector<RatioEdge> Inside;
   std::vector<unsigned> Ids;
+  HowardScratch Scratch;
   for (unsigned C = 0; C < Comps; ++C) {
     if (InsideIds.begin(C) == InsideIds.end(C))
       continue; // a single node without a self-loop carries nothing
@@ -238,7 +261,7 @@ maxCycleRatioPerComponent(unsigned Nodes, const std::vector<RatioEdge> &Edges) {
       Inside.push_back({Local[Edges[E].From], Local[Edges[E].To],
                         Edges[E].Weight, Edges[E].Distance});
     Result.push_back(
-        howard(Members.First[C + 1] - Members.First[C], Inside, Ids));
+        howard(Members.First[C + 1] - Members.First[C], Inside, Ids, Scratch));
   }
   std::stable_sort(Result.begin(), Result.end(),
                    [](const CriticalCycle &A, const CriticalCycle &B) {

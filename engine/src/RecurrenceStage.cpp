@@ -31,12 +31,14 @@ Chain chainOfCycle(const DepGraph &G, const CriticalCycle &C) {
 }
 
 void reportEdges(const DepGraph &G, LoopReport &R) {
+  R.Edges.reserve(G.Edges.size());
+  R.EdgeUnits = G.EdgeUnits; // the edges keep their unit ranges
   for (const GraphEdge &E : G.Edges) {
     const DepNode &From = G.Nodes[E.From], &To = G.Nodes[E.To];
     if (From.Inst == To.Inst && From.IsLoad && E.Distance == 0)
       continue; // load part -> operation of the same instruction
     R.Edges.push_back({From.Inst, To.Inst, E.Weight, E.Distance, E.Memory,
-                       To.IsLoad || To.IsWriteback, E.Label});
+                       To.IsLoad || To.IsWriteback, E.UnitsBegin, E.UnitsEnd});
   }
 }
 
@@ -66,3 +68,14 @@ const Stage RecurrenceStage = {{"loop-carried", "loop-carried", "loop_carried",
                                runRecurrences};
 
 } // namespace loopperf::detail
+
+namespace loopperf {
+
+std::string edgeUnitNames(const LoopReport &R, const DepEdge &E,
+                          const IsaTraits &Isa) {
+  return detail::unitNames(
+      std::span(R.EdgeUnits).subspan(E.UnitsBegin, E.UnitsEnd - E.UnitsBegin),
+      Isa);
+}
+
+} // namespace loopperf

@@ -3,6 +3,7 @@
 
 #include "loopperf/AArch64.h"
 #include "loopperf/Analysis.h"
+#include "loopperf/Isa.h"
 
 #include <gtest/gtest.h>
 
@@ -97,7 +98,7 @@ TEST(AArch64Analysis, PostIndexWritebackIsAOneCycleRecurrence) {
     return D.From == 0 && D.To == 1;
   });
   ASSERT_NE(E, R.Edges.end());
-  EXPECT_EQ(E->Unit, "v0");
+  EXPECT_EQ(edgeUnitNames(R, *E, aarch64Isa()), "v0");
   EXPECT_DOUBLE_EQ(R.bound("critical-path"), 10.0);
 }
 

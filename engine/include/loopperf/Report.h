@@ -1,6 +1,7 @@
 // Report.h - the result of analysing one loop kernel on one machine model.
 #pragma once
 
+#include "loopperf/Kernel.h"
 #include "loopperf/MachineModel.h"
 
 #include <memory>
@@ -39,8 +40,14 @@ struct DepEdge {
   unsigned Distance = 0; ///< 0: same iteration; k: k iterations later
   bool Memory = false;   ///< store-to-load forwarding
   bool Address = false;  ///< feeds the consumer's address (its load)
-  std::string Unit;      ///< register unit / flag name, or "mem"
+  /// The units carrying the value: LoopReport::EdgeUnits[unitsBegin,
+  /// unitsEnd), distinct, in order of first use (EdgeMemoryUnit for a
+  /// store-to-load edge). Named by edgeUnitNames() only when shown.
+  uint32_t UnitsBegin = 0, UnitsEnd = 0;
 };
+
+/// The "unit" of a store-to-load edge in LoopReport::EdgeUnits ("mem").
+inline constexpr RegUnit EdgeMemoryUnit = 0xffff;
 
 struct InstrReport {
   unsigned Index = 0;
@@ -195,7 +202,8 @@ struct LoopReport {
   std::vector<InstrReport> PerInstruction;
   std::vector<Chain> Recurrences; ///< every loop-carried chain, longest first
   Chain CriticalPath;
-  std::vector<DepEdge> Edges; ///< the dependency graph (deduplicated)
+  std::vector<DepEdge> Edges;     ///< the dependency graph (deduplicated)
+  std::vector<RegUnit> EdgeUnits; ///< DepEdge::UnitsBegin/UnitsEnd index it
 
   LayoutReport Layout; ///< known only when the kernel's layout is
 
@@ -215,5 +223,11 @@ struct LoopReport {
   /// The stage result named `id`, null when none.
   const StageResult *stage(std::string_view Id) const;
 };
+
+struct IsaTraits;
+/// The registers of an edge, as `isa` names its units: "rax", "CF,ZF",
+/// "mem"; "" for a load feeding its own operation. Built on request only.
+std::string edgeUnitNames(const LoopReport &R, const DepEdge &E,
+                          const IsaTraits &Isa);
 
 } // namespace loopperf
