@@ -201,8 +201,9 @@ FrontEndResult analyzeFrontEnd(const LoopKernel &K,
     Consider(Fe.FusedUops / P.DispatchWidth.Value,
              Limiter::ResourceKind::Dispatch, P.DispatchWidth.Value,
              Fe.FusedUops);
+  const double BodyUops = K.BodyFusedUops > 0 ? K.BodyFusedUops : Fe.FusedUops;
   bool InLoopBuffer =
-      P.LoopBufferSize.Value > 0 && Fe.FusedUops <= P.LoopBufferSize.Value;
+      P.LoopBufferSize.Value > 0 && BodyUops <= P.LoopBufferSize.Value;
   if (!InLoopBuffer && P.UopCacheWidth.Value > 0)
     Consider(Fe.FusedUops / P.UopCacheWidth.Value,
              Limiter::ResourceKind::UopCache, P.UopCacheWidth.Value,

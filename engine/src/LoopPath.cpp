@@ -185,6 +185,9 @@ std::optional<PathSet> enumeratePaths(const LoopShape &Shape, unsigned Limit,
 
   PathSet Set;
   Set.Total = Count[H];
+  Set.OnSomePath.assign(N, false);
+  for (unsigned B = 0; B < N; ++B)
+    Set.OnSomePath[B] = Marks[B] != Mark::None && (B == H || Returns[B]);
   // How often an iteration reaches each block, in topological order.
   std::vector<double> Reach(N, 0);
   Reach[H] = 1;

@@ -129,8 +129,9 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     return static_cast<unsigned>(C.Insts.size());
   };
 
-  // The loop's instructions once: blocks in layout order, each up to the
-  // last instruction a successor inside the loop runs.
+  // The loop's instructions once: the blocks some path runs, in layout
+  // order, each up to the last instruction a successor inside the loop
+  // runs.
   std::vector<unsigned> LayoutOrder(NB);
   std::iota(LayoutOrder.begin(), LayoutOrder.end(), 0u);
   std::stable_sort(
@@ -144,6 +145,8 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   std::vector<unsigned> BlockStart(NB, 0);
   for (unsigned B : LayoutOrder) {
     BlockStart[B] = static_cast<unsigned>(Out.Kernel.Insts.size());
+    if (!Set->OnSomePath[B])
+      continue;
     unsigned Runs = Shape.Blocks[B].Succs.empty()
                         ? static_cast<unsigned>(Loop.Code[B].Insts.size())
                         : 0;
@@ -224,10 +227,14 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
   }
 
-  // Every path alone, the mixed sequence, and the loop's instructions once
-  // (their facts: resolution, unknowns, calls, layout, fingerprint).
+  // The loop's instructions once (their facts: resolution, unknowns,
+  // calls, layout, fingerprint, and the fused uops the loop buffer must
+  // hold), every path alone, and the mixed sequence.
+  LoopReport R = analyzeLoop(Out.Kernel, Model, Opts);
+  Mix.Kernel.BodyFusedUops = R.FrontEndUops;
   std::vector<LoopReport> PathReports;
   for (size_t I = 0; I < Paths.size(); ++I) {
+    Paths[I].Kernel.BodyFusedUops = R.FrontEndUops;
     PathReports.push_back(analyzeLoop(Paths[I].Kernel, Model, Opts));
     const LoopReport &PR = PathReports.back();
     PathInfo Info;
@@ -243,7 +250,6 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     Report->Paths.push_back(std::move(Info));
   }
   const LoopReport MixReport = analyzeLoop(Mix.Kernel, Model, Opts);
-  LoopReport R = analyzeLoop(Out.Kernel, Model, Opts);
 
   // The loop's numbers are the mixed sequence's per iteration.
   const double Kd = K;

@@ -211,12 +211,14 @@ std::string limiterText(const LoopKernel &K, const Limiter &L,
     return S;
   }
   case R::Dispatch:
-    return fmt::format("dispatch width {} ({} fused uops)", L.Width, L.Amount);
+    return fmt::format("dispatch width {} ({} fused uops)", L.Width,
+                       clean(L.Amount));
   case R::UopCache:
     return fmt::format("uop cache {} uops/cycle ({} fused uops)", L.Width,
-                       L.Amount);
+                       clean(L.Amount));
   case R::Decode:
-    return fmt::format("decode width {} ({} instructions)", L.Width, L.Amount);
+    return fmt::format("decode width {} ({} instructions)", L.Width,
+                       clean(L.Amount));
   case R::TakenBranches:
     return fmt::format("taken branches ({}/cycle)", L.Width);
   case R::LineCrossing:

@@ -555,8 +555,9 @@ TEST(GateReaders, GccSummaryLowerBound) {
 TEST(GateReaders, GccSummaryPaths) {
   LoopRecord R;
   ASSERT_TRUE(parseGccSummary(
-      "loop runs 2.00 cycles/iteration (elements/iteration unknown) on "
-      "znver3; bottleneck: loop-carried imulq (line 4); bounds: front-end "
+      "loop runs at least 2.00 cycles/iteration (elements/iteration "
+      "unknown) on znver3; bottleneck: loop-carried imulq (line 4); bounds: "
+      "front-end "
       "1.63, ports 1.75, divider 0.00, loop-carried 2.00; 8 instructions, 0 "
       "unknown; paths: 2 weighed (100 % of iterations, estimated "
       "probabilities), hottest 3.00 cycles/iteration at 50 %, "

@@ -274,3 +274,24 @@ TEST(PathAnalysis, TakenBranchesOfEveryPathAreCharged) {
   EXPECT_DOUBLE_EQ(Fe->Limit.Amount, 2.0);
   EXPECT_EQ(A->Report.Paths->Paths[0].TakenBranches, 2u);
 }
+
+TEST(PathAnalysis, CodeNoPathRunsIsNotTheLoops) {
+  // The CLI's span may end with an exit jump after the latch's branch
+  // ("jne H; jmp exit", clang with __builtin_expect): a block no path runs.
+  // The loop's instructions are the 8 of the paths' blocks, not 9, as the
+  // plugins see them (the latch block ends at its branch back).
+  MachineModel M = branchyCore();
+  MultiPathLoop L = diamond(0.5);
+  LoopBlock Exit;
+  Exit.LayoutPosition = 4;
+  L.Shape.Blocks[3].LayoutNext = 4;
+  L.Shape.Blocks.push_back(Exit);
+  LoopBlockCode Jump;
+  Jump.Insts = KernelBuilder().add("jmp .Lexit").build().Insts;
+  L.Code.push_back(Jump);
+  std::string Why;
+  auto A = analyzeMultiPathLoop(L, M, {}, Why);
+  ASSERT_TRUE(A) << Why;
+  EXPECT_EQ(A->Kernel.Insts.size(), 8u);
+  EXPECT_DOUBLE_EQ(A->Report.CyclesPerIteration, 2.0);
+}

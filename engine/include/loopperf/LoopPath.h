@@ -88,6 +88,10 @@ struct PathSet {
   double Covered = 0;
   /// Every path of the loop (saturates at UINT64_MAX).
   uint64_t Total = 0;
+  /// Per block: on some path of the loop (reached from the header and
+  /// returning to it). The CLI's span may hold code no iteration runs,
+  /// e.g. an exit jump after the latch's branch.
+  std::vector<bool> OnSomePath;
   /// Expected mispredicted branches per iteration, an upper estimate for
   /// data-dependent branches without history: each block with several
   /// successors inside the loop mispredicts 1 − (its likeliest successor's
