@@ -19,6 +19,7 @@
 #pragma once
 
 #include "loopperf/Kernel.h"
+#include "loopperf/PathAnalysis.h"
 
 #include "llvm/IR/DebugLoc.h"
 
@@ -45,6 +46,11 @@ struct LoopBody {
   llvm::DebugLoc Loc; ///< where remarks go (may be empty)
   /// Branches taken per iteration (LoopPath::TakenBranches).
   unsigned TakenBranches = 1;
+  /// Control flow inside the loop: `paths` describes it and `kernel` is
+  /// empty until the engine's analyzeMultiPathLoop gives the loop's
+  /// instructions (loopperf/PathAnalysis.h).
+  bool MultiPath = false;
+  MultiPathLoop Paths;
 };
 
 LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,
