@@ -200,6 +200,25 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
         << " taken branches per iteration; the front-end bound counts one";
     Lines.push_back(B.take());
   }
+  if (R.Paths) {
+    // Each weighed path alone: its share, prediction and bottleneck.
+    const std::vector<PathInfo> &Paths = R.Paths->Paths;
+    for (size_t I = 0; I < Paths.size(); ++I) {
+      LineBuilder B;
+      B << fmt::format("path {} (", I + 1);
+      B.arg("PathProbability",
+            fmt::format("{:.0f}", 100 * Paths[I].Probability))
+          << " % of iterations): ";
+      B.arg("PathCycles", fixed2(Paths[I].CyclesPerIteration))
+          << " cycles/iteration alone, bottleneck ";
+      B.arg("PathBottleneck", bottleneckName(Paths[I].Bottleneck));
+      if (!Paths[I].BottleneckResource.empty()) {
+        B << " ";
+        B.arg("PathBottleneckResource", Paths[I].BottleneckResource);
+      }
+      Lines.push_back(B.take());
+    }
+  }
   if (!R.UnknownInstructions.empty()) {
     LineBuilder B;
     B << "not in the " + R.Model + " model (charged one uop each): ";

@@ -3,7 +3,7 @@
 // -fprofile-use). It was "not analysed: the loop body has 3 basic blocks
 // with control flow inside the loop".
 // REQUIRES: gcc-plugin
-// RUN: %gcc -O2 -march=znver3 -fplugin=%gccplugin -fopt-info-loop-optimized -c %s -o /dev/null 2>&1 | %FileCheck %s
+// RUN: %gcc -O2 -march=znver3 -fplugin=%gccplugin -fopt-info-loop-optimized-note -c %s -o /dev/null 2>&1 | %FileCheck %s
 // RUN: %gcc -O2 -march=znver3 -fplugin=%gccplugin -fplugin-arg-loopperf-json=%t.json -c %s -o /dev/null
 // RUN: %FileCheck %s --check-prefix=JSON < %t.json
 //
@@ -27,6 +27,8 @@ void partition(long n, const int *restrict sel, double *restrict a,
   }
 }
 // CHECK: branch-paths.c:[[@LINE-7]]:22: optimized: loop runs 1.33 cycles/iteration (1.33 cycles/element, 1 element/iteration) on znver3; bottleneck: front-end dispatch width 6 (8 fused uops); bounds: front-end 1.33, ports {{[0-9.]+}}, divider 0.00, loop-carried 1.00; 16 instructions, 0 unknown; paths: 2 weighed (100 % of iterations, estimated probabilities), hottest 1.33 cycles/iteration at 50 %, mispredictions up to 6.50 more; confidence medium
+// CHECK: note: path 1 (50 % of iterations): 1.33 cycles/iteration alone, bottleneck front-end dispatch width 6 (8 fused uops)
+// CHECK-NEXT: note: path 2 (50 % of iterations): 1.33 cycles/iteration alone, bottleneck front-end dispatch width 6 (8 fused uops)
 
 // JSON: "paths": {
 // JSON-NEXT: "count": 2,
