@@ -108,7 +108,13 @@ private:
       Request.TextReport = dump_file != nullptr;
       Request.Json = !State.Options.JsonPath.empty();
       Request.TakenBranches = Rl.TakenBranches;
-      const LoopRemarks R = analyzeLoopRemarks(Rl.Kernel, Choice, Request);
+      Request.MaxInstructions = State.Options.MaxInstructions;
+      const LoopRemarks R = analyzeLoopRemarks(
+          Rl.Kernel, Choice, Request, Rl.MultiPath ? &Rl.Paths : nullptr);
+      if (!R.Missed.empty()) {
+        remark(MSG_MISSED_OPTIMIZATION, Loc, "loop not analysed: " + R.Missed);
+        continue;
+      }
       remark(MSG_OPTIMIZED_LOCATIONS, Loc, R.Summary);
       for (const std::string &Note : R.Notes)
         remark(MSG_NOTE, Loc, Note);

@@ -7,15 +7,39 @@
 #include "LoopJson.h"
 
 #include "loopperf/Analysis.h"
+#include "loopperf/PathAnalysis.h"
 #include "loopperf/Remark.h"
 #include "loopperf/Render.h"
 
 namespace loopperf::gccplugin {
 
-LoopRemarks analyzeLoopRemarks(const LoopKernel &K, const ModelChoice &Choice,
-                               const RemarkRequest &Request) {
+LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
+                               const ModelChoice &Choice,
+                               const RemarkRequest &Request,
+                               const LoopBlockPaths *Paths) {
   const MachineModel &M = *Choice.Model;
-  const LoopReport R = analyzeLoop(K, M);
+  LoopKernel K = Base;
+  LoopReport R;
+  if (Paths) {
+    MultiPathLoop Loop;
+    Loop.Kernel = Base;
+    Loop.Shape = Paths->Shape;
+    Loop.ProbabilitySource = Paths->ProbabilitySource;
+    for (const std::vector<Instruction> &B : Paths->Blocks)
+      Loop.Code.push_back(LoopBlockCode{B, {}});
+    std::string Why;
+    std::optional<MultiPathAnalysis> A =
+        analyzeMultiPathLoop(Loop, M, {}, Why, Request.MaxInstructions);
+    if (!A) {
+      LoopRemarks Out;
+      Out.Missed = Why;
+      return Out;
+    }
+    K = std::move(A->Kernel);
+    R = std::move(A->Report);
+  } else {
+    R = analyzeLoop(K, M);
+  }
   RemarkOptions Opts;
   Opts.ModelNote = Choice.Note;
   Opts.ModelBasis = Choice.Basis;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "loopperf/Kernel.h"
+#include "loopperf/LoopPath.h"
 
 #include <memory>
 #include <string>
@@ -32,6 +33,18 @@ struct LoopRemarks {
   std::string TextReport; ///< renderText, for the pass's dump file
   /// The loop's loopJson object (when requested), for TuJson.
   std::shared_ptr<const LoopJson> Json;
+  /// Non-empty: the loop was not analysed, and why (a loop whose paths
+  /// the engine refused).
+  std::string Missed;
+};
+
+/// A loop with control flow inside, as the GCC-facing side describes it
+/// (C++17-clean: the engine's MultiPathLoop is built in LoopRemarks.cpp).
+struct LoopBlockPaths {
+  LoopShape Shape;
+  /// Each block's instructions (a block runs whole on every path).
+  std::vector<std::vector<Instruction>> Blocks;
+  std::string ProbabilitySource; ///< "profile" or "estimated"
 };
 
 struct RemarkRequest {
@@ -40,10 +53,15 @@ struct RemarkRequest {
   bool Json = false;       ///< fill json
   unsigned TakenBranches =
       1; ///< > 1 adds a note: the front-end bound counts one
+  /// With paths: the longest path analysed (the plugin's limit).
+  unsigned MaxInstructions = DefaultMaxLoopInstructions;
 };
 
 /// Analyses `k` on the chosen model and phrases what `request` asks for.
+/// With `paths`: `k` gives the loop's name, function, location and ISA,
+/// the engine weighs the paths (loopperf/PathAnalysis.h).
 LoopRemarks analyzeLoopRemarks(const LoopKernel &K, const ModelChoice &Model,
-                               const RemarkRequest &Request);
+                               const RemarkRequest &Request,
+                               const LoopBlockPaths *Paths = nullptr);
 
 } // namespace loopperf::gccplugin

@@ -51,8 +51,9 @@ SourceLoc sourceLoc(location_t Loc) {
 /// engine (loopperf/LoopPath.h) from the blocks' successors inside the loop
 /// and their layout (next_bb: the order bb-reorder left).
 bool executionOrder(class loop *L, std::vector<basic_block> &Order,
-                    unsigned &TakenBranches, std::string &Why) {
-  std::vector<basic_block> Blocks; // the loop's, in layout order
+                    unsigned &TakenBranches, std::vector<basic_block> &Blocks,
+                    LoopShape &Shape, std::string &Why) {
+  // Blocks: the loop's, in layout order.
   std::unordered_map<basic_block, unsigned> Index;
   basic_block Bb;
   FOR_EACH_BB_FN(Bb, cfun)
@@ -60,16 +61,23 @@ bool executionOrder(class loop *L, std::vector<basic_block> &Order,
     Index.emplace(Bb, static_cast<unsigned>(Blocks.size()));
     Blocks.push_back(Bb);
   }
-  LoopShape Shape;
   Shape.Header = Index.at(L->header);
   for (unsigned I = 0; I < Blocks.size(); ++I) {
     LoopBlock B;
     B.LayoutPosition = I;
     edge E;
     edge_iterator Ei;
+    // The edges' probabilities (a profile's with -fprofile-use, else GCC's
+    // estimate); one not initialised: equal weights.
+    bool Known = true;
     FOR_EACH_EDGE(E, Ei, Blocks[I]->succs)
-    if (auto It = Index.find(E->dest); It != Index.end())
+    if (auto It = Index.find(E->dest); It != Index.end()) {
       B.Succs.push_back(It->second);
+      Known = Known && E->probability.initialized_p();
+      B.SuccProbs.push_back(Known ? E->probability.to_reg_br_prob_base() : 0);
+    }
+    if (!Known)
+      B.SuccProbs.clear();
     if (auto It = Index.find(Blocks[I]->next_bb); It != Index.end())
       B.LayoutNext = It->second;
     Shape.Blocks.push_back(std::move(B));
@@ -156,23 +164,12 @@ rtx_insn *locationInsn(class loop *L, const char *FunctionFile) {
   return nullptr;
 }
 
-} // namespace
-
-bool buildRtlLoop(class loop *L, const std::string &Function,
-                  unsigned MaxInstructions, RtlLoop &Out, std::string &Why) {
-  Out.LocationInsn = locationInsn(L, DECL_SOURCE_FILE(current_function_decl));
-  LoopKernel &K = Out.Kernel;
-  K.Isa = &x86Isa(); // the plugin is built for x86-64 GCC only
-  K.Function = Function;
-  if (Out.LocationInsn)
-    K.Loc = sourceLoc(INSN_LOCATION(Out.LocationInsn));
-  K.Name = Function + ": loop" +
-           (K.Loc.valid() ? " at line " + std::to_string(K.Loc.Line) : "");
-
-  std::vector<basic_block> Blocks;
-  if (!executionOrder(L, Blocks, Out.TakenBranches, Why))
-    return false;
-
+/// The instructions of `blocks`, in order, appended to `out`; false with
+/// `why` when one cannot be analysed. `count`: instructions so far (the
+/// size limit).
+bool translateBlocks(const std::vector<basic_block> &Blocks,
+                     unsigned MaxInstructions, size_t &Count,
+                     std::vector<Instruction> &Out, std::string &Why) {
   std::vector<rtx_insn *> Insns;
   for (basic_block Bb : Blocks) {
     rtx_insn *Insn;
@@ -205,7 +202,7 @@ bool buildRtlLoop(class loop *L, const std::string &Function,
     // register change: none of them is a known constant update.
     if (Lines.size() > 1)
       Effects.Update.reset();
-    if (K.Insts.size() + Lines.size() > MaxInstructions) {
+    if (Count + Lines.size() > MaxInstructions) {
       Why = "the loop body has more than " + std::to_string(MaxInstructions) +
             " instructions (-fplugin-arg-loopperf-max-instructions=N)";
       return false;
@@ -231,9 +228,56 @@ bool buildRtlLoop(class loop *L, const std::string &Function,
         Inst.IsConditional = any_condjump_p(Insn);
         Inst.IsReturn = ANY_RETURN_P(PATTERN(Insn)) || returnjump_p(Insn);
       }
-      K.Insts.push_back(std::move(Inst));
+      Out.push_back(std::move(Inst));
+      ++Count;
     }
   }
+  return true;
+}
+
+} // namespace
+
+bool buildRtlLoop(class loop *L, const std::string &Function,
+                  unsigned MaxInstructions, RtlLoop &Out, std::string &Why) {
+  Out.LocationInsn = locationInsn(L, DECL_SOURCE_FILE(current_function_decl));
+  LoopKernel &K = Out.Kernel;
+  K.Isa = &x86Isa(); // the plugin is built for x86-64 GCC only
+  K.Function = Function;
+  if (Out.LocationInsn)
+    K.Loc = sourceLoc(INSN_LOCATION(Out.LocationInsn));
+  K.Name = Function + ": loop" +
+           (K.Loc.valid() ? " at line " + std::to_string(K.Loc.Line) : "");
+
+  std::vector<basic_block> Blocks, Layout;
+  LoopShape Shape;
+  std::string PathWhy;
+  if (!executionOrder(L, Blocks, Out.TakenBranches, Layout, Shape, PathWhy)) {
+    bool Branchy = false;
+    for (const LoopBlock &B : Shape.Blocks)
+      Branchy = Branchy || B.Succs.size() > 1;
+    if (!Branchy) {
+      Why = PathWhy;
+      return false;
+    }
+    // Control flow inside the loop: each block's instructions (an RTL block
+    // ends at its jump, so a block runs whole whichever way it leaves); the
+    // engine weighs the paths (loopperf/PathAnalysis.h).
+    Out.MultiPath = true;
+    Out.Paths.Shape = std::move(Shape);
+    Out.Paths.ProbabilitySource =
+        profile_status_for_fn(cfun) == PROFILE_READ ? "profile" : "estimated";
+    size_t Count = 0;
+    for (basic_block Bb : Layout) {
+      Out.Paths.Blocks.emplace_back();
+      if (!translateBlocks({Bb}, MaxInstructions, Count,
+                           Out.Paths.Blocks.back(), Why))
+        return false;
+    }
+    return true;
+  }
+  size_t Count = 0;
+  if (!translateBlocks(Blocks, MaxInstructions, Count, K.Insts, Why))
+    return false;
   if (K.Insts.empty()) {
     Why = "the loop body emits no instructions";
     return false;

@@ -1,6 +1,7 @@
 // RtlKernel.h - one innermost RTL loop -> the engine's LoopKernel.
 #pragma once
 
+#include "LoopRemarks.h"
 #include "loopperf/Kernel.h"
 
 #include <string>
@@ -18,6 +19,10 @@ struct RtlLoop {
   /// The insn whose location the remarks use (also kernel.loc): the body's
   /// first source position in the function's file.
   rtx_insn *LocationInsn = nullptr;
+  /// Control flow inside the loop: `paths` describes it and `kernel` has
+  /// no instructions (analyzeLoopRemarks weighs the paths).
+  bool MultiPath = false;
+  LoopBlockPaths Paths;
 };
 
 /// Builds the kernel of `l`. False, with `why` set, when the loop cannot be

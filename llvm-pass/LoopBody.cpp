@@ -16,8 +16,10 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalValue.h"
+#include "llvm/Support/BranchProbability.h"
 
 #include <algorithm>
+#include <climits>
 
 using namespace llvm;
 
@@ -34,12 +36,78 @@ SourceLoc sourceLoc(const DebugLoc &DL) {
   return S;
 }
 
+/// What translating a loop's instructions needs.
+struct TranslateContext {
+  MachineLowering &Lowering;
+  const llvmmc::MCInstTranslator &Translator;
+  const TargetInstrInfo &TII;
+  unsigned MaxInstructions;
+  unsigned &Count; ///< instructions translated so far (the size limit)
+  LoopBody &Body;  ///< Missed/MissedName on failure, Loc
+};
+
+bool branchesTo(const MachineInstr &MI, const MachineBasicBlock *To) {
+  return llvm::any_of(MI.operands(), [&](const MachineOperand &O) {
+    return O.isMBB() && O.getMBB() == To;
+  });
+}
+
+/// Appends MI's Instruction to `out` (nothing for a meta instruction);
+/// false with the loop's missed reason set when it cannot be analysed.
+bool translate(const MachineInstr &MI, TranslateContext &C,
+               std::vector<Instruction> &Out) {
+  LoopBody &Body = C.Body;
+  if (MI.isBundle() || MI.isMetaInstruction())
+    return true;
+  if (!Body.Loc && MI.getDebugLoc())
+    Body.Loc = MI.getDebugLoc();
+  if (MI.isInlineAsm()) {
+    Body.Missed = "the loop contains inline assembly";
+    Body.MissedName = "InlineAsm";
+    return false;
+  }
+  if (C.Count >= C.MaxInstructions) {
+    Body.Missed = "the loop body has more than " +
+                  std::to_string(C.MaxInstructions) +
+                  " instructions (LOOPPERF_OPTIONS=max-instructions=N)";
+    Body.MissedName = "TooLarge";
+    return false;
+  }
+  Instruction I;
+  if (MI.getDesc().isPseudo()) {
+    // No encoding: the engine charges it as unknown and says so.
+    I.LlvmOpcode = C.TII.getName(MI.getOpcode()).str();
+    I.Text = I.Mnemonic = I.LlvmOpcode;
+    I.Unknown = true;
+    // A call pseudo (expanded later, e.g. TLS_addr64) still calls.
+    I.IsCall = MI.isCall();
+    for (const MachineOperand &O : MI.operands())
+      if (I.IsCall && I.Callee.empty() && O.isGlobal())
+        I.Callee = O.getGlobal()->getName().str();
+      else if (I.IsCall && I.Callee.empty() && O.isSymbol())
+        I.Callee = O.getSymbolName();
+  } else {
+    MCInst Inst;
+    std::string Why;
+    if (!C.Lowering.lower(MI, Inst, Why)) {
+      Body.Missed = C.TII.getName(MI.getOpcode()).str() + ": " + Why;
+      Body.MissedName = "Unsupported";
+      return false;
+    }
+    I = C.Translator.translate(Inst);
+  }
+  I.Loc = sourceLoc(MI.getDebugLoc());
+  Out.push_back(std::move(I));
+  ++C.Count;
+  return true;
+}
+
 /// The loop's blocks in the order one iteration runs them
 /// (loopperf/LoopPath.h), else nullopt and `Why`.
 std::optional<LoopPath>
 executionOrder(const MachineLoop &L,
                SmallVectorImpl<const MachineBasicBlock *> &Blocks,
-               std::string &Why) {
+               LoopShape &Shape, std::string &Why) {
   const MachineFunction &MF = *L.getHeader()->getParent();
   DenseMap<const MachineBasicBlock *, unsigned> Index;
   for (const MachineBasicBlock &MBB : MF) // layout order
@@ -47,14 +115,23 @@ executionOrder(const MachineLoop &L,
       Index[&MBB] = static_cast<unsigned>(Blocks.size());
       Blocks.push_back(&MBB);
     }
-  LoopShape Shape;
   Shape.Header = Index.lookup(L.getHeader());
   for (unsigned I = 0; I < Blocks.size(); ++I) {
     LoopBlock B;
     B.LayoutPosition = I;
-    for (const MachineBasicBlock *Succ : Blocks[I]->successors())
-      if (auto It = Index.find(Succ); It != Index.end())
+    // The edge probabilities MachineBranchProbabilityInfo reads: stored on
+    // the block (a profile's with -fprofile-use, else the static
+    // estimate's); none known: equal weights.
+    bool Known = Blocks[I]->hasSuccessorProbabilities();
+    for (auto S = Blocks[I]->succ_begin(); S != Blocks[I]->succ_end(); ++S)
+      if (auto It = Index.find(*S); It != Index.end()) {
         B.Succs.push_back(It->second);
+        const BranchProbability P = Blocks[I]->getSuccProbability(S);
+        Known = Known && !P.isUnknown();
+        B.SuccProbs.push_back(double(P.getNumerator()) / P.getDenominator());
+      }
+    if (!Known)
+      B.SuccProbs.clear();
     if (const MachineBasicBlock *Next = Blocks[I]->getNextNode())
       if (auto It = Index.find(Next); It != Index.end())
         B.LayoutNext = It->second;
@@ -85,15 +162,49 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
 
   std::string Why;
   SmallVector<const MachineBasicBlock *, 8> Blocks;
-  std::optional<LoopPath> Path = executionOrder(L, Blocks, Why);
-  if (!Path) {
+  LoopShape Shape;
+  std::optional<LoopPath> Path = executionOrder(L, Blocks, Shape, Why);
+  unsigned Count = 0;
+  TranslateContext Ctx{Lowering, Translator, TII, MaxInstructions, Count, Body};
+  if (!Path &&
+      std::any_of(Shape.Blocks.begin(), Shape.Blocks.end(),
+                  [](const LoopBlock &B) { return B.Succs.size() > 1; })) {
+    // Control flow inside the loop: every block's instructions, and for
+    // each successor how many of them run on the way there; the engine
+    // weighs the paths (loopperf/PathAnalysis.h).
+    Body.MultiPath = true;
+    MultiPathLoop &M = Body.Paths;
+    M.Shape = Shape;
+    M.ProbabilitySource =
+        MF.getFunction().hasProfileData() ? "profile" : "estimated";
+    for (unsigned B = 0; B < Blocks.size(); ++B) {
+      const MachineBasicBlock *MBB = Blocks[B];
+      LoopBlockCode Code;
+      const std::vector<unsigned> &Succs = Shape.Blocks[B].Succs;
+      Code.RunsTo.assign(Succs.size(), UINT_MAX);
+      for (const MachineInstr &MI : MBB->instrs()) {
+        if (!translate(MI, Ctx, Code.Insts))
+          return Body;
+        // A jump to a successor: the way there ends with it.
+        for (size_t S = 0; S < Succs.size(); ++S)
+          if (Code.RunsTo[S] == UINT_MAX && MI.isBranch() &&
+              MBB->getNextNode() != Blocks[Succs[S]] &&
+              branchesTo(MI, Blocks[Succs[S]]))
+            Code.RunsTo[S] = static_cast<unsigned>(Code.Insts.size());
+      }
+      for (unsigned &R : Code.RunsTo)
+        R = std::min<unsigned>(R, Code.Insts.size());
+      M.Code.push_back(std::move(Code));
+    }
+  } else if (!Path) {
     Body.Missed = Why;
     Body.MissedName = "ControlFlow";
     return Body;
+  } else {
+    Body.TakenBranches = Path->TakenBranches;
   }
-  Body.TakenBranches = Path->TakenBranches;
 
-  for (size_t P = 0; P < Path->Blocks.size(); ++P) {
+  for (size_t P = 0; Path && P < Path->Blocks.size(); ++P) {
     const MachineBasicBlock *MBB = Blocks[Path->Blocks[P]];
     const MachineBasicBlock *Next =
         Blocks[Path->Blocks[(P + 1) % Path->Blocks.size()]];
@@ -109,52 +220,12 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
       if (TakenSeen)
         break;
       if (Jumps && MI.isBranch())
-        TakenSeen = llvm::any_of(MI.operands(), [&](const MachineOperand &O) {
-          return O.isMBB() && O.getMBB() == Next;
-        });
-      if (MI.isBundle() || MI.isMetaInstruction())
-        continue;
-      if (!Body.Loc && MI.getDebugLoc())
-        Body.Loc = MI.getDebugLoc();
-      if (MI.isInlineAsm()) {
-        Body.Missed = "the loop contains inline assembly";
-        Body.MissedName = "InlineAsm";
+        TakenSeen = branchesTo(MI, Next);
+      if (!translate(MI, Ctx, Body.Kernel.Insts))
         return Body;
-      }
-      if (Body.Kernel.Insts.size() >= MaxInstructions) {
-        Body.Missed = "the loop body has more than " +
-                      std::to_string(MaxInstructions) +
-                      " instructions (LOOPPERF_OPTIONS=max-instructions=N)";
-        Body.MissedName = "TooLarge";
-        return Body;
-      }
-      Instruction I;
-      if (MI.getDesc().isPseudo()) {
-        // No encoding: the engine charges it as unknown and says so.
-        I.LlvmOpcode = TII.getName(MI.getOpcode()).str();
-        I.Text = I.Mnemonic = I.LlvmOpcode;
-        I.Unknown = true;
-        // A call pseudo (expanded later, e.g. TLS_addr64) still calls.
-        I.IsCall = MI.isCall();
-        for (const MachineOperand &O : MI.operands())
-          if (I.IsCall && I.Callee.empty() && O.isGlobal())
-            I.Callee = O.getGlobal()->getName().str();
-          else if (I.IsCall && I.Callee.empty() && O.isSymbol())
-            I.Callee = O.getSymbolName();
-      } else {
-        MCInst Inst;
-        if (!Lowering.lower(MI, Inst, Why)) {
-          Body.Missed = TII.getName(MI.getOpcode()).str() + ": " + Why;
-          Body.MissedName = "Unsupported";
-          return Body;
-        }
-        I = Translator.translate(Inst);
-      }
-      I.Loc = sourceLoc(MI.getDebugLoc());
-      Body.Kernel.Insts.push_back(std::move(I));
     }
   }
-  if (Body.Kernel.Insts.empty()) {
+  if (Body.Kernel.Insts.empty() && !Body.MultiPath) {
     Body.Missed = "the loop body has no instructions";
     Body.MissedName = "Empty";
     return Body;
@@ -170,6 +241,11 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
   // elsewhere the count stays unknown (0), not guessed.
   Body.Kernel.Isa = Translator.isa();
   Body.Kernel.ElementsPerIteration = countElementsPerIteration(Body.Kernel);
+  if (Body.MultiPath) {
+    // The engine counts the elements on the paths (PathAnalysis.h).
+    Body.Paths.Kernel = std::move(Body.Kernel);
+    Body.Kernel = LoopKernel();
+  }
   return Body;
 }
 

@@ -8,10 +8,12 @@
 // executes every block; the engine's findSinglePath (loopperf/LoopPath.h)
 // says in which order, whatever the layout (rotated loops, loops entered in
 // the middle), and the concatenation in that order is what one iteration
-// runs. Anything else (if/else inside the loop) gets a missed remark, as do
-// inline assembly, operands without a machine code form and bodies above
-// the size limit. A call is analysed as an instruction, its callee not: the
-// engine marks the prediction a lower bound and names the callee. Meta
+// runs. A loop with control flow inside (if/else) is described block by
+// block with its successor probabilities (`multiPath`, `paths`) for the
+// engine's analyzeMultiPathLoop (loopperf/PathAnalysis.h). Inline
+// assembly, operands without a machine code form and bodies above the size
+// limit get a missed remark. A call is analysed as an instruction, its callee
+// not: the engine marks the prediction a lower bound and names the callee. Meta
 // instructions (DBG_VALUE, CFI_INSTRUCTION, KILL, IMPLICIT_DEF, labels...)
 // emit no code and are skipped; another pseudo that reaches this point has no
 // known encoding and enters the kernel as an unknown instruction, which the
@@ -19,6 +21,7 @@
 #pragma once
 
 #include "loopperf/Kernel.h"
+#include "loopperf/PathAnalysis.h"
 
 #include "llvm/IR/DebugLoc.h"
 
@@ -45,6 +48,11 @@ struct LoopBody {
   llvm::DebugLoc Loc; ///< where remarks go (may be empty)
   /// Branches taken per iteration (LoopPath::TakenBranches).
   unsigned TakenBranches = 1;
+  /// Control flow inside the loop: `paths` describes it and `kernel` is
+  /// empty until the engine's analyzeMultiPathLoop gives the loop's
+  /// instructions (loopperf/PathAnalysis.h).
+  bool MultiPath = false;
+  MultiPathLoop Paths;
 };
 
 LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,

@@ -231,7 +231,23 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
         emitMissed(ORE, Body);
         continue;
       }
-      LoopReport Report = analyzeLoop(Body.Kernel, *Choice.Model);
+      LoopReport Report;
+      if (Body.MultiPath) {
+        // Control flow inside the loop: the engine weighs its paths.
+        std::string Why;
+        std::optional<MultiPathAnalysis> A = analyzeMultiPathLoop(
+            Body.Paths, *Choice.Model, {}, Why, Opts.MaxInstructions);
+        if (!A) {
+          Body.Missed = Why;
+          Body.MissedName = "ControlFlow";
+          emitMissed(ORE, Body);
+          continue;
+        }
+        Body.Kernel = std::move(A->Kernel);
+        Report = std::move(A->Report);
+      } else {
+        Report = analyzeLoop(Body.Kernel, *Choice.Model);
+      }
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.
       Json Loop;

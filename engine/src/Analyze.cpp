@@ -43,6 +43,8 @@ const char *confidenceReasonName(ConfidenceReason R) {
     return "unknown-instructions";
   case ConfidenceReason::InlineAsm:
     return "inline-asm";
+  case ConfidenceReason::Paths:
+    return "paths";
   }
   return "unknown";
 }

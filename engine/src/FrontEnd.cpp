@@ -201,8 +201,9 @@ FrontEndResult analyzeFrontEnd(const LoopKernel &K,
     Consider(Fe.FusedUops / P.DispatchWidth.Value,
              Limiter::ResourceKind::Dispatch, P.DispatchWidth.Value,
              Fe.FusedUops);
+  const double BodyUops = K.BodyFusedUops > 0 ? K.BodyFusedUops : Fe.FusedUops;
   bool InLoopBuffer =
-      P.LoopBufferSize.Value > 0 && Fe.FusedUops <= P.LoopBufferSize.Value;
+      P.LoopBufferSize.Value > 0 && BodyUops <= P.LoopBufferSize.Value;
   if (!InLoopBuffer && P.UopCacheWidth.Value > 0)
     Consider(Fe.FusedUops / P.UopCacheWidth.Value,
              Limiter::ResourceKind::UopCache, P.UopCacheWidth.Value,
@@ -212,10 +213,12 @@ FrontEndResult analyzeFrontEnd(const LoopKernel &K,
       P.DecodeWidth.Value > 0)
     Consider(Fe.MacroOps / P.DecodeWidth.Value, Limiter::ResourceKind::Decode,
              P.DecodeWidth.Value, Fe.MacroOps);
-  if (P.TakenBranchesPerCycle.Value > 0)
-    Consider(1.0 / P.TakenBranchesPerCycle.Value,
+  if (P.TakenBranchesPerCycle.Value > 0) {
+    const double Taken = K.TakenBranches ? K.TakenBranches : 1;
+    Consider(Taken / P.TakenBranchesPerCycle.Value,
              Limiter::ResourceKind::TakenBranches,
-             P.TakenBranchesPerCycle.Value, 1);
+             P.TakenBranchesPerCycle.Value, Taken);
+  }
   Fe.Layout = analyzeLayout(K.Layout, M);
   const SpecialRules::LineCrossingRule &Lc = M.Rules.LineCrossing;
   if (Fe.Layout.Known && Lc.Bytes > 0 && Lc.MinCycles > 0 &&

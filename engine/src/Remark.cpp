@@ -119,6 +119,23 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
   B.arg("Instructions", std::to_string(R.Instructions)) << " instructions, ";
   B.arg("UnknownInstructions", std::to_string(R.UnknownInstructions.size()))
       << " unknown";
+  if (R.Paths) {
+    // A loop with control flow inside: the prediction above is the
+    // expected one over its paths (PathAnalysis.h).
+    const PathsReport &P = *R.Paths;
+    B << "; paths: ";
+    B.arg("PathsWeighed", std::to_string(P.Paths.size())) << " weighed (";
+    B.arg("PathsCovered", fmt::format("{:.0f}", 100 * P.Covered))
+        << " % of iterations, ";
+    B.arg("PathProbabilities", P.ProbabilitySource)
+        << " probabilities), hottest ";
+    B.arg("HottestPathCycles", fixed2(P.Paths.front().CyclesPerIteration))
+        << " cycles/iteration at ";
+    B.arg("HottestPathProbability",
+          fmt::format("{:.0f}", 100 * P.Paths.front().Probability))
+        << " %, mispredictions up to ";
+    B.arg("MispredictCycles", fixed2(P.MispredictCycles)) << " more";
+  }
   if (R.LowerBound) {
     B << "; lower bound: calls ";
     B.arg("Callees", fmt::format("{}", fmt::join(R.Callees, ", ")));
@@ -182,6 +199,25 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
     B.arg("TakenBranches", std::to_string(O.TakenBranches))
         << " taken branches per iteration; the front-end bound counts one";
     Lines.push_back(B.take());
+  }
+  if (R.Paths) {
+    // Each weighed path alone: its share, prediction and bottleneck.
+    const std::vector<PathInfo> &Paths = R.Paths->Paths;
+    for (size_t I = 0; I < Paths.size(); ++I) {
+      LineBuilder B;
+      B << fmt::format("path {} (", I + 1);
+      B.arg("PathProbability",
+            fmt::format("{:.0f}", 100 * Paths[I].Probability))
+          << " % of iterations): ";
+      B.arg("PathCycles", fixed2(Paths[I].CyclesPerIteration))
+          << " cycles/iteration alone, bottleneck ";
+      B.arg("PathBottleneck", bottleneckName(Paths[I].Bottleneck));
+      if (!Paths[I].BottleneckResource.empty()) {
+        B << " ";
+        B.arg("PathBottleneckResource", Paths[I].BottleneckResource);
+      }
+      Lines.push_back(B.take());
+    }
   }
   if (!R.UnknownInstructions.empty()) {
     LineBuilder B;

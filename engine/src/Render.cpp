@@ -211,12 +211,14 @@ std::string limiterText(const LoopKernel &K, const Limiter &L,
     return S;
   }
   case R::Dispatch:
-    return fmt::format("dispatch width {} ({} fused uops)", L.Width, L.Amount);
+    return fmt::format("dispatch width {} ({} fused uops)", L.Width,
+                       clean(L.Amount));
   case R::UopCache:
     return fmt::format("uop cache {} uops/cycle ({} fused uops)", L.Width,
-                       L.Amount);
+                       clean(L.Amount));
   case R::Decode:
-    return fmt::format("decode width {} ({} instructions)", L.Width, L.Amount);
+    return fmt::format("decode width {} ({} instructions)", L.Width,
+                       clean(L.Amount));
   case R::TakenBranches:
     return fmt::format("taken branches ({}/cycle)", L.Width);
   case R::LineCrossing:
@@ -266,6 +268,33 @@ std::string renderText(const LoopKernel &K, const LoopReport &R,
   if (R.LowerBound)
     Line("Lower bound: the callees are not analysed: {}",
          fmt::format("{}", fmt::join(R.Callees, ", ")));
+  if (R.Paths) {
+    const PathsReport &P = *R.Paths;
+    Line("Paths: {} of {} weighed ({:.1f} % of iterations, {} "
+         "probabilities); expected {} cycles/iteration from a mixed sequence "
+         "of {} iteration(s), {} if each path ran alone",
+         P.Paths.size(), P.Total, 100 * P.Covered, P.ProbabilitySource,
+         cycles(P.ExpectedCycles), P.MixIterations,
+         cycles(P.WeightedAverageCycles));
+    for (size_t I = 0; I < P.Paths.size(); ++I) {
+      const PathInfo &Pi = P.Paths[I];
+      Line("  path {:<3}{:>6.1f} %{:>8} cycles/iteration  {}{}  ({} "
+           "instructions, {} taken branch(es), blocks {})",
+           I + 1, 100 * Pi.Probability, cycles(Pi.CyclesPerIteration),
+           bottleneckName(Pi.Bottleneck),
+           Pi.BottleneckResource.empty() ? "" : " — " + Pi.BottleneckResource,
+           Pi.Instructions, Pi.TakenBranches,
+           fmt::format("{}", fmt::join(Pi.Blocks, " ")));
+    }
+    Line("Mispredictions (not in the prediction): {:.2f} mispredicted "
+         "branches/iteration{}",
+         P.MispredictsPerIteration,
+         P.MispredictPenalty > 0
+             ? fmt::format(" × penalty {} = up to {} cycles/iteration",
+                           clean(P.MispredictPenalty),
+                           cycles(P.MispredictCycles))
+             : std::string(" (the model has no mispredict penalty)"));
+  }
   Line("");
   Line("Bounds (cycles/iteration):");
   for (const StageResult &S : R.Stages) {
@@ -328,6 +357,38 @@ std::string renderText(const LoopKernel &K, const LoopReport &R,
   }
   return Out;
 }
+
+namespace {
+
+Json pathsJson(const PathsReport &P) {
+  Json List = Json::array();
+  for (const PathInfo &Pi : P.Paths)
+    List.push_back({{"blocks", Pi.Blocks},
+                    {"probability", clean(Pi.Probability)},
+                    {"instructions", Pi.Instructions},
+                    {"taken_branches", Pi.TakenBranches},
+                    {"mix_iterations", Pi.MixIterations},
+                    {"cycles_per_iteration", clean(Pi.CyclesPerIteration)},
+                    {"bottleneck", bottleneckName(Pi.Bottleneck)},
+                    {"bottleneck_resource", Pi.BottleneckResource}});
+  const PathInfo &Hot = P.Paths.front();
+  return {
+      {"count", P.Paths.size()},
+      {"total", P.Total},
+      {"covered", clean(P.Covered)},
+      {"probability_source", P.ProbabilitySource},
+      {"expected_cycles_per_iteration", clean(P.ExpectedCycles)},
+      {"weighted_average_cycles_per_iteration", clean(P.WeightedAverageCycles)},
+      {"hottest_cycles_per_iteration", clean(Hot.CyclesPerIteration)},
+      {"hottest_probability", clean(Hot.Probability)},
+      {"mix_iterations", P.MixIterations},
+      {"mispredicts_per_iteration", clean(P.MispredictsPerIteration)},
+      {"mispredict_penalty", clean(P.MispredictPenalty)},
+      {"mispredict_cycles_per_iteration", clean(P.MispredictCycles)},
+      {"list", List}};
+}
+
+} // namespace
 
 Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
   Json J;
@@ -424,6 +485,9 @@ Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
     J["lower_bound"] = true;
     J["callees"] = R.Callees;
   }
+  // Only for a loop with control flow inside (docs/json.md "Paths").
+  if (R.Paths)
+    J["paths"] = pathsJson(*R.Paths);
   return J;
 }
 

@@ -151,3 +151,18 @@ TEST(GatePolicy, LowerBoundsComparedLikeWithLike) {
   EXPECT_FALSE(judge(&Bound, &Full).Fails);
   EXPECT_EQ(judge(&Bound, &Bound2).Outcome, Status::Regressed); // +2.00
 }
+
+// Issue 15: the expected cycles over a loop's paths are compared only with
+// another multi-path prediction.
+TEST(GatePolicy, MultiPathComparedLikeWithLike) {
+  LoopRecord One = rec(1.00, 0), Paths = rec(3.00, 0), Paths2 = rec(5.00, 0);
+  Paths.Paths = 2;
+  Paths2.Paths = 3;
+  Verdict V = judge(&One, &Paths); // +2.00 would be a regression
+  EXPECT_EQ(V.Outcome, Status::Unchanged);
+  EXPECT_FALSE(V.Fails);
+  EXPECT_EQ(V.Reason, "not compared: the candidate weighs 2 paths of the "
+                      "loop, the baseline is one path");
+  EXPECT_FALSE(judge(&Paths, &One).Fails);
+  EXPECT_EQ(judge(&Paths, &Paths2).Outcome, Status::Regressed); // +2.00
+}

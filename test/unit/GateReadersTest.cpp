@@ -549,3 +549,23 @@ TEST(GateReaders, GccSummaryLowerBound) {
       R));
   EXPECT_FALSE(R.LowerBound);
 }
+
+// Issue 15: a loop with control flow inside says how many paths it weighed
+// and the hottest path's own prediction, before the lower-bound part.
+TEST(GateReaders, GccSummaryPaths) {
+  LoopRecord R;
+  ASSERT_TRUE(parseGccSummary(
+      "loop runs at least 2.00 cycles/iteration (elements/iteration "
+      "unknown) on znver3; bottleneck: loop-carried imulq (line 4); bounds: "
+      "front-end "
+      "1.63, ports 1.75, divider 0.00, loop-carried 2.00; 8 instructions, 0 "
+      "unknown; paths: 2 weighed (100 % of iterations, estimated "
+      "probabilities), hottest 3.00 cycles/iteration at 50 %, "
+      "mispredictions up to 7.50 more; lower bound: calls f; confidence low",
+      R));
+  EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 2.0);
+  EXPECT_EQ(R.Paths, 2u);
+  EXPECT_DOUBLE_EQ(R.HottestPathCycles, 3.0);
+  EXPECT_TRUE(R.LowerBound);
+  EXPECT_EQ(R.Callees, "f");
+}

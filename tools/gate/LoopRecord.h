@@ -26,6 +26,13 @@ struct LoopRecord {
   /// least"); the gate compares it only with another lower bound.
   bool LowerBound = false;
   std::string Callees; ///< ", "-joined, when LowerBound
+  /// A loop with control flow inside: the paths weighed (JSON "paths",
+  /// clang's PathsWeighed argument, GCC's "; paths: N weighed"), 0 for a
+  /// single path. CyclesPerIteration is then the expected value over the
+  /// paths; the gate compares it only with another multi-path prediction.
+  unsigned Paths = 0;
+  /// With Paths: the hottest path's own prediction.
+  double HottestPathCycles = 0;
   std::string Model;
   std::string Bottleneck; ///< "loop-carried", "ports", ... as the remark says
   std::string BottleneckResource;

@@ -302,6 +302,15 @@ GateResult evaluate(const std::vector<LoopPair> &Pairs, const Policy &P) {
           "not compared: the {} is a lower bound (calls {}), the {} is not",
           Pair.Base->LowerBound ? "baseline" : "candidate", Bound.Callees,
           Pair.Base->LowerBound ? "candidate" : "baseline");
+    } else if (Both && (Pair.Base->Paths > 0) != (Pair.Cand->Paths > 0)) {
+      // Like with like: an expected value over a loop's paths and the
+      // prediction of one straight path are not the same quantity.
+      const LoopRecord &Multi = Pair.Base->Paths ? *Pair.Base : *Pair.Cand;
+      V.Reason = fmt::format(
+          "not compared: the {} weighs {} paths of the loop, the {} is one "
+          "path",
+          Pair.Base->Paths ? "baseline" : "candidate", Multi.Paths,
+          Pair.Base->Paths ? "candidate" : "baseline");
     } else if (Both) {
       judgeChange(V, P, Budget);
     } else if (Pair.Cand) {

@@ -65,6 +65,17 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
     L.LowerBound = true;
     L.Callees = A->Val.str();
   }
+  // Only a loop with control flow inside has them.
+  if (const llvm::remarks::Argument *A = arg(R, "PathsWeighed")) {
+    try {
+      L.Paths = parseElementCount(A->Val.str());
+      if (const llvm::remarks::Argument *H = arg(R, "HottestPathCycles"))
+        L.HottestPathCycles = parseNumber(H->Val.str());
+    } catch (const std::invalid_argument &E) {
+      throw InputError(Origin,
+                       "loopperf remark in " + L.Function + ": " + E.what());
+    }
+  }
   return L;
 }
 

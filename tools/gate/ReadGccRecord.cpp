@@ -200,6 +200,23 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
     const std::string_view Callees = S.rest().substr(C + 21);
     R.Callees = std::string(Callees.substr(0, Callees.find("; confidence ")));
   }
+  // "; paths: N weighed (C % of iterations, S probabilities), hottest H
+  // cycles/iteration at P %, ...": a loop with control flow inside.
+  if (const size_t P = S.rest().find("; paths: ");
+      P != std::string_view::npos) {
+    Scanner Paths(S.rest().substr(P + 9));
+    std::string Count, Hottest;
+    if (!Paths.digits(Count) || !Paths.literal(" weighed ("))
+      return false;
+    R.Paths = parseElementCount(Count);
+    const std::string_view Rest = Paths.rest();
+    if (const size_t H = Rest.find("), hottest ");
+        H != std::string_view::npos) {
+      Scanner Hot(Rest.substr(H + 11));
+      if (Hot.decimal(Hottest))
+        R.HottestPathCycles = parseNumber(Hottest);
+    }
+  }
   return true;
 }
 

@@ -105,6 +105,17 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &Bytes,
           if (C.is_string())
             R.Callees += (R.Callees.empty() ? "" : ", ") + C.get<std::string>();
     }
+    // Present only for a loop with control flow inside (docs/json.md).
+    if (L.contains("paths")) {
+      const Json &P = L["paths"];
+      if (!P.is_object() || !P.contains("count") ||
+          !P["count"].is_number_unsigned() || P["count"].get<unsigned>() == 0)
+        throw InputError(Origin, "\"paths\" has no path count");
+      R.Paths = P["count"].get<unsigned>();
+      if (P.contains("hottest_cycles_per_iteration") &&
+          P["hottest_cycles_per_iteration"].is_number())
+        R.HottestPathCycles = P["hottest_cycles_per_iteration"].get<double>();
+    }
     Out.push_back(std::move(R));
   }
   return Out;

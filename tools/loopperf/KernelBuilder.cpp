@@ -86,11 +86,34 @@ LoopKernel KernelBuilder::build(const CodeRegion &Region) const {
   return K;
 }
 
-std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
-                                         const std::vector<CodeRegion> &Regions,
-                                         const MachineModel &M, bool PerElement,
-                                         unsigned MaxInstructions,
-                                         const AnalysisOptions &Options) {
+std::optional<MultiPathLoop>
+KernelBuilder::buildPaths(const CodeRegion &Region,
+                          std::optional<double> TakenProbability) const {
+  std::optional<LoopBlocks> Blocks = loopBlocks(R, Region, TakenProbability);
+  if (!Blocks)
+    return std::nullopt;
+  MultiPathLoop L;
+  L.Kernel.Isa = Translator.isa();
+  L.Kernel.Name = Region.Name;
+  L.Kernel.Function = Region.Function;
+  L.Kernel.Layout = layoutOf(Region);
+  L.Shape = std::move(Blocks->Shape);
+  L.ProbabilitySource = TakenProbability ? "hint" : "equal";
+  const auto &Stmts = R.statements();
+  for (auto [Begin, End] : Blocks->Statements) {
+    LoopBlockCode C;
+    for (size_t I = Begin; I < End; ++I)
+      if (Stmts[I].Kind == AsmStatement::Kind::Instruction)
+        C.Insts.push_back(buildInstruction(Stmts[I]));
+    L.Code.push_back(std::move(C));
+  }
+  return L;
+}
+
+std::vector<AnalyzedLoop> analyzeRegions(
+    const KernelBuilder &Builder, const std::vector<CodeRegion> &Regions,
+    const MachineModel &M, bool PerElement, unsigned MaxInstructions,
+    const AnalysisOptions &Options, std::optional<double> BranchProbability) {
   std::vector<AnalyzedLoop> Loops;
   for (const CodeRegion &Region : Regions) {
     AnalyzedLoop L;
@@ -110,8 +133,23 @@ std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
                                std::to_string(L.Kernel.Insts.size()) +
                                " instructions, more than --max-instructions=" +
                                std::to_string(MaxInstructions);
+    std::optional<MultiPathLoop> Paths;
     if (L.Region.NotAnalysable.empty())
+      Paths = Builder.buildPaths(Region, BranchProbability);
+    if (Paths) {
+      // Control flow inside the body: its paths, weighed (issue 15).
+      Paths->CountElements = PerElement;
+      std::string Why;
+      if (auto A =
+              analyzeMultiPathLoop(*Paths, M, Options, Why, MaxInstructions)) {
+        L.Kernel = std::move(A->Kernel);
+        L.Report = std::move(A->Report);
+      } else {
+        L.Region.NotAnalysable = Why;
+      }
+    } else if (L.Region.NotAnalysable.empty()) {
       L.Report = analyzeLoop(L.Kernel, M, Options);
+    }
     Loops.push_back(std::move(L));
   }
   return Loops;

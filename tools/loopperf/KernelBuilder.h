@@ -12,9 +12,11 @@
 #include "loopperf/Analysis.h"
 #include "loopperf/Kernel.h"
 #include "loopperf/MachineModel.h"
+#include "loopperf/PathAnalysis.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,13 @@ public:
   /// address. Marked regions get none (they need not start at a loop label).
   LoopKernel build(const CodeRegion &Region) const;
 
+  /// A loop region whose body branches inside it, as the engine's
+  /// MultiPathLoop (loopperf/PathAnalysis.h), else nullopt (loopBlocks in
+  /// Regions.h; `TakenProbability` is --branch-probability).
+  std::optional<MultiPathLoop>
+  buildPaths(const CodeRegion &Region,
+             std::optional<double> TakenProbability) const;
+
   /// One instruction statement.
   Instruction buildInstruction(const AsmStatement &S) const;
 
@@ -62,6 +71,7 @@ analyzeRegions(const KernelBuilder &Builder,
                const std::vector<CodeRegion> &Regions, const MachineModel &M,
                bool PerElement,
                unsigned MaxInstructions = DefaultMaxLoopInstructions,
-               const AnalysisOptions &Options = {});
+               const AnalysisOptions &Options = {},
+               std::optional<double> BranchProbability = std::nullopt);
 
 } // namespace loopperf::cli

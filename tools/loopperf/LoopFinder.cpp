@@ -5,14 +5,14 @@
 // label defined earlier in the file is a back edge; the loop spans from the
 // label to the last branch back to it. A loop is innermost when no other
 // loop lies inside its span. Innermost spans that overlap without nesting
-// (a rotated loop with two back branches) and spans with an unconditional
-// jump forward inside them (if/else) hold alternative paths. A loop whose body
-// holds alternative paths (if/else) is returned with a reason instead of being
-// analysed.
+// (a rotated loop with two back branches) are one loop. A loop whose body
+// branches inside it (if-then, if/else) is cut into blocks (loopBlocks) and
+// analysed per path (loopperf/PathAnalysis.h).
 #include "AsmReader.h"
 #include "Regions.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
@@ -129,16 +129,6 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
   for (size_t I = 0; I < N; ++I)
     if (Innermost[I])
       Inner.push_back(I);
-  // The least target of an unconditional forward jump at statement p or
-  // later: a loop [H, L] holds one that skips code inside it iff the least
-  // target from H on is at most L (a jump at or after L lands beyond L).
-  std::vector<size_t> LeastJumpTarget(Stmts.size() + 1, SIZE_MAX);
-  for (auto [J, T] : Branches)
-    if (T > J &&
-        R.instrInfo().get(Stmts[J].Inst.getOpcode()).isUnconditionalBranch())
-      LeastJumpTarget[J] = std::min(LeastJumpTarget[J], T);
-  for (size_t P = Stmts.size(); P-- > 0;)
-    LeastJumpTarget[P] = std::min(LeastJumpTarget[P], LeastJumpTarget[P + 1]);
   // The function each statement lies in: the last function label before it.
   std::vector<size_t> FunctionLabel(Stmts.size(), SIZE_MAX);
   for (size_t I = 0, Last = SIZE_MAX; I < Stmts.size(); ++I) {
@@ -154,43 +144,123 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
     Region.Kind = CodeRegion::RegionKind::Loop;
     Region.Name = Stmts[Header].Symbol->getName().str();
     Region.Begin = Header;
+    Region.Headers.push_back(Header);
+    // Innermost spans that overlap without nesting share blocks: one loop
+    // whose arms branch back to different labels (a rotated if/else, as GCC
+    // lays it out: "A: ...; H: ...; jne A; B: ...; jne H"). They are one
+    // region from the first label to the last latch; which label is the
+    // header its blocks say (loopBlocks).
+    while (K + 1 < Inner.size() && Loops[Inner[K + 1]].first <= Latch &&
+           Loops[Inner[K + 1]].second > Latch) {
+      ++K;
+      Region.Headers.push_back(Loops[Inner[K]].first);
+      Latch = Loops[Inner[K]].second;
+    }
     Region.End = Latch + 1;
     Region.Loc = Stmts[Header].Loc;
     if (FunctionLabel[Header] != SIZE_MAX)
       Region.Function = Stmts[FunctionLabel[Header]].Symbol->getName().str();
-    // The straight-line body is one path through the loop unless control
-    // flow inside it selects between alternatives: another innermost span
-    // overlapping this one without nesting (two back branches share part of
-    // the body: a rotated loop whose arms return to different labels), or an
-    // unconditional jump that skips code inside it (the else arm of an
-    // if/else). Summing such a body would charge every arm in every
-    // iteration, so it is not analysed. (A conditional forward branch
-    // alone, an if-then, is analysed as if its code ran.) The later of two
-    // overlapping neighbours is the one named.
-    auto Overlap = [&](size_t Other) {
-      Region.NotAnalysable =
-          "alternative paths inside the loop body (another branch back "
-          "into it, to '" +
-          Stmts[Loops[Other].first].Symbol->getName().str() +
-          "', overlaps it); loopperf analyses single-path bodies only";
-    };
-    if (K > 0) {
-      auto [First, Last] = Loops[Inner[K - 1]];
-      if (First < Header && Header <= Last && Last < Latch)
-        Overlap(Inner[K - 1]);
-    }
-    if (K + 1 < Inner.size()) {
-      auto [First, Last] = Loops[Inner[K + 1]];
-      if (Header < First && First <= Latch && Latch < Last)
-        Overlap(Inner[K + 1]);
-    }
-    if (LeastJumpTarget[Header] <= Latch)
-      Region.NotAnalysable =
-          "alternative paths inside the loop body (an if/else: an "
-          "unconditional jump skips code inside the loop); loopperf "
-          "analyses single-path bodies only";
     Out.push_back(std::move(Region));
   }
+  return Out;
+}
+
+std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
+                                     const CodeRegion &Region,
+                                     std::optional<double> TakenProbability) {
+  const auto &Stmts = R.statements();
+  if (Region.Kind != CodeRegion::RegionKind::Loop ||
+      Region.Begin >= Region.End || Region.End > Stmts.size() ||
+      Stmts[Region.Begin].Kind != AsmStatement::Kind::Label)
+    return std::nullopt;
+  // Labels some direct branch of the file targets start a block.
+  llvm::DenseSet<const MCSymbol *> Targets;
+  for (const AsmStatement &S : Stmts)
+    if (S.Kind == AsmStatement::Kind::Instruction &&
+        R.instrInfo().get(S.Inst.getOpcode()).isBranch())
+      if (const MCSymbol *T = branchTarget(S.Inst))
+        Targets.insert(T);
+  LoopBlocks Out;
+  DenseMap<const MCSymbol *, unsigned> BlockOfLabel;
+  size_t Start = Region.Begin;
+  bool HasInstruction = false;
+  auto Close = [&](size_t End) {
+    if (HasInstruction)
+      Out.Statements.push_back({Start, End});
+    Start = End;
+    HasInstruction = false;
+  };
+  for (size_t I = Region.Begin; I < Region.End; ++I) {
+    const AsmStatement &S = Stmts[I];
+    if (S.Kind == AsmStatement::Kind::Label) {
+      if (I != Region.Begin && Targets.count(S.Symbol))
+        Close(I);
+      BlockOfLabel[S.Symbol] = static_cast<unsigned>(Out.Statements.size());
+      continue;
+    }
+    if (S.Kind != AsmStatement::Kind::Instruction)
+      continue;
+    HasInstruction = true;
+    const MCInstrDesc &D = R.instrInfo().get(S.Inst.getOpcode());
+    if (D.isBranch() || D.isReturn())
+      Close(I + 1);
+  }
+  Close(Region.End);
+  const size_t N = Out.Statements.size();
+  if (N < 2)
+    return std::nullopt;
+
+  bool Branchy = false;
+  for (size_t B = 0; B < N; ++B) {
+    LoopBlock Blk;
+    Blk.LayoutPosition = static_cast<unsigned>(B);
+    if (B + 1 < N)
+      Blk.LayoutNext = static_cast<unsigned>(B + 1);
+    // The block's last instruction decides its successors.
+    const AsmStatement *Last = nullptr;
+    for (size_t I = Out.Statements[B].first; I < Out.Statements[B].second; ++I)
+      if (Stmts[I].Kind == AsmStatement::Kind::Instruction)
+        Last = &Stmts[I];
+    const MCInstrDesc &D = R.instrInfo().get(Last->Inst.getOpcode());
+    const bool Branch = D.isBranch() || D.isReturn();
+    const bool FallsThrough = !Branch || D.isConditionalBranch();
+    std::optional<unsigned> Taken;
+    if (D.isBranch())
+      if (const MCSymbol *T = branchTarget(Last->Inst))
+        if (auto It = BlockOfLabel.find(T); It != BlockOfLabel.end())
+          Taken = It->second;
+    if (Taken) {
+      Blk.Succs.push_back(*Taken);
+      // A jump to a block of the loop other than the next one or the
+      // header skips code of the loop.
+      if (!D.isConditionalBranch() && *Taken != B + 1 && *Taken != 0)
+        Branchy = true;
+    }
+    if (FallsThrough && B + 1 < N && Taken != B + 1)
+      Blk.Succs.push_back(static_cast<unsigned>(B + 1));
+    if (Blk.Succs.size() == 2) {
+      Branchy = true;
+      if (TakenProbability)
+        Blk.SuccProbs = {*TakenProbability, 1 - *TakenProbability};
+    }
+    Out.Shape.Blocks.push_back(std::move(Blk));
+  }
+  Out.Shape.Header = 0;
+  if (!Branchy)
+    return std::nullopt;
+  // Overlapping spans merged (findInnermostLoops): the header is the label
+  // every iteration passes, the first candidate whose paths all return to
+  // it.
+  if (Region.Headers.size() > 1)
+    for (size_t H : Region.Headers) {
+      auto It = BlockOfLabel.find(Stmts[H].Symbol);
+      if (It == BlockOfLabel.end())
+        continue;
+      Out.Shape.Header = It->second;
+      std::string Why;
+      if (enumeratePaths(Out.Shape, 1, Why))
+        break;
+    }
   return Out;
 }
 

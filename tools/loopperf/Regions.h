@@ -4,9 +4,12 @@
 // precedence; a file without markers is searched for innermost loops.
 #pragma once
 
+#include "loopperf/LoopPath.h"
+
 #include "llvm/Support/SMLoc.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,10 @@ struct CodeRegion {
   /// instructions among them form the kernel.
   size_t Begin = 0, End = 0;
   llvm::SMLoc Loc; ///< where the region starts, for diagnostics
+  /// Loop regions: the statements of the labels the region's back
+  /// branches target, in order (one, unless innermost spans that overlap
+  /// without nesting were merged into this region).
+  std::vector<size_t> Headers;
   /// Non-empty: why the region is not analysed (e.g. alternative paths in
   /// the loop body); the CLI reports it without cycles.
   std::string NotAnalysable;
@@ -45,5 +52,26 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R);
 /// The function a statement belongs to: the closest preceding label that is
 /// declared with `.type f,@function` or is not a temporary (.L) label.
 std::string enclosingFunction(const AsmReader &R, size_t Statement);
+
+/// The blocks of a loop region whose body branches inside it (issue 15):
+/// the region's statements cut after every branch and before every label a
+/// branch of the file targets; edges by fall-through and by direct branches
+/// to labels of the region (a branch to its first label goes back to the
+/// header, block 0; a branch elsewhere leaves the loop).
+struct LoopBlocks {
+  LoopShape Shape;
+  /// Statements [first, second) of each block.
+  std::vector<std::pair<size_t, size_t>> Statements;
+};
+
+/// The region's blocks when control flow inside it chooses between paths
+/// (a block with two successors inside the loop, or a jump over code of the
+/// loop), else nullopt: one straight path, analysed as the instructions in
+/// order. `TakenProbability` (--branch-probability): the probability that
+/// a conditional branch with both directions inside the loop is taken;
+/// none: equal weights.
+std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
+                                     const CodeRegion &Region,
+                                     std::optional<double> TakenProbability);
 
 } // namespace loopperf::cli

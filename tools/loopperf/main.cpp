@@ -114,6 +114,13 @@ cl::opt<bool> CpiStack(
              "dispatch, issue and commit, each summing to the simulated "
              "cycles/iteration"),
     cl::cat(LoopperfCat));
+cl::opt<double> BranchProbability(
+    "branch-probability",
+    cl::desc("For a loop with branches inside its body: the probability "
+             "(0 to 1) that each conditional branch with both directions "
+             "inside the loop is taken (default: both directions equally "
+             "likely). The loop's paths are weighed by it"),
+    cl::value_desc("p"), cl::cat(LoopperfCat));
 cl::opt<bool> ListModels("list-models",
                          cl::desc("List the built-in machine models and exit"),
                          cl::cat(LoopperfCat));
@@ -297,8 +304,15 @@ int main(int argc, char **argv) {
   AnalysisOptions Options;
   Options.Simulate = Simulate || Timeline || CpiStack;
   Options.TimelineIterations = Timeline ? TimelineIterations : 0;
-  std::vector<AnalyzedLoop> Loops = analyzeRegions(
-      Builder, Regions, *Model, PerElement, MaxInstructions, Options);
+  std::optional<double> TakenProbability;
+  if (BranchProbability.getNumOccurrences()) {
+    if (!(BranchProbability >= 0 && BranchProbability <= 1))
+      return fail("--branch-probability must be between 0 and 1");
+    TakenProbability = BranchProbability;
+  }
+  std::vector<AnalyzedLoop> Loops =
+      analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions,
+                     Options, TakenProbability);
 
   // -o FILE: the report there instead of standard output ("-" is stdout).
   std::error_code EC;

@@ -174,6 +174,14 @@ struct LoopKernel {
   /// Byte layout of the body; unknown (empty) unless the front end assembled
   /// it.
   CodeLayout Layout;
+  /// Branches taken per run of `insts`, when the front end knows more than
+  /// the back branch (the paths of a loop with control flow inside,
+  /// PathAnalysis.h); 0: one. The front-end bound charges each.
+  unsigned TakenBranches = 0;
+  /// The fused uops of the whole loop body, when `insts` is only part of it
+  /// or several iterations of it (a path, a mixed sequence of paths): what
+  /// the loop buffer must hold. 0: the kernel's own.
+  double BodyFusedUops = 0;
 };
 
 } // namespace loopperf

@@ -160,12 +160,62 @@ enum class ConfidenceReason {
   ManyUnknown,         ///< more than a quarter of the body is not modelled
   UnknownInstructions, ///< some instructions are not in the model
   InlineAsm,           ///< inline assembly
+  /// Control flow inside the loop: the prediction weighs its paths by
+  /// probabilities that are estimates (not a profile), or leaves some out.
+  Paths,
 };
 const char *confidenceReasonName(ConfidenceReason R); ///< "calls", ...
 
 struct Confidence {
   ConfidenceLevel Level = ConfidenceLevel::High;
   std::vector<ConfidenceReason> Reasons; ///< empty when High
+};
+
+/// One path of a loop with control flow inside (PathsReport).
+struct PathInfo {
+  /// The blocks of one iteration, in execution order, as the front end
+  /// numbered them (LoopShape).
+  std::vector<unsigned> Blocks;
+  double Probability = 0; ///< share of iterations (LoopPath.h)
+  unsigned Instructions = 0;
+  unsigned TakenBranches = 1;
+  /// Its iterations in the mixed sequence (PathsReport::MixIterations).
+  unsigned MixIterations = 0;
+  /// The path analysed alone, as if every iteration took it.
+  double CyclesPerIteration = 0;
+  BottleneckKind Bottleneck = BottleneckKind::Unknown;
+  /// bottleneckResource() of the path's own analysis, e.g. "Zn3FP1 (divsd)".
+  std::string BottleneckResource;
+};
+
+/// A loop with control flow inside, analysed per path (PathAnalysis.h,
+/// docs/DESIGN.md "Loops with several paths"). LoopReport's own numbers are
+/// then the expected ones: the mixed sequence's bounds per iteration.
+struct PathsReport {
+  /// Where the probabilities come from: "profile", "estimated" (the
+  /// compiler's static estimate), "hint" (--branch-probability) or
+  /// "equal" (equal weights).
+  std::string ProbabilitySource;
+  uint64_t Total = 0;          ///< every path of the loop (LoopPath.h)
+  double Covered = 0;          ///< the weighed paths' share of iterations
+  std::vector<PathInfo> Paths; ///< the weighed paths, hottest first
+  /// Iterations in the mixed sequence analysed as one kernel: each path in
+  /// proportion to its probability, spread evenly.
+  unsigned MixIterations = 0;
+  std::vector<unsigned> MixOrder; ///< path index of each mixed iteration
+  /// The mixed sequence's cycles / MixIterations: dependencies and
+  /// resources shared across iterations of different paths accounted.
+  double ExpectedCycles = 0;
+  /// Σ probability × the path's own cycles over the weighed paths
+  /// (normalised by `covered`): every path as if it ran alone.
+  double WeightedAverageCycles = 0;
+  /// Mispredictions, a separate assumption not in CyclesPerIteration: the
+  /// model's penalty (0: the model has none) × the estimated mispredicted
+  /// branches per iteration (PathSet::MispredictsPerIteration, an upper
+  /// estimate for data-dependent branches without history).
+  double MispredictPenalty = 0;
+  double MispredictsPerIteration = 0;
+  double MispredictCycles = 0;
 };
 
 /// How an indirect call (Instruction::Callee empty) is named in
@@ -216,6 +266,8 @@ struct LoopReport {
   /// The cycle-level simulation (loopperf/Simulate.h), only when
   /// AnalysisOptions::Simulate asked for it.
   std::shared_ptr<const SimulationReport> Simulation;
+  /// Only for a loop with control flow inside (PathAnalysis.h): its paths.
+  std::shared_ptr<const PathsReport> Paths;
 
   /// The bound of the stage named `id` ("front-end", "ports", "divider",
   /// "loop-carried", "critical-path"); 0 when no such stage ran.
