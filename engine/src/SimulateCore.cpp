@@ -10,7 +10,8 @@
 //
 // Steady state: the retire cycle R_k of each iteration's last instruction
 // is recorded and D_k = R_k - R_{k-1} (whole cycles). After a warm-up that
-// fills the instruction window twice, the smallest period p <= MaxPeriod
+// fills the instruction window twice, the smallest period p (<= MaxPeriod
+// after every iteration, up to a quarter of the cap every LongPeriodStride)
 // for which the last W = p * ceil(max(4p, 16) / p) deltas are p-periodic
 // (at least four repetitions, at least 16 deltas) is the steady state:
 // cycles/iteration = (R_L - R_{L-p}) / p. A loop that does not repeat
@@ -27,7 +28,10 @@
 namespace loopperf::detail {
 namespace {
 
+/// Periods checked after every iteration; longer ones every
+/// LongPeriodStride iterations, up to a quarter of the cap.
 constexpr unsigned MaxPeriod = 64;
+constexpr unsigned LongPeriodStride = 16;
 constexpr unsigned Repeats = 4;
 constexpr unsigned MinWindowDeltas = 16;
 constexpr unsigned MaxIterations = 20000;
@@ -449,7 +453,12 @@ void Simulator::checkSteadyState() {
   auto Delta = [&](unsigned J) {
     return IterationRetire[J] - IterationRetire[J - 1];
   };
-  for (unsigned P = 1; P <= MaxPeriod; ++P) {
+  // Periods up to MaxPeriod after every iteration, longer ones (up to
+  // what repeats four times within the cap) every LongPeriodStride
+  // iterations: their check costs more and they need 4p iterations anyway.
+  const unsigned Longest =
+      L % LongPeriodStride == 0 ? (IterationCap - Warmup) / Repeats : MaxPeriod;
+  for (unsigned P = 1; P <= Longest; ++P) {
     unsigned Need = std::max(Repeats * P, MinWindowDeltas);
     unsigned W = (Need + P - 1) / P * P;
     if (L < W + Warmup)
