@@ -15,7 +15,9 @@ namespace loopperf::gccplugin {
 LoopRemarks analyzeLoopRemarks(const LoopKernel &K, const ModelChoice &Choice,
                                const RemarkRequest &Request) {
   const MachineModel &M = *Choice.Model;
-  const LoopReport R = analyzeLoop(K, M);
+  AnalysisOptions Analysis;
+  Analysis.Simulate = Request.Simulate;
+  const LoopReport R = analyzeLoop(K, M, Analysis);
   RemarkOptions Opts;
   Opts.ModelNote = Choice.Note;
   Opts.ModelBasis = Choice.Basis;

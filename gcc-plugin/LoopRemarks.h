@@ -39,7 +39,8 @@ struct RemarkRequest {
   bool TextReport = false; ///< fill textReport
   bool Json = false;       ///< fill json
   unsigned TakenBranches =
-      1; ///< > 1 adds a note: the front-end bound counts one
+      1;                 ///< > 1 adds a note: the front-end bound counts one
+  bool Simulate = false; ///< run the cycle-level simulation too
 };
 
 /// Analyses `k` on the chosen model and phrases what `request` asks for.

@@ -231,7 +231,9 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
         emitMissed(ORE, Body);
         continue;
       }
-      LoopReport Report = analyzeLoop(Body.Kernel, *Choice.Model);
+      AnalysisOptions Analysis;
+      Analysis.Simulate = Opts.Simulate;
+      LoopReport Report = analyzeLoop(Body.Kernel, *Choice.Model, Analysis);
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.
       Json Loop;
