@@ -615,6 +615,34 @@ void Simulator::finish(unsigned First, unsigned Last) {
     }
   for (double &H : Out.HadToWait)
     H /= W;
+  Out.CausedToWait.assign(N, 0);
+  for (uint64_t It = First + 1; It <= Last; ++It)
+    for (unsigned Node = 0; Node < V; ++Node) {
+      const SimNode &S = In.Nodes[Node];
+      if (S.Uses.empty())
+        continue;
+      const int64_t Start = DispatchAt[It * N + S.Inst] + 1;
+      int64_t Ready = Start;
+      int Culprit = -1;
+      for (unsigned E : S.InEdges) {
+        const SimEdge &Edge = In.Edges[E];
+        const unsigned From = In.Nodes[Edge.From].Inst;
+        if (It < Edge.Distance || (Edge.Distance == 0 && From == S.Inst))
+          continue; // before the loop, or the instruction's own load part
+        const int64_t At = static_cast<int64_t>(std::ceil(
+            static_cast<double>(IssueAt[(It - Edge.Distance) * V + Edge.From]) +
+            Edge.Weight - 1e-9));
+        if (At > Ready) {
+          Ready = At;
+          Culprit = static_cast<int>(From);
+        }
+      }
+      if (Culprit >= 0)
+        Out.CausedToWait[Culprit] += static_cast<double>(
+            std::min(Ready, IssueAt[It * V + Node]) - Start);
+    }
+  for (double &C : Out.CausedToWait)
+    C /= W;
 }
 
 SimulationReport Simulator::run() {
