@@ -604,17 +604,9 @@ void Simulator::finish(unsigned First, unsigned Last) {
       Stacks[S]->Cycles[C] = (Snapshots[Last][S * NumCpiCauses + C] -
                               Snapshots[First][S * NumCpiCauses + C]) /
                              W;
+  // Had to wait (issue - (dispatch + 1)) and caused to wait (that wait up
+  // to the last-ready producer of another instruction, charged to it).
   Out.HadToWait.assign(N, 0);
-  for (uint64_t It = First + 1; It <= Last; ++It)
-    for (unsigned Node = 0; Node < V; ++Node) {
-      const SimNode &S = In.Nodes[Node];
-      if (S.Uses.empty())
-        continue;
-      Out.HadToWait[S.Inst] += static_cast<double>(
-          IssueAt[It * V + Node] - (DispatchAt[It * N + S.Inst] + 1));
-    }
-  for (double &H : Out.HadToWait)
-    H /= W;
   Out.CausedToWait.assign(N, 0);
   for (uint64_t It = First + 1; It <= Last; ++It)
     for (unsigned Node = 0; Node < V; ++Node) {
@@ -622,6 +614,8 @@ void Simulator::finish(unsigned First, unsigned Last) {
       if (S.Uses.empty())
         continue;
       const int64_t Start = DispatchAt[It * N + S.Inst] + 1;
+      const int64_t Issue = IssueAt[It * V + Node];
+      Out.HadToWait[S.Inst] += static_cast<double>(Issue - Start);
       int64_t Ready = Start;
       int Culprit = -1;
       for (unsigned E : S.InEdges) {
@@ -638,9 +632,11 @@ void Simulator::finish(unsigned First, unsigned Last) {
         }
       }
       if (Culprit >= 0)
-        Out.CausedToWait[Culprit] += static_cast<double>(
-            std::min(Ready, IssueAt[It * V + Node]) - Start);
+        Out.CausedToWait[Culprit] +=
+            static_cast<double>(std::min(Ready, Issue) - Start);
     }
+  for (double &H : Out.HadToWait)
+    H /= W;
   for (double &C : Out.CausedToWait)
     C /= W;
 }
