@@ -214,8 +214,9 @@ std::vector<unsigned> parseSizes(const std::string &List) {
 /// (--toggle-collect=measuredAnalysis), after a warm-up call: the steady-state
 /// cost of one analysis.
 [[gnu::noinline]] LoopReport measuredAnalysis(const LoopKernel &K,
-                                              const MachineModel &M) {
-  return analyzeLoop(K, M);
+                                              const MachineModel &M,
+                                              const AnalysisOptions &O) {
+  return analyzeLoop(K, M, O);
 }
 
 int usage() {
@@ -277,8 +278,9 @@ int main(int argc, char **argv) {
     for (unsigned N : Sizes) {
       LoopKernel K = buildKernel(N, Shape);
       analyzeLoop(
-          K, *Model); // one-time initialisation (tables built on first use)
-      LoopReport Rep = measuredAnalysis(K, *Model);
+          K, *Model,
+          Options); // one-time initialisation (tables built on first use)
+      LoopReport Rep = measuredAnalysis(K, *Model, Options);
       fmt::print("{} {} {:.2f}\n", ShapeName, K.Insts.size(),
                  Rep.CyclesPerIteration);
     }

@@ -109,6 +109,7 @@ private:
       Request.Json = !State.Options.JsonPath.empty();
       Request.TakenBranches = Rl.TakenBranches;
       Request.MaxInstructions = State.Options.MaxInstructions;
+      Request.Simulate = State.Options.Simulate;
       const LoopRemarks R = analyzeLoopRemarks(
           Rl.Kernel, Choice, Request, Rl.MultiPath ? &Rl.Paths : nullptr);
       if (!R.Missed.empty()) {

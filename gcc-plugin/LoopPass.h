@@ -21,6 +21,7 @@ struct PluginOptions {
   std::string JsonPath; ///< -fplugin-arg-loopperf-json: "" = no record
   /// -fplugin-arg-loopperf-max-instructions: larger bodies are not analysed
   unsigned MaxInstructions = DefaultMaxLoopInstructions;
+  bool Simulate = false; ///< -fplugin-arg-loopperf-simulate
 };
 
 /// One per compilation (cc1 compiles one translation unit).

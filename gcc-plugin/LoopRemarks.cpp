@@ -18,6 +18,8 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
                                const RemarkRequest &Request,
                                const LoopBlockPaths *Paths) {
   const MachineModel &M = *Choice.Model;
+  AnalysisOptions Analysis;
+  Analysis.Simulate = Request.Simulate;
   LoopKernel K = Base;
   LoopReport R;
   if (Paths) {
@@ -29,7 +31,7 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
       Loop.Code.push_back(LoopBlockCode{B, {}});
     std::string Why;
     std::optional<MultiPathAnalysis> A =
-        analyzeMultiPathLoop(Loop, M, {}, Why, Request.MaxInstructions);
+        analyzeMultiPathLoop(Loop, M, Analysis, Why, Request.MaxInstructions);
     if (!A) {
       LoopRemarks Out;
       Out.Missed = Why;
@@ -38,7 +40,7 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
     K = std::move(A->Kernel);
     R = std::move(A->Report);
   } else {
-    R = analyzeLoop(K, M);
+    R = analyzeLoop(K, M, Analysis);
   }
   RemarkOptions Opts;
   Opts.ModelNote = Choice.Note;

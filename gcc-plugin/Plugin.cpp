@@ -39,7 +39,9 @@ plugin_info PluginHelp = {
     "  -fplugin-arg-loopperf-json[=FILE]    JSON record (default FILE: "
     "<dumpbase>.loopperf.json)\n"
     "  -fplugin-arg-loopperf-max-instructions=N  larger loop bodies are not "
-    "analysed (default 2000)\n",
+    "analysed (default 2000)\n"
+    "  -fplugin-arg-loopperf-simulate       also simulate each loop cycle by "
+    "cycle (off by default)\n",
 };
 
 void finish(void *, void *Data) {
@@ -84,6 +86,8 @@ void parseArguments(const plugin_name_args *Info, PluginState &State) {
       State.Options.Detail = static_cast<unsigned>(Value[0] - '0');
     } else if (Key == "max-instructions" && Value &&
                parseCount(Value, State.Options.MaxInstructions)) {
+    } else if (Key == "simulate" && !Value) {
+      State.Options.Simulate = true;
     } else if (Key == "json") {
       State.Options.JsonPath =
           Value && *Value ? std::string(Value)

@@ -231,12 +231,14 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
         emitMissed(ORE, Body);
         continue;
       }
+      AnalysisOptions Analysis;
+      Analysis.Simulate = Opts.Simulate;
       LoopReport Report;
       if (Body.MultiPath) {
         // Control flow inside the loop: the engine weighs its paths.
         std::string Why;
         std::optional<MultiPathAnalysis> A = analyzeMultiPathLoop(
-            Body.Paths, *Choice.Model, {}, Why, Opts.MaxInstructions);
+            Body.Paths, *Choice.Model, Analysis, Why, Opts.MaxInstructions);
         if (!A) {
           Body.Missed = Why;
           Body.MissedName = "ControlFlow";
@@ -246,7 +248,7 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
         Body.Kernel = std::move(A->Kernel);
         Report = std::move(A->Report);
       } else {
-        Report = analyzeLoop(Body.Kernel, *Choice.Model);
+        Report = analyzeLoop(Body.Kernel, *Choice.Model, Analysis);
       }
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.

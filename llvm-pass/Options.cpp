@@ -41,6 +41,12 @@ cl::opt<unsigned>
                          "analysed"),
                 cl::init(DefaultMaxLoopInstructions));
 
+cl::opt<bool> OptSimulate(
+    "loopperf-simulate",
+    cl::desc("loopperf: also simulate each loop cycle by cycle (slower); the "
+             "prediction is then the simulation's, and detail 2 adds the "
+             "simulated cycles, the CPI stack and the probes' gains"));
+
 bool parseUnsigned(StringRef S, unsigned &Out) {
   return !S.getAsInteger(10, Out);
 }
@@ -61,6 +67,9 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
     if (!HasValue && (Key == "off" || Key == "on")) {
       if (!Given("off"))
         O.Off = Key == "off";
+    } else if (!HasValue && Key == "simulate") {
+      if (!Given("simulate"))
+        O.Simulate = true;
     } else if (HasValue && (Key == "mcpu" || Key == "cpu")) {
       if (!Given("mcpu"))
         O.Cpu = Value.str();
@@ -84,7 +93,7 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
         O.MaxInstructions = N;
     } else {
       Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, "
-          "max-instructions=)");
+          "max-instructions=, simulate)");
     }
   }
 }
@@ -99,6 +108,7 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
   O.Detail = OptDetail;
   O.JsonFile = OptJson;
   O.MaxInstructions = OptMaxInsts;
+  O.Simulate = OptSimulate;
   if (const char *Env = std::getenv("LOOPPERF_OPTIONS")) {
     auto Given = [](StringRef Key) {
       if (Key == "off")
@@ -111,6 +121,8 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
         return OptJson.getNumOccurrences() > 0;
       if (Key == "detail")
         return OptDetail.getNumOccurrences() > 0;
+      if (Key == "simulate")
+        return OptSimulate.getNumOccurrences() > 0;
       return OptMaxInsts.getNumOccurrences() > 0;
     };
     applyEnvironment(std::string(Env), O, Given, Problems);

@@ -23,6 +23,7 @@ struct PassOptions {
   std::string JsonFile; ///< per-translation-unit JSON report ("" = none)
   unsigned MaxInstructions =
       DefaultMaxLoopInstructions; ///< larger loop bodies get a missed remark
+  bool Simulate = false; ///< the cycle-level simulation (off by default)
 };
 
 /// The settings for one pass instance. Problems with LOOPPERF_OPTIONS

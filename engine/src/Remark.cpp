@@ -2,6 +2,7 @@
 #include "loopperf/Remark.h"
 
 #include "loopperf/Render.h"
+#include "loopperf/Simulate.h"
 
 #include "RenderCommon.h"
 
@@ -285,6 +286,85 @@ RemarkLine instructionLine(const LoopKernel &K, const InstrReport &Ir,
   return B.take();
 }
 
+/// "CommitCpiFrontEnd" from "front_end": a CPI cause as a record key.
+std::string cpiKey(CpiCause C) {
+  std::string Key = "CommitCpi";
+  bool Upper = true;
+  for (const char *P = cpiCauseName(C); *P; ++P) {
+    if (*P == '_') {
+      Upper = true;
+      continue;
+    }
+    Key += Upper ? static_cast<char>(*P - 'a' + 'A') : *P;
+    Upper = false;
+  }
+  return Key;
+}
+
+/// Detail 2 with the simulation (the compilers' `simulate` option): the
+/// simulated cycles, the CPI stack at commit and what each probe's
+/// idealisation gains, in percent of the simulated cycles.
+std::vector<RemarkLine> simulationLines(const LoopReport &R) {
+  const SimulationReport &S = *R.Simulation;
+  std::vector<RemarkLine> Lines;
+  {
+    LineBuilder B;
+    B << "simulated ";
+    B.arg("SimulatedCycles", fixed2(S.CyclesPerIteration))
+        << " cycles/iteration (";
+    if (S.Converged) {
+      B << "steady state every ";
+      B.arg("SimulatedPeriod", std::to_string(S.PeriodIterations))
+          << " iteration(s))";
+    } else {
+      B << "not converged after ";
+      B.arg("SimulatedIterations", std::to_string(S.Iterations))
+          << " iterations)";
+    }
+    Lines.push_back(B.take());
+  }
+  {
+    LineBuilder B;
+    B << "CPI stack at commit (cycles/iteration):";
+    bool First = true;
+    for (unsigned C = 0; C < NumCpiCauses; ++C) {
+      if (S.Commit.Cycles[C] <= 1e-9)
+        continue;
+      B << fmt::format("{} {} ", First ? "" : ",",
+                       cpiCauseName(static_cast<CpiCause>(C)));
+      B.arg(cpiKey(static_cast<CpiCause>(C)), fixed2(S.Commit.Cycles[C]));
+      First = false;
+    }
+    Lines.push_back(B.take());
+  }
+  struct Cause {
+    const char *Probe, *Bottleneck, *Key;
+  };
+  static constexpr Cause Causes[] = {
+      {"perfect-front-end", "front-end", "FrontEndGain"},
+      {"unlimited-ports", "ports", "PortsGain"},
+      {"no-dependencies", "dependencies", "DependenciesGain"},
+      {"unlimited-window", "window", "WindowGain"},
+  };
+  for (const SimProbe &P : S.Probes)
+    for (const Cause &C : Causes) {
+      if (std::string_view(P.Id) != C.Probe)
+        continue;
+      const double Gain =
+          S.CyclesPerIteration > 0
+              ? std::max(0.0,
+                         100 * (S.CyclesPerIteration - P.CyclesPerIteration) /
+                             S.CyclesPerIteration)
+              : 0;
+      LineBuilder B;
+      B << fmt::format("removing the {} bottleneck gains at most ",
+                       C.Bottleneck);
+      B.arg(C.Key, fmt::format("{:.1f}", Gain)) << " %";
+      Lines.push_back(B.take());
+    }
+  return Lines;
+}
+
 } // namespace
 
 RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
@@ -293,6 +373,11 @@ RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
   Out.Summary = summaryLine(K, R, M, Opts);
   if (Opts.Detail >= 1)
     Out.Details = detailLines(K, R, M, Opts);
+  if (Opts.Detail >= 2 && R.Simulation) {
+    // Before the fingerprint, which stays the last detail line.
+    std::vector<RemarkLine> Sim = simulationLines(R);
+    Out.Details.insert(Out.Details.end() - 1, Sim.begin(), Sim.end());
+  }
   if (Opts.Detail >= 2)
     for (const InstrReport &Ir : R.PerInstruction)
       Out.Instructions.push_back(instructionLine(K, Ir, M));

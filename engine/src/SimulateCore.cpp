@@ -10,7 +10,8 @@
 //
 // Steady state: the retire cycle R_k of each iteration's last instruction
 // is recorded and D_k = R_k - R_{k-1} (whole cycles). After a warm-up that
-// fills the instruction window twice, the smallest period p <= MaxPeriod
+// fills the instruction window twice, the smallest period p (<= MaxPeriod
+// after every iteration, up to a quarter of the cap every LongPeriodStride)
 // for which the last W = p * ceil(max(4p, 16) / p) deltas are p-periodic
 // (at least four repetitions, at least 16 deltas) is the steady state:
 // cycles/iteration = (R_L - R_{L-p}) / p. A loop that does not repeat
@@ -22,12 +23,16 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace loopperf::detail {
 namespace {
 
+/// Periods checked after every iteration; longer ones every
+/// LongPeriodStride iterations, up to a quarter of the cap.
 constexpr unsigned MaxPeriod = 64;
+constexpr unsigned LongPeriodStride = 16;
 constexpr unsigned Repeats = 4;
 constexpr unsigned MinWindowDeltas = 16;
 constexpr unsigned MaxIterations = 20000;
@@ -42,10 +47,10 @@ enum class DispatchStall { None, QueueEmpty, Window };
 
 class Simulator {
 public:
-  Simulator(const SimInput &In, unsigned TimelineIterations)
+  Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
       : In(In), N(static_cast<unsigned>(In.FusedUops.size())),
         V(static_cast<unsigned>(In.Nodes.size())),
-        TimelineIterations(TimelineIterations) {
+        TimelineIterations(TimelineIterations), Full(Full) {
     PortedNodes.assign(N, 0);
     DoneOffset.resize(V);
     for (unsigned Node = 0; Node < V; ++Node) {
@@ -55,6 +60,12 @@ public:
           S.Uses.empty() ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
     }
     BusyUntil.assign(In.NumPorts, 0);
+    double Horizon = 1;
+    for (const SimEdge &E : In.Edges)
+      Horizon = std::max(Horizon, std::ceil(E.Weight));
+    const uint64_t Slots = std::bit_ceil(static_cast<uint64_t>(Horizon) + 2);
+    Calendar.resize(Slots);
+    SlotMask = Slots - 1;
     Used.assign(N, std::vector<double>(In.NumPorts, 0));
     double PerIteration = 0;
     for (unsigned U : In.FusedUops)
@@ -79,6 +90,7 @@ private:
   const SimInput &In;
   const unsigned N, V;
   const unsigned TimelineIterations;
+  const bool Full; ///< CPI stacks, had-to-wait, timeline (not for probes)
   std::vector<unsigned> PortedNodes;
   std::vector<int64_t> DoneOffset;
   unsigned Warmup = 0, IterationCap = 0, QueueCap = 0;
@@ -91,12 +103,22 @@ private:
   double FrontEndCarry = 0, DispatchCarry = 0, RetireCarry = 0, Tokens = 0;
   std::vector<int64_t> DispatchAt, RetireAt, IssueAt, IterationStart;
   std::vector<unsigned> NodesLeft;
-  struct Waiting {
-    uint64_t Node;
-    int64_t ReadyAt;  ///< -1: Blocker has not issued yet; -2: not computed
-    uint64_t Blocker; ///< with ReadyAt -1: that producer (checked first)
-  };
-  std::vector<Waiting> Pending;
+  // The issue queue, event-driven: a dispatched node that waits for a
+  // producer which has not issued is on that producer's list of waiters
+  // (FirstWaiter/NextWaiter, one list per dynamic node); when the producer
+  // issues its waiters' ready cycles are computed again. A node whose ready
+  // cycle R is known waits in the calendar slot R (a ring of Slots cycles,
+  // longer than any edge); from R on it is a candidate, and a ported one
+  // that gets no port stays in Ready (sorted by age) for the next cycle.
+  // Candidates are tried oldest first, as the scan of every waiting node
+  // did, with the same results.
+  static constexpr uint64_t NoNode = ~uint64_t(0);
+  std::vector<uint64_t> FirstWaiter, NextWaiter;
+  std::vector<std::vector<uint64_t>> Calendar;
+  uint64_t SlotMask = 0;
+  std::vector<uint64_t> Ready, NextReady, Arrivals, Late;
+  /// No dispatched ported node older than this one is waiting (issueCause).
+  mutable uint64_t OldestPorted = 0;
   std::vector<double> BusyUntil;
   PortMask FreePorts = 0; ///< ports that can take a demand this cycle
   std::vector<std::vector<double>> Used;
@@ -116,6 +138,8 @@ private:
     return Node / V * N + In.Nodes[Node % V].Inst;
   }
   int64_t readyTime(uint64_t Node, uint64_t *Blocker = nullptr) const;
+  void enqueue(uint64_t Node, uint64_t Scanned);
+  bool tryIssue(uint64_t Node);
   bool allocatePorts(unsigned Node);
   CpiCause classifyHead(uint64_t D) const;
   CpiCause issueCause() const;
@@ -125,6 +149,7 @@ private:
   void dispatch();
   void frontEnd();
   void account(StageIndex S, unsigned Uops, CpiCause Cause);
+  void accountCycle();
   void checkSteadyState();
   void finish(unsigned First, unsigned Last);
 };
@@ -235,14 +260,28 @@ CpiCause Simulator::issueCause() const {
       return classifyHead(Retired);
     return Dispatched == Delivered ? CpiCause::FrontEnd : CpiCause::Other;
   }
-  for (const Waiting &W : Pending) {
-    const SimNode &S = In.Nodes[W.Node % V];
-    if (S.Uses.empty())
-      continue;
-    if (W.ReadyAt >= 0 && W.ReadyAt <= Cycle)
+  // The oldest waiting node with port demands (SchedCount > 0: there is one).
+  uint64_t &Node = OldestPorted;
+  while (IssueAt[Node] >= 0 || In.Nodes[Node % V].Uses.empty())
+    ++Node;
+  {
+    const SimNode &S = In.Nodes[Node % V];
+    const uint64_t It = Node / V;
+    // Ready and only lacking a port: every producer had issued when the
+    // node's turn came in this cycle's oldest-first pass (before this
+    // cycle, or this cycle and older than it), and its ready cycle passed.
+    bool Known = DispatchAt[It * N + S.Inst] < Cycle;
+    for (unsigned E : S.InEdges) {
+      const SimEdge &Edge = In.Edges[E];
+      if (!Known || It < Edge.Distance)
+        continue;
+      const uint64_t Producer = (It - Edge.Distance) * V + Edge.From;
+      const int64_t P = IssueAt[Producer];
+      Known = P >= 0 && (P < Cycle || Producer < Node);
+    }
+    if (Known && readyTime(Node) <= Cycle)
       return CpiCause::Ports;
     // The producer that makes it wait longest (or has not issued).
-    const uint64_t It = W.Node / V;
     int Culprit = -1;
     double Latest = -1;
     for (unsigned E : S.InEdges) {
@@ -261,7 +300,6 @@ CpiCause Simulator::issueCause() const {
     return In.InstLatency[Culprit] > 1 ? CpiCause::Latency
                                        : CpiCause::Dependence;
   }
-  return CpiCause::Other;
 }
 
 void Simulator::deliver() {
@@ -271,6 +309,8 @@ void Simulator::deliver() {
     RetireAt.resize(RetireAt.size() + N, -1);
     NodesLeft.resize(NodesLeft.size() + N, 0);
     IssueAt.resize(IssueAt.size() + V, -1);
+    FirstWaiter.resize(FirstWaiter.size() + V, NoNode);
+    NextWaiter.resize(NextWaiter.size() + V, NoNode);
     IterationStart.push_back(Cycle);
   }
   QueueUops += In.FusedUops[I];
@@ -309,12 +349,57 @@ void Simulator::retire() {
     LastRetire = Cycle;
     if (I + 1 == N) {
       IterationRetire.push_back(Cycle);
-      Snapshots.push_back(Cumulative);
+      if (Full)
+        Snapshots.push_back(Cumulative);
       checkSteadyState();
       if (Finished)
         return;
     }
   }
+}
+
+/// A dispatched node, or a waiter whose producer just issued: onto the
+/// list of the first producer that has not issued, else into the calendar
+/// at its ready cycle. `Scanned`: the node this cycle's pass is at (NoNode:
+/// none); a younger node ready now is still tried in this pass (Late), an
+/// older one from the next cycle, as the pass over every waiting node did.
+void Simulator::enqueue(uint64_t Node, uint64_t Scanned) {
+  uint64_t Blocker = 0;
+  const int64_t Ready = readyTime(Node, &Blocker);
+  if (Ready < 0) {
+    NextWaiter[Node] = FirstWaiter[Blocker];
+    FirstWaiter[Blocker] = Node;
+    return;
+  }
+  if (Ready <= Cycle && Scanned != NoNode && Node > Scanned) {
+    Late.push_back(Node);
+    std::push_heap(Late.begin(), Late.end(), std::greater<>());
+    return;
+  }
+  Calendar[static_cast<uint64_t>(std::max(Ready, Cycle + 1)) & SlotMask]
+      .push_back(Node);
+}
+
+/// Issues a candidate (ready this cycle) when it needs no port or gets one;
+/// then its waiters are enqueued again.
+bool Simulator::tryIssue(uint64_t DynNode) {
+  const unsigned Node = static_cast<unsigned>(DynNode % V);
+  const SimNode &S = In.Nodes[Node];
+  const bool Ported = !S.Uses.empty();
+  if (Ported && !In.UnlimitedPorts && !(FreePorts && allocatePorts(Node)))
+    return false;
+  IssueAt[DynNode] = Cycle;
+  SchedCount -= Ported;
+  if (--NodesLeft[dynInst(DynNode)] == 0)
+    NIssued += In.FusedUops[S.Inst];
+  uint64_t W = FirstWaiter[DynNode];
+  FirstWaiter[DynNode] = NoNode;
+  while (W != NoNode) {
+    const uint64_t Next = NextWaiter[W];
+    enqueue(W, DynNode);
+    W = Next;
+  }
+  return true;
 }
 
 void Simulator::issue() {
@@ -323,31 +408,38 @@ void Simulator::issue() {
   for (unsigned P = 0; P < In.NumPorts; ++P)
     if (BusyUntil[P] < Cycle + 1 - 1e-9)
       FreePorts |= PortMask(1) << P;
-  size_t Kept = 0;
-  for (size_t K = 0; K < Pending.size(); ++K) {
-    Waiting W = Pending[K];
-    if (W.ReadyAt < 0) {
-      if (W.ReadyAt == -1 && IssueAt[W.Blocker] < 0) { // the same producer
-        Pending[Kept++] = W;
-        continue;
-      }
-      W.ReadyAt = readyTime(W.Node, &W.Blocker);
+  // This cycle's candidates, oldest first: the ported nodes still waiting
+  // for a port (Ready), the nodes whose ready cycle is now (Arrivals) and
+  // those made ready by an older node issuing in this pass (Late).
+  std::vector<uint64_t> &Slot =
+      Calendar[static_cast<uint64_t>(Cycle) & SlotMask];
+  Arrivals.swap(Slot);
+  Slot.clear();
+  std::sort(Arrivals.begin(), Arrivals.end());
+  NextReady.clear();
+  size_t R = 0, A = 0;
+  for (;;) {
+    uint64_t Node = NoNode;
+    if (R < Ready.size())
+      Node = Ready[R];
+    if (A < Arrivals.size() && Arrivals[A] < Node)
+      Node = Arrivals[A];
+    if (!Late.empty() && Late.front() < Node)
+      Node = Late.front();
+    if (Node == NoNode)
+      break;
+    if (R < Ready.size() && Ready[R] == Node) {
+      ++R;
+    } else if (A < Arrivals.size() && Arrivals[A] == Node) {
+      ++A;
+    } else {
+      std::pop_heap(Late.begin(), Late.end(), std::greater<>());
+      Late.pop_back();
     }
-    const unsigned Node = static_cast<unsigned>(W.Node % V);
-    const SimNode &S = In.Nodes[Node];
-    bool Ported = !S.Uses.empty();
-    if (W.ReadyAt >= 0 && W.ReadyAt <= Cycle &&
-        (!Ported || In.UnlimitedPorts || (FreePorts && allocatePorts(Node)))) {
-      IssueAt[W.Node] = Cycle;
-      SchedCount -= Ported;
-      uint64_t D = dynInst(W.Node);
-      if (--NodesLeft[D] == 0)
-        NIssued += In.FusedUops[S.Inst];
-      continue;
-    }
-    Pending[Kept++] = W;
+    if (!tryIssue(Node))
+      NextReady.push_back(Node); // ported: waits for a port
   }
-  Pending.resize(Kept);
+  Ready.swap(NextReady);
 }
 
 void Simulator::dispatch() {
@@ -379,7 +471,7 @@ void Simulator::dispatch() {
     DispatchAt[D] = Cycle;
     NodesLeft[D] = In.FirstNode[I + 1] - In.FirstNode[I];
     for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
-      Pending.push_back({It * V + Node, -2, 0});
+      enqueue(It * V + Node, NoNode);
     SchedCount += PortedNodes[I];
     RobUops += U;
     LoadCount += In.Loads[I];
@@ -444,12 +536,31 @@ void Simulator::account(StageIndex S, unsigned Uops, CpiCause Cause) {
     Cumulative[S * NumCpiCauses + unsigned(Cause)] += 1 - F;
 }
 
+/// Charges this cycle to each stage's CPI stack.
+void Simulator::accountCycle() {
+  account(AtDispatch, NDispatched,
+          Stall == DispatchStall::QueueEmpty ? CpiCause::FrontEnd
+          : Stall == DispatchStall::Window && Retired < Dispatched
+              ? classifyHead(Retired)
+              : CpiCause::Other);
+  account(AtIssue, NIssued, issueCause());
+  account(AtCommit, NRetired,
+          Retired < Dispatched      ? classifyHead(Retired)
+          : Dispatched == Delivered ? CpiCause::FrontEnd
+                                    : CpiCause::Other);
+}
+
 void Simulator::checkSteadyState() {
   const unsigned L = static_cast<unsigned>(IterationRetire.size()) - 1;
   auto Delta = [&](unsigned J) {
     return IterationRetire[J] - IterationRetire[J - 1];
   };
-  for (unsigned P = 1; P <= MaxPeriod; ++P) {
+  // Periods up to MaxPeriod after every iteration, longer ones (up to
+  // what repeats four times within the cap) every LongPeriodStride
+  // iterations: their check costs more and they need 4p iterations anyway.
+  const unsigned Longest =
+      L % LongPeriodStride == 0 ? (IterationCap - Warmup) / Repeats : MaxPeriod;
+  for (unsigned P = 1; P <= Longest; ++P) {
     unsigned Need = std::max(Repeats * P, MinWindowDeltas);
     unsigned W = (Need + P - 1) / P * P;
     if (L < W + Warmup)
@@ -485,7 +596,7 @@ void Simulator::finish(unsigned First, unsigned Last) {
   Finished = true;
   const unsigned W = Last - First;
   Out.WindowIterations = W;
-  if (W == 0)
+  if (W == 0 || !Full)
     return;
   CpiStack *Stacks[3] = {&Out.Dispatch, &Out.Issue, &Out.Commit};
   for (unsigned S = 0; S < 3; ++S)
@@ -493,17 +604,41 @@ void Simulator::finish(unsigned First, unsigned Last) {
       Stacks[S]->Cycles[C] = (Snapshots[Last][S * NumCpiCauses + C] -
                               Snapshots[First][S * NumCpiCauses + C]) /
                              W;
+  // Had to wait (issue - (dispatch + 1)) and caused to wait (that wait up
+  // to the last-ready producer of another instruction, charged to it).
   Out.HadToWait.assign(N, 0);
+  Out.CausedToWait.assign(N, 0);
   for (uint64_t It = First + 1; It <= Last; ++It)
     for (unsigned Node = 0; Node < V; ++Node) {
       const SimNode &S = In.Nodes[Node];
       if (S.Uses.empty())
         continue;
-      Out.HadToWait[S.Inst] += static_cast<double>(
-          IssueAt[It * V + Node] - (DispatchAt[It * N + S.Inst] + 1));
+      const int64_t Start = DispatchAt[It * N + S.Inst] + 1;
+      const int64_t Issue = IssueAt[It * V + Node];
+      Out.HadToWait[S.Inst] += static_cast<double>(Issue - Start);
+      int64_t Ready = Start;
+      int Culprit = -1;
+      for (unsigned E : S.InEdges) {
+        const SimEdge &Edge = In.Edges[E];
+        const unsigned From = In.Nodes[Edge.From].Inst;
+        if (It < Edge.Distance || (Edge.Distance == 0 && From == S.Inst))
+          continue; // before the loop, or the instruction's own load part
+        const int64_t At = static_cast<int64_t>(std::ceil(
+            static_cast<double>(IssueAt[(It - Edge.Distance) * V + Edge.From]) +
+            Edge.Weight - 1e-9));
+        if (At > Ready) {
+          Ready = At;
+          Culprit = static_cast<int>(From);
+        }
+      }
+      if (Culprit >= 0)
+        Out.CausedToWait[Culprit] +=
+            static_cast<double>(std::min(Ready, Issue) - Start);
     }
   for (double &H : Out.HadToWait)
     H /= W;
+  for (double &C : Out.CausedToWait)
+    C /= W;
 }
 
 SimulationReport Simulator::run() {
@@ -516,16 +651,8 @@ SimulationReport Simulator::run() {
     issue();
     dispatch();
     frontEnd();
-    account(AtDispatch, NDispatched,
-            Stall == DispatchStall::QueueEmpty ? CpiCause::FrontEnd
-            : Stall == DispatchStall::Window && Retired < Dispatched
-                ? classifyHead(Retired)
-                : CpiCause::Other);
-    account(AtIssue, NIssued, issueCause());
-    account(AtCommit, NRetired,
-            Retired < Dispatched      ? classifyHead(Retired)
-            : Dispatched == Delivered ? CpiCause::FrontEnd
-                                      : CpiCause::Other);
+    if (Full)
+      accountCycle();
     ++Cycle;
     if (Cycle >= MaxCycles || Cycle - LastRetire > StallCycles) {
       unsigned L = static_cast<unsigned>(IterationRetire.size());
@@ -571,8 +698,9 @@ SimulationReport Simulator::run() {
 
 } // namespace
 
-SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations) {
-  return Simulator(In, TimelineIterations).run();
+SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations,
+                              bool Accounts) {
+  return Simulator(In, Accounts ? TimelineIterations : 0, Accounts).run();
 }
 
 } // namespace loopperf::detail

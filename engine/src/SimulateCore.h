@@ -55,7 +55,12 @@ struct SimInput {
 };
 
 /// Runs the loop until its retire-cycle deltas repeat (see the .cpp) or a
-/// cap; fills every SimulationReport member except Probes.
-SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations);
+/// cap; fills every SimulationReport member except Probes. `Accounts`
+/// false (the probes): only the steady state (Converged, CyclesPerIteration,
+/// the period, window, iterations and cycles) is filled, without the CPI
+/// stacks, had-to-wait and timeline, which never change the simulated
+/// cycles, and faster.
+SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations,
+                              bool Accounts = true);
 
 } // namespace loopperf::detail

@@ -177,6 +177,11 @@ Json simulationJson(const LoopKernel &K, const LoopReport &R) {
   for (unsigned I = 0; I < S.HadToWait.size(); ++I)
     Wait.push_back({{"line", lineOf(K, I)}, {"cycles", clean(S.HadToWait[I])}});
   J["had_to_wait"] = Wait;
+  Json Caused = Json::array();
+  for (unsigned I = 0; I < S.CausedToWait.size(); ++I)
+    Caused.push_back(
+        {{"line", lineOf(K, I)}, {"cycles", clean(S.CausedToWait[I])}});
+  J["caused_to_wait"] = Caused;
   if (!S.Timeline.empty()) {
     Json T = Json::array();
     for (const SimTimelineRow &Row : S.Timeline)

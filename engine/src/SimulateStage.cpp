@@ -95,7 +95,7 @@ SimInput simulationInput(StageContext &C, const LoopReport &R) {
 }
 
 SimProbe probe(const char *Id, const char *Label, const SimInput &In) {
-  SimulationReport S = simulateLoop(In, 0);
+  SimulationReport S = simulateLoop(In, 0, /*Accounts=*/false);
   return {Id, Label, S.CyclesPerIteration, S.Converged};
 }
 

@@ -143,6 +143,12 @@ TEST(Simulate, SchedulerLimited) {
   ASSERT_EQ(S.HadToWait.size(), 2u);
   EXPECT_DOUBLE_EQ(S.HadToWait[0], 0.0);
   EXPECT_DOUBLE_EQ(S.HadToWait[1], 9.0);
+  // Caused to wait: those 9 cycles of each add are the mul's (the add's
+  // only producer, ready at the mul's issue + 10 = its issue); the mul
+  // waits for nothing.
+  ASSERT_EQ(S.CausedToWait.size(), 2u);
+  EXPECT_DOUBLE_EQ(S.CausedToWait[0], 9.0);
+  EXPECT_DOUBLE_EQ(S.CausedToWait[1], 0.0);
   expectStacksSum(S);
 }
 

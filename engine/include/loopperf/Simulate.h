@@ -66,6 +66,11 @@ struct SimulationReport {
   /// Per instruction, cycles per iteration between dispatch + 1 and issue
   /// (summed over its uops) in the window: SUACA's "had to wait".
   std::vector<double> HadToWait;
+  /// Per instruction, cycles per iteration it made other instructions'
+  /// uops wait (SUACA's "caused to wait"): each waiting uop's wait until
+  /// its last producer of another instruction was ready (or it issued,
+  /// whichever came first) is charged to that producer.
+  std::vector<double> CausedToWait;
   CpiStack Dispatch, Issue, Commit; ///< over the window, per iteration
   std::vector<SimProbe> Probes;
   std::vector<SimTimelineRow> Timeline;
