@@ -108,6 +108,7 @@ private:
       Request.TextReport = dump_file != nullptr;
       Request.Json = !State.Options.JsonPath.empty();
       Request.TakenBranches = Rl.TakenBranches;
+      Request.Block = "bb " + std::to_string(L->header->index);
       const LoopRemarks R = analyzeLoopRemarks(Rl.Kernel, Choice, Request);
       remark(MSG_OPTIMIZED_LOCATIONS, Loc, R.Summary);
       for (const std::string &Note : R.Notes)
