@@ -160,6 +160,10 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   // The role ends the summary (issue 18): taken off first, so the rest
   // parses as before.
   std::string_view Body = Text;
+  R.Role.clear();
+  R.Block.clear();
+  R.Share.reset();
+  R.Bounds.clear();
   if (const size_t P = Body.rfind("; role: "); P != std::string_view::npos) {
     std::string_view Role = Body.substr(P + 8);
     Body = Body.substr(0, P);
