@@ -93,7 +93,8 @@ SmallVector<const BasicBlock *, 8> irBlocks(const MachineLoop &L) {
 /// and the scalar remainder alike with llvm.loop.isvectorized, on the
 /// latch branch's llvm.loop, which MachineLoop::getLoopID reads), and
 /// whether its IR computes on vectors (what tells the remainder from the
-/// two vector loops). The IR's block names exist only with
+/// two vector loops) and on how many lanes (the body's factor is the
+/// larger). The IR's block names exist only with
 /// -fno-discard-value-names, so they are not used.
 MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
                            const MachineBlockFrequencyInfo &MBFI) {
@@ -111,16 +112,24 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
             ? mdconst::dyn_extract<ConstantInt>(Flag->getOperand(1))
             : nullptr;
     F.Vectorized = On && !On->isZero();
-    bool Vector = false;
+    // The vectorization factor: the most lanes of a vector value (result
+    // or operand) in the loop's IR.
+    unsigned Lanes = 0;
+    auto See = [&](const Type *T) {
+      if (const auto *V = dyn_cast<VectorType>(T))
+        Lanes = std::max(Lanes, V->getElementCount().getKnownMinValue());
+    };
     for (const BasicBlock *BB : Blocks)
       for (const llvm::Instruction &I : *BB) {
-        Vector |= I.getType()->isVectorTy();
+        See(I.getType());
         for (const llvm::Value *Op : I.operands())
-          Vector |= Op->getType()->isVectorTy();
+          See(Op->getType());
       }
-    F.Vector = Vector;
+    F.Vector = Lanes > 0;
+    F.Width = Lanes;
   }
-  F.ElementsPerIteration = Body.Kernel.ElementsPerIteration;
+  if (!F.Width)
+    F.Width = Body.Kernel.ElementsPerIteration;
   F.Frequency =
       static_cast<double>(MBFI.getBlockFreq(L.getHeader()).getFrequency());
   return F;

@@ -13,16 +13,15 @@ bool vectorLoop(const MachineLoopFacts &F) {
 /// The role of the vector loop `I`, from its group's other vector loops.
 const char *vectorRole(const std::vector<MachineLoopFacts> &Facts, size_t I) {
   const MachineLoopFacts &Me = Facts[I];
-  bool Unknown = Me.ElementsPerIteration == 0, Wider = false;
+  bool Unknown = Me.Width == 0, Wider = false;
   size_t Siblings = 0;
   for (size_t J = 0; J < Facts.size(); ++J) {
     const MachineLoopFacts &Other = Facts[J];
     if (J == I || !vectorLoop(Other) || Other.Group != Me.Group)
       continue;
     ++Siblings;
-    Unknown |= Other.ElementsPerIteration == 0;
-    Wider |= Other.ElementsPerIteration > Me.ElementsPerIteration ||
-             (Other.ElementsPerIteration == Me.ElementsPerIteration && J < I);
+    Unknown |= Other.Width == 0;
+    Wider |= Other.Width > Me.Width || (Other.Width == Me.Width && J < I);
   }
   if (Siblings == 0)
     return RoleVectorBody;

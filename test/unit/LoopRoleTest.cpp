@@ -15,7 +15,7 @@ MachineLoopFacts facts(std::string Group, std::optional<bool> Vectorized,
   F.Group = std::move(Group);
   F.Vectorized = Vectorized;
   F.Vector = Vector;
-  F.ElementsPerIteration = Elements;
+  F.Width = Elements;
   F.Frequency = Frequency;
   return F;
 }

@@ -109,7 +109,8 @@ cl::opt<std::string> MarkdownFile("markdown",
 cl::opt<std::string>
     SourceRoot("source-root",
                cl::desc("SARIF URIs of files under DIR are relative to it "
-                        "(%SRCROOT%)"),
+                        "(%SRCROOT%); report --html: where source files "
+                        "not found beside the records are looked up"),
                cl::value_desc("dir"), cl::sub(CompareCommand),
                cl::sub(ReportCommand), cl::cat(GateCategory));
 cl::opt<bool> All("all", cl::desc("List unchanged loops in the table too"),

@@ -33,8 +33,12 @@ struct MachineLoopFacts {
   std::optional<bool> Vectorized;
   /// The body computes on vectors (SIMD values); nullopt when unknown.
   std::optional<bool> Vector;
-  /// Elements per iteration (loopperf/ElementCount.h), 0 when unknown.
-  unsigned ElementsPerIteration = 0;
+  /// How wide the loop computes: the vectorization factor where the
+  /// compiler says it (clang: the most lanes of a vector value in the
+  /// loop's IR), else elements per iteration (loopperf/ElementCount.h); 0
+  /// when unknown. A vectorizer's epilogue is narrower than its body
+  /// (LoopVectorize: the epilogue's factor is below the main loop's).
+  unsigned Width = 0;
   /// The header's execution frequency (the compiler's estimate or a
   /// profile), nullopt when unknown. Only ratios within a group are used.
   std::optional<double> Frequency;
@@ -57,11 +61,11 @@ struct LoopRole {
 /// order; Block is left empty for the caller):
 ///   - Vectorized unknown: unknown; not vectorized: unvectorized;
 ///   - vectorized without vectors: scalar remainder;
-///   - vectorized with vectors: of the group's vector loops, the one with
-///     the most elements per iteration (the first in layout order on a
-///     tie) is the vector body, the others vector epilogues; when one of
-///     several has an unknown element count, or the group is unknown and
-///     the function has several such loops, unknown.
+///   - vectorized with vectors: of the group's vector loops, the widest
+///     (Width; the first in layout order on a tie) is the vector body, the
+///     others vector epilogues; when one of several has an unknown width,
+///     or the group is unknown and the function has several such loops,
+///     unknown.
 std::vector<LoopRole>
 assignLoopRoles(const std::vector<MachineLoopFacts> &Facts);
 

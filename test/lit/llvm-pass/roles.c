@@ -46,7 +46,7 @@ __attribute__((noinline)) void axpy(float *restrict y, const float *restrict x, 
 // RUN:   -fdiagnostics-show-hotness -fpass-plugin=%plugin -Rpass=loopperf \
 // RUN:   -fsave-optimization-record -foptimization-record-file=%t.hot.yaml \
 // RUN:   -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefix=HOT
-// HOT-DAG: role: vector body, block .LBB0_{{[0-9]+}}, share 0.9{{[0-9]}} (hotness: [[#]]) [-Rpass=loopperf]
+// HOT-DAG: role: vector body, block .LBB0_{{[0-9]+}}, share 0.{{[0-9]+}} (hotness: [[#]]) [-Rpass=loopperf]
 // HOT-DAG: role: unvectorized, block .LBB1_{{[0-9]+}} (hotness: [[#]]) [-Rpass=loopperf]
 // RUN: %gate report %t.hot.yaml | %FileCheck %s --check-prefix=RANK
 // RANK:      rank   cyc/iter   cyc/elem        count       cycles bottleneck       loop
