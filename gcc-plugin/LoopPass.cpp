@@ -110,6 +110,7 @@ private:
       Request.TakenBranches = Rl.TakenBranches;
       Request.MaxInstructions = State.Options.MaxInstructions;
       Request.Simulate = State.Options.Simulate;
+      Request.Block = "bb " + std::to_string(L->header->index);
       const LoopRemarks R = analyzeLoopRemarks(
           Rl.Kernel, Choice, Request, Rl.MultiPath ? &Rl.Paths : nullptr);
       if (!R.Missed.empty()) {

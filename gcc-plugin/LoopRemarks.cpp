@@ -47,6 +47,8 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
   Opts.ModelBasis = Choice.Basis;
   Opts.Detail = Request.Detail;
   Opts.TakenBranches = Request.TakenBranches;
+  Opts.Role.Role = RoleUnknown;
+  Opts.Role.Block = Request.Block;
   const RemarkText Text = formatRemarks(K, R, M, Opts);
   LoopRemarks Out;
   Out.Summary = Text.Summary.text();
@@ -56,8 +58,11 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
     Out.Notes.push_back(L.text());
   if (Request.TextReport)
     Out.TextReport = renderText(K, R, M);
-  if (Request.Json)
-    Out.Json = std::make_shared<const LoopJson>(LoopJson{loopJson(K, R, M)});
+  if (Request.Json) {
+    Json Loop = loopJson(K, R, M);
+    setLoopRole(Loop, Opts.Role);
+    Out.Json = std::make_shared<const LoopJson>(LoopJson{std::move(Loop)});
+  }
   return Out;
 }
 

@@ -56,6 +56,11 @@ struct RemarkRequest {
   /// With paths: the longest path analysed (the plugin's limit).
   unsigned MaxInstructions = DefaultMaxLoopInstructions;
   bool Simulate = false; ///< run the cycle-level simulation too
+  /// The loop's header block ("bb 5"). The summary and the JSON end with
+  /// the role "unknown" and this block: at this point of the RTL pipeline
+  /// GCC 12's loop structure is rebuilt and keeps no vectorizer marking
+  /// (docs/DESIGN.md "Loop roles and hotness").
+  std::string Block;
 };
 
 /// Analyses `k` on the chosen model and phrases what `request` asks for.

@@ -10,6 +10,11 @@
 #include "loopperf/BuiltinModels.h"
 #include "loopperf/Json.h"
 
+#include "loopperf/LoopRole.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
+#include "llvm/CodeGen/MachineBranchProbabilityInfo.h"
 #include "llvm/CodeGen/MachineDominators.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
@@ -71,6 +76,63 @@ void collectInnermost(MachineLoop *L, std::vector<MachineLoop *> &Out) {
   }
   for (MachineLoop *Sub : *L)
     collectInnermost(Sub, Out);
+}
+
+/// The IR blocks of a machine loop's blocks (none once the IR is gone).
+SmallVector<const BasicBlock *, 8> irBlocks(const MachineLoop &L) {
+  SmallVector<const BasicBlock *, 8> Out;
+  for (const MachineBasicBlock *MBB : L.blocks())
+    if (const BasicBlock *BB = MBB->getBasicBlock();
+        BB && std::find(Out.begin(), Out.end(), BB) == Out.end())
+      Out.push_back(BB);
+  return Out;
+}
+
+/// What the IR says about a machine loop (loopperf/LoopRole.h): whether
+/// LoopVectorize made it (it marks the vector body, the vector epilogue
+/// and the scalar remainder alike with llvm.loop.isvectorized, on the
+/// latch branch's llvm.loop, which MachineLoop::getLoopID reads), and
+/// whether its IR computes on vectors (what tells the remainder from the
+/// two vector loops) and on how many lanes (the body's factor is the
+/// larger). The IR's block names exist only with
+/// -fno-discard-value-names, so they are not used.
+MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
+                           const MachineBlockFrequencyInfo &MBFI) {
+  MachineLoopFacts F;
+  if (const DILocation *Loc = Body.Loc.get())
+    F.Group = Loc->getFilename().str() + ":" + std::to_string(Loc->getLine()) +
+              ":" + std::to_string(Loc->getColumn());
+  const SmallVector<const BasicBlock *, 8> Blocks = irBlocks(L);
+  if (!Blocks.empty()) {
+    MDNode *Id = L.getLoopID();
+    const MDNode *Flag =
+        Id ? findOptionMDForLoopID(Id, "llvm.loop.isvectorized") : nullptr;
+    const auto *On =
+        Flag && Flag->getNumOperands() == 2
+            ? mdconst::dyn_extract<ConstantInt>(Flag->getOperand(1))
+            : nullptr;
+    F.Vectorized = On && !On->isZero();
+    // The vectorization factor: the most lanes of a vector value (result
+    // or operand) in the loop's IR.
+    unsigned Lanes = 0;
+    auto See = [&](const Type *T) {
+      if (const auto *V = dyn_cast<VectorType>(T))
+        Lanes = std::max(Lanes, V->getElementCount().getKnownMinValue());
+    };
+    for (const BasicBlock *BB : Blocks)
+      for (const llvm::Instruction &I : *BB) {
+        See(I.getType());
+        for (const llvm::Value *Op : I.operands())
+          See(Op->getType());
+      }
+    F.Vector = Lanes > 0;
+    F.Width = Lanes;
+  }
+  if (!F.Width)
+    F.Width = Body.Kernel.ElementsPerIteration;
+  F.Frequency =
+      static_cast<double>(MBFI.getBlockFreq(L.getHeader()).getFrequency());
+  return F;
 }
 
 } // namespace
@@ -179,7 +241,13 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
               return A->getHeader()->getNumber() < B->getHeader()->getNumber();
             });
 
-  MachineOptimizationRemarkEmitter ORE(MF, /*MBFI=*/nullptr);
+  // Block frequencies give each machine loop's share of its source loop
+  // and, with a profile and -fdiagnostics-show-hotness, the remarks'
+  // hotness (MachineOptimizationRemarkEmitter reads the profile count of
+  // the remark's block from them).
+  MachineBranchProbabilityInfo MBPI;
+  MachineBlockFrequencyInfo MBFI(MF, MBPI, LI);
+  MachineOptimizationRemarkEmitter ORE(MF, &MBFI);
   auto MissedAll = [&](const char *Name, const std::string &Why) {
     for (MachineLoop *L : Loops) {
       LoopBody Body;
@@ -223,10 +291,29 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
                                       MF.getSubtarget(), *Att, Intel.get());
   MachineLowering Lowering(MF);
 
-  for (MachineLoop *L : Loops) {
-    LoopBody Body;
+  // Every loop's body first: the roles compare a loop with its siblings.
+  std::vector<LoopBody> Bodies(Loops.size());
+  std::vector<std::string> Failures(Loops.size());
+  std::vector<MachineLoopFacts> Facts;
+  for (size_t I = 0; I < Loops.size(); ++I) {
     try {
-      Body = buildLoopBody(*L, Lowering, Translator, Opts.MaxInstructions);
+      Bodies[I] =
+          buildLoopBody(*Loops[I], Lowering, Translator, Opts.MaxInstructions);
+    } catch (const std::exception &E) {
+      Failures[I] = E.what();
+      Bodies[I].Header = Loops[I]->getHeader();
+      Bodies[I].Loc = Loops[I]->getStartLoc();
+    }
+    Facts.push_back(loopFacts(*Loops[I], Bodies[I], MBFI));
+  }
+  std::vector<LoopRole> Roles = assignLoopRoles(Facts);
+
+  for (size_t I = 0; I < Loops.size(); ++I) {
+    LoopBody &Body = Bodies[I];
+    Roles[I].Block = blockLabel(*Body.Header);
+    try {
+      if (!Failures[I].empty())
+        throw std::runtime_error(Failures[I]);
       if (!Body.Missed.empty()) {
         emitMissed(ORE, Body);
         continue;
@@ -260,14 +347,15 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
         setSourceLocation(Loop, MF.getName().str(),
                           Body.Loc ? Body.Loc->getFilename().str() : "",
                           Body.Loc ? Body.Loc.getLine() : 0u);
+        setLoopRole(Loop, Roles[I]);
       }
-      emitRemarks(ORE, Body, Report, Choice, Opts.Detail);
+      emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I]);
       if (!Opts.JsonFile.empty())
         JsonLoops.push_back(std::move(Loop));
     } catch (const std::exception &E) {
       LoopBody Failed;
-      Failed.Header = L->getHeader();
-      Failed.Loc = L->getStartLoc();
+      Failed.Header = Loops[I]->getHeader();
+      Failed.Loc = Loops[I]->getStartLoc();
       Failed.MissedName = "InternalError";
       Failed.Missed = std::string("loopperf failed: ") + E.what();
       emitMissed(ORE, Failed);

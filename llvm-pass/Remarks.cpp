@@ -22,9 +22,8 @@ namespace {
 std::string loopWords(const LoopBody &Body) {
   if (Body.Loc)
     return "loop";
-  const MachineFunction &MF = *Body.Header->getParent();
-  return fmt::format("loop .LBB{}_{} in {}", MF.getFunctionNumber(),
-                     Body.Header->getNumber(), MF.getName().str());
+  return fmt::format("loop {} in {}", blockLabel(*Body.Header),
+                     Body.Header->getParent()->getName().str());
 }
 
 void append(DiagnosticInfoOptimizationBase &Rem, const RemarkLine &Line) {
@@ -37,15 +36,21 @@ void append(DiagnosticInfoOptimizationBase &Rem, const RemarkLine &Line) {
 
 } // namespace
 
+std::string blockLabel(const MachineBasicBlock &MBB) {
+  return fmt::format(".LBB{}_{}", MBB.getParent()->getFunctionNumber(),
+                     MBB.getNumber());
+}
+
 void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
-                 const LoopReport &R, const ModelChoice &Model,
-                 unsigned Detail) {
+                 const LoopReport &R, const ModelChoice &Model, unsigned Detail,
+                 const LoopRole &Role) {
   RemarkOptions Opts;
   Opts.LoopName = loopWords(Body);
   Opts.ModelNote = Model.Note;
   Opts.ModelBasis = Model.Basis;
   Opts.Detail = Detail;
   Opts.TakenBranches = Body.TakenBranches;
+  Opts.Role = Role;
   const RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
   MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.Loc,

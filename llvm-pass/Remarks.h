@@ -23,11 +23,13 @@
 #include "LoopBody.h"
 #include "ModelChoice.h"
 
+#include "loopperf/LoopRole.h"
 #include "loopperf/Report.h"
 
 #include <string>
 
 namespace llvm {
+class MachineBasicBlock;
 class MachineOptimizationRemarkEmitter;
 } // namespace llvm
 
@@ -36,10 +38,15 @@ namespace loopperf::llvmpass {
 inline constexpr const char *PassName = "loopperf";
 
 /// The summary, and with Detail >= 1 the detail remark (Detail >= 2: and
-/// one remark per instruction).
+/// one remark per instruction). The summary ends with the loop's role
+/// (arguments Role, Block, Share; loopperf/LoopRole.h).
 void emitRemarks(llvm::MachineOptimizationRemarkEmitter &ORE,
                  const LoopBody &Body, const LoopReport &R,
-                 const ModelChoice &Model, unsigned Detail);
+                 const ModelChoice &Model, unsigned Detail,
+                 const LoopRole &Role);
+/// ".LBB0_3": the block's label in the assembly.
+std::string blockLabel(const llvm::MachineBasicBlock &MBB);
+
 void emitMissed(llvm::MachineOptimizationRemarkEmitter &ORE,
                 const LoopBody &Body);
 

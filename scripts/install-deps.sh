@@ -7,8 +7,10 @@ PKGS=(clang-19 llvm-19-dev llvm-19-tools libclang-rt-19-dev lld-19
       libfmt-dev nlohmann-json3-dev libgtest-dev cmake ninja-build python3 help2man pkg-config
       clang-format-19 clang-tidy-19
       zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev libncurses-dev
-      python3-jsonschema python3-rfc3987 libxml2-utils)
-# (the last three validate the gate's SARIF and JUnit: test/lit/gate/schemas.test)
+      python3-jsonschema python3-rfc3987 libxml2-utils chromium)
+# (python3-jsonschema, python3-rfc3987 and libxml2-utils validate the gate's
+# SARIF and JUnit: test/lit/gate/schemas.test; chromium renders its HTML
+# report headless: test/lit/gate/html.test)
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
 command -v npm >/dev/null || PKGS+=(npm)
 missing=()

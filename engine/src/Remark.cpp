@@ -145,6 +145,18 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
     B << "; confidence ";
     B.arg("Confidence", confidenceName(R.Conf.Level));
   }
+  if (!O.Role.Role.empty()) {
+    B << "; role: ";
+    B.arg("Role", O.Role.Role);
+    if (!O.Role.Block.empty()) {
+      B << ", block ";
+      B.arg("Block", O.Role.Block);
+    }
+    if (O.Role.Share) {
+      B << ", share ";
+      B.arg("Share", fixed2(*O.Role.Share));
+    }
+  }
   return B.take();
 }
 

@@ -504,6 +504,12 @@ void setSourceLocation(Json &Loop, const std::string &Function,
   Loop["line"] = Line;
 }
 
+void setLoopRole(Json &Loop, const LoopRole &Role) {
+  Loop["role"] = Role.Role;
+  Loop["block"] = Role.Block;
+  Loop["share"] = Role.Share ? Json(*Role.Share) : Json();
+}
+
 std::string fileJsonText(const std::string &File, const Json &Model,
                          Json Loops) {
   Json Doc;

@@ -3,14 +3,27 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
 namespace loopperf::gate {
 
 std::string describe(const LoopRecord &R) {
-  return fmt::format("{}:{} {}", R.File.empty() ? "?" : R.File, R.Line,
-                     R.Function.empty() ? "?" : R.Function);
+  return fmt::format("{}:{} {}{}", R.File.empty() ? "?" : R.File, R.Line,
+                     R.Function.empty() ? "?" : R.Function, roleSuffix(R));
+}
+
+std::string roleSuffix(const LoopRecord &R) {
+  return R.Role.empty() ? "" : " (" + R.Role + ")";
+}
+
+bool isMainBody(const LoopRecord &R) {
+  return R.Role != "vector epilogue" && R.Role != "scalar remainder";
+}
+
+void keepMainBodies(Build &B) {
+  std::erase_if(B.Loops, [](const LoopRecord &L) { return !isMainBody(L); });
 }
 
 double parseNumber(const std::string &Text) {

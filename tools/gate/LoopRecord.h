@@ -3,6 +3,9 @@
 // JSON optimization record, loopperf's own per-TU JSON).
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
+
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -36,6 +39,24 @@ struct LoopRecord {
   std::string Model;
   std::string Bottleneck; ///< "loop-carried", "ports", ... as the remark says
   std::string BottleneckResource;
+  /// Which machine loop of its source loop (loopperf/LoopRole.h: "vector
+  /// body", "vector epilogue", "scalar remainder", "unvectorized",
+  /// "unknown"); "" when the record does not say (the CLI, older records).
+  std::string Role;
+  std::string Block;           ///< the loop's header block, "" if not said
+  std::optional<double> Share; ///< of its source loop's header executions
+  /// How hot the loop is: clang's remark Hotness (the profile count of the
+  /// loop's block, with a profile and -fdiagnostics-show-hotness) or the
+  /// "count" GCC gives each record; nullopt when the record has none.
+  std::optional<double> Hotness;
+  /// For the HTML report: every stage's bound as the summary words it
+  /// ("front-end 0.83, ports 1.50, ..."), "" if the record has none; the
+  /// detail lines (clang's LoopPerfDetail message, GCC's notes); the loop's
+  /// whole object when the record is loopperf's JSON (ports, instructions,
+  /// chains), else null.
+  std::string Bounds;
+  std::vector<std::string> Detail;
+  std::shared_ptr<const nlohmann::json> Json;
   std::string Origin; ///< the record file this came from
   unsigned Ordinal =
       0; ///< index among the loops of (file, function), in record order
@@ -69,8 +90,20 @@ private:
 /// plugin writes, so the record is malformed.
 constexpr unsigned MaxElementsPerIteration = 1u << 20;
 
-/// "x.c:12 f" - how a loop is named in messages.
+/// "x.c:12 f" - how a loop is named in messages; " (vector epilogue)"
+/// follows when the record names the loop's role.
 std::string describe(const LoopRecord &R);
+
+/// " (vector epilogue)" when the record names a role, else "".
+std::string roleSuffix(const LoopRecord &R);
+
+/// The machine loops that are the work of their source loop: the vector
+/// body, or the loop itself when it is not vectorized or its role is not
+/// known. False for vector epilogues and scalar remainders.
+bool isMainBody(const LoopRecord &R);
+
+/// Drops the loops that are not main bodies (--main-body-only).
+void keepMainBodies(Build &B);
 
 /// Cycles per element from a remark: cycles per iteration / elements, which
 /// keeps the precision the two-decimal printed value lost (4.00 cycles over

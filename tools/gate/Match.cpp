@@ -8,6 +8,7 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -216,6 +217,13 @@ std::string matchFile(const std::string &CandFile,
   return FileMatcher(BaseFiles).match(CandFile);
 }
 
+namespace {
+/// "" for a main body (isMainBody), else the role.
+std::string roleClass(const LoopRecord &L) {
+  return isMainBody(L) ? std::string() : L.Role;
+}
+} // namespace
+
 std::vector<LoopPair> matchLoops(const Build &Base, const Build &Cand) {
   std::vector<std::string> BaseFiles;
   std::unordered_set<std::string> Seen;
@@ -228,8 +236,12 @@ std::vector<LoopPair> matchLoops(const Build &Base, const Build &Cand) {
     if (!FileMap.count(L.File))
       FileMap[L.File] = Files.match(L.File);
 
-  // Groups by (baseline file, function), in order of first appearance.
-  using Key = std::pair<std::string, std::string>;
+  // Groups by (baseline file, function, role class), in order of first
+  // appearance: a vector epilogue is compared with a vector epilogue, a
+  // scalar remainder with a scalar remainder, and the main bodies (vector
+  // body, unvectorized, unknown, not said) with each other, so a loop that
+  // became vectorized is compared with its new vector body.
+  using Key = std::tuple<std::string, std::string, std::string>;
   std::vector<Key> Order;
   std::map<Key, std::pair<std::vector<const LoopRecord *>,
                           std::vector<const LoopRecord *>>>
@@ -241,10 +253,11 @@ std::vector<LoopPair> matchLoops(const Build &Base, const Build &Cand) {
   };
   for (const LoopRecord &L : Cand.Loops) {
     const std::string &F = FileMap[L.File];
-    Group({F.empty() ? "\x01" + L.File : F, L.Function}).second.push_back(&L);
+    Group({F.empty() ? "\x01" + L.File : F, L.Function, roleClass(L)})
+        .second.push_back(&L);
   }
   for (const LoopRecord &L : Base.Loops)
-    Group({L.File, L.Function}).first.push_back(&L);
+    Group({L.File, L.Function, roleClass(L)}).first.push_back(&L);
 
   std::vector<LoopPair> Pairs;
   for (const Key &K : Order)

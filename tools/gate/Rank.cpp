@@ -35,10 +35,18 @@ Counts readCounts(const std::string &Path) {
   return Out;
 }
 
+bool hasHotness(const Build &B) {
+  return std::any_of(B.Loops.begin(), B.Loops.end(),
+                     [](const LoopRecord &L) { return L.Hotness.has_value(); });
+}
+
 std::vector<Ranked> rankLoops(const Build &B, const Counts *Counts) {
   std::vector<Ranked> Out;
+  const bool Hot = !Counts && hasHotness(B);
   for (const LoopRecord &L : B.Loops) {
     double Count = 1;
+    if (Hot)
+      Count = L.Hotness.value_or(0);
     if (Counts) {
       Count = 0;
       for (const auto &[sel, c] : *Counts)
@@ -73,7 +81,7 @@ std::string writeRankTable(const std::vector<Ranked> &R, bool Weighted) {
         L.CyclesPerIteration, cpe(L),
         Weighted ? fmt::format("{:>12g} {:>12.6g} ", R[I].Count, R[I].Cost)
                  : "",
-        L.Bottleneck, L.File, L.Line, functionName(L));
+        L.Bottleneck, L.File, L.Line, functionName(L) + roleSuffix(L));
   }
   return Out;
 }
@@ -93,6 +101,7 @@ std::string writeRankJson(const std::vector<Ranked> &R, bool Weighted) {
                L.CyclesPerElement ? Json(*L.CyclesPerElement) : Json()},
               {"bottleneck", L.Bottleneck},
               {"bottleneck_resource", L.BottleneckResource}};
+    addRoleJson(J, L);
     if (Weighted) {
       J["count"] = R[I].Count;
       J["weighted_cycles"] = R[I].Cost;
@@ -114,7 +123,7 @@ std::string writeRankMarkdown(const std::vector<Ranked> &R, bool Weighted) {
         "| {} | {:.2f} | {} | {}{} | `{}:{}` {} |\n", I + 1,
         L.CyclesPerIteration, cpe(L),
         Weighted ? fmt::format("{:g} | {:.6g} | ", R[I].Count, R[I].Cost) : "",
-        L.Bottleneck, L.File, L.Line, functionName(L));
+        L.Bottleneck, L.File, L.Line, functionName(L) + roleSuffix(L));
   }
   return Out;
 }

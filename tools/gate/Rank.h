@@ -21,8 +21,22 @@ struct Ranked {
   double Cost;  ///< cycles per iteration x count
 };
 
-/// Costliest first; equal costs in record order.
+/// Some loop of `b` has a hotness (LoopRecord::Hotness).
+bool hasHotness(const Build &B);
+
+/// Costliest first; equal costs in record order. Without `counts`, a build
+/// whose records carry hotness is weighted by it (0 for a loop without).
 std::vector<Ranked> rankLoops(const Build &B, const Counts *Counts);
+
+/// `report --html DIR`: DIR/index.html (the ranking, the comparison with a
+/// baseline when `comparison` is given, the files) and one page per source
+/// file, its loops' lines annotated, the file's highest-ranked loop's
+/// detail expanded (WriteHtml.cpp). Source files are
+/// found as SARIF's are (resolveRelative, Writers.h). Throws InputError.
+void writeHtmlReport(const std::string &Dir, const Build &B,
+                     const std::vector<Ranked> &Ranked, bool Weighted,
+                     const GateResult *Comparison,
+                     const std::string &SourceRoot);
 
 std::string writeRankTable(const std::vector<Ranked> &R, bool Weighted);
 std::string writeRankJson(const std::vector<Ranked> &R, bool Weighted);

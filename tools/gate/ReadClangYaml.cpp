@@ -60,6 +60,31 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
   L.Bottleneck = required(R, "Bottleneck", Origin);
   if (const llvm::remarks::Argument *A = arg(R, "BottleneckResource"))
     L.BottleneckResource = A->Val.str();
+  // The machine loop's role (loopperf/LoopRole.h), in summaries since issue
+  // 18; Hotness with a profile and -fdiagnostics-show-hotness.
+  if (const llvm::remarks::Argument *A = arg(R, "Role"))
+    L.Role = A->Val.str();
+  if (const llvm::remarks::Argument *A = arg(R, "Block"))
+    L.Block = A->Val.str();
+  if (const llvm::remarks::Argument *A = arg(R, "Share")) {
+    try {
+      L.Share = parseNumber(A->Val.str());
+    } catch (const std::invalid_argument &E) {
+      throw InputError(Origin,
+                       "loopperf remark in " + L.Function + ": " + E.what());
+    }
+  }
+  if (R.Hotness)
+    L.Hotness = static_cast<double>(*R.Hotness);
+  // "front-end 0.83, ports 1.50, ...": the <Stage>Bound arguments in order,
+  // each named by the words before it.
+  for (size_t I = 1; I < R.Args.size(); ++I)
+    if (R.Args[I].Key.ends_with("Bound") && R.Args[I - 1].Key == "String") {
+      llvm::StringRef Name = llvm::StringRef(R.Args[I - 1].Val).trim();
+      Name = Name.substr(Name.rfind(' ') + 1);
+      L.Bounds += (L.Bounds.empty() ? "" : ", ") + Name.str() + " " +
+                  R.Args[I].Val.str();
+    }
   // Only a lower bound (a loop that calls) has the argument.
   if (const llvm::remarks::Argument *A = arg(R, "Callees")) {
     L.LowerBound = true;
@@ -127,6 +152,7 @@ std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
       // The detail remark directly follows its summary (same loop).
       if (const llvm::remarks::Argument *A = arg(R, "Fingerprint"))
         Out.back().Fingerprint = A->Val.str();
+      Out.back().Detail.push_back(R.getArgsAsMsg());
     }
   }
   return Out;

@@ -153,11 +153,32 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   //   element[s]/iteration | elements/iteration unknown) on MODEL;
   //   bottleneck: CLASS[ RESOURCE][ (tied with ...)]; bounds: ...; N
   //   instructions, U unknown[; lower bound: calls F, ...][; confidence
-  //   WORD]
+  //   WORD][; role: ROLE[, block B][, share S]]
   // ("at least" and the callees: a loop that calls, issue 15).
   // Records written before the bounds joined the summary end after the
   // resource, with an optional "; confidence WORD".
-  Scanner S(Text);
+  // The role ends the summary (issue 18): taken off first, so the rest
+  // parses as before.
+  std::string_view Body = Text;
+  R.Role.clear();
+  R.Block.clear();
+  R.Share.reset();
+  R.Bounds.clear();
+  if (const size_t P = Body.rfind("; role: "); P != std::string_view::npos) {
+    std::string_view Role = Body.substr(P + 8);
+    Body = Body.substr(0, P);
+    if (const size_t Sh = Role.rfind(", share ");
+        Sh != std::string_view::npos) {
+      R.Share = parseNumber(std::string(Role.substr(Sh + 8)));
+      Role = Role.substr(0, Sh);
+    }
+    if (const size_t B = Role.find(", block "); B != std::string_view::npos) {
+      R.Block = std::string(Role.substr(B + 8));
+      Role = Role.substr(0, B);
+    }
+    R.Role = std::string(Role);
+  }
+  Scanner S(Body);
   std::string Cpi, Cpe, Epi, Model, Bottleneck;
   if (!S.literal("loop runs "))
     return false;
@@ -195,6 +216,11 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   R.Bottleneck = Bottleneck;
   R.BottleneckResource = std::string(Resource);
   R.LowerBound = LowerBound;
+  if (const size_t B = S.rest().find("; bounds: ");
+      B != std::string_view::npos) {
+    const std::string_view Bounds = S.rest().substr(B + 10);
+    R.Bounds = std::string(Bounds.substr(0, Bounds.find(';')));
+  }
   if (const size_t C = S.rest().find("; lower bound: calls ");
       LowerBound && C != std::string_view::npos) {
     const std::string_view Callees = S.rest().substr(C + 21);
@@ -252,6 +278,16 @@ std::vector<LoopRecord> readGccRecord(const std::string &Bytes,
       R.Line = num(*Loc, "line");
       R.Column = num(*Loc, "column");
     }
+    // GCC's count of the remark's block is the loop's hotness when it comes
+    // from a profile (quality "precise", "adjusted" or "afdo"); guessed
+    // counts are local to their function (profile-count.h), not comparable.
+    if (auto Count = Rec.find("count");
+        Count != Rec.end() && Count->is_object() && Count->contains("value") &&
+        (*Count)["value"].is_number()) {
+      const std::string Quality = str(*Count, "quality");
+      if (Quality == "precise" || Quality == "adjusted" || Quality == "afdo")
+        R.Hotness = (*Count)["value"].get<double>();
+    }
     if (Summary) {
       LastPass = Pass;
       bool Ok = false;
@@ -266,10 +302,14 @@ std::vector<LoopRecord> readGccRecord(const std::string &Bytes,
                                      " is not a loop summary: '" +
                                      quoted(Text) + "'");
       Out.push_back(std::move(R));
-    } else if (Kind == "note" && Text.rfind("fingerprint ", 0) == 0 &&
-               !Out.empty() && Out.back().Function == R.Function &&
-               Out.back().Line == R.Line && Out.back().Fingerprint.empty()) {
-      Out.back().Fingerprint = Text.substr(12);
+    } else if (Kind == "note" && !Out.empty() &&
+               Out.back().Function == R.Function && Out.back().Line == R.Line &&
+               Out.back().Fingerprint.empty()) {
+      // The summary's notes, up to the fingerprint, the last one.
+      if (Text.rfind("fingerprint ", 0) == 0)
+        Out.back().Fingerprint = Text.substr(12);
+      else
+        Out.back().Detail.push_back(Text);
     }
   }
   return Out;

@@ -3,6 +3,7 @@
 // engine's fileJsonText.
 #include "Readers.h"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace loopperf::gate {
@@ -95,6 +96,18 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &Bytes,
                               {"fingerprint", &R.Fingerprint}})
       if (L.contains(key) && L[key].is_string())
         *field = L[key].get<std::string>();
+    if (L.contains("bounds") && L["bounds"].is_object())
+      for (const auto &[Name, Value] : L["bounds"].items())
+        if (Value.is_number())
+          R.Bounds += (R.Bounds.empty() ? "" : ", ") + Name + " " +
+                      fmt::format("{:.2f}", Value.get<double>());
+    R.Json = std::make_shared<const Json>(L);
+    // The plugins' machine loop role (docs/json.md).
+    for (auto [key, field] : {std::pair{"role", &R.Role}, {"block", &R.Block}})
+      if (L.contains(key) && L[key].is_string())
+        *field = L[key].get<std::string>();
+    if (L.contains("share") && L["share"].is_number())
+      R.Share = L["share"].get<double>();
     // Present only for a loop that calls (docs/json.md).
     if (L.contains("lower_bound")) {
       if (!L["lower_bound"].is_boolean())

@@ -11,6 +11,16 @@ std::string functionName(const LoopRecord &R) {
   return llvm::demangle(R.Function);
 }
 
+void addRoleJson(nlohmann::ordered_json &J, const LoopRecord &R) {
+  if (!R.Role.empty()) {
+    J["role"] = R.Role;
+    J["block"] = R.Block;
+    J["share"] = R.Share ? nlohmann::ordered_json(*R.Share) : nullptr;
+  }
+  if (R.Hotness)
+    J["hotness"] = *R.Hotness;
+}
+
 std::string changeText(const Verdict &V) {
   if (!V.Pair.Base)
     return fmt::format("{:.2f} {}", V.After, V.unit());

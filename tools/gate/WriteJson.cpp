@@ -13,18 +13,20 @@ using Json = nlohmann::ordered_json;
 Json side(const LoopRecord *R) {
   if (!R)
     return Json();
-  return {{"file", R->File},
-          {"line", R->Line},
-          {"function", R->Function},
-          {"fingerprint", R->Fingerprint},
-          {"cycles_per_iteration", R->CyclesPerIteration},
-          {"cycles_per_element",
-           R->CyclesPerElement ? Json(*R->CyclesPerElement) : Json()},
-          {"elements_per_iteration", R->ElementsPerIteration},
-          {"model", R->Model},
-          {"bottleneck", R->Bottleneck},
-          {"bottleneck_resource", R->BottleneckResource},
-          {"record", R->Origin}};
+  Json J = {{"file", R->File},
+            {"line", R->Line},
+            {"function", R->Function},
+            {"fingerprint", R->Fingerprint},
+            {"cycles_per_iteration", R->CyclesPerIteration},
+            {"cycles_per_element",
+             R->CyclesPerElement ? Json(*R->CyclesPerElement) : Json()},
+            {"elements_per_iteration", R->ElementsPerIteration},
+            {"model", R->Model},
+            {"bottleneck", R->Bottleneck},
+            {"bottleneck_resource", R->BottleneckResource},
+            {"record", R->Origin}};
+  addRoleJson(J, *R);
+  return J;
 }
 
 } // namespace

@@ -47,7 +47,8 @@ std::string writeMarkdown(const GateResult &R) {
                                                        : "";
     Out += fmt::format(
         "| {} {} | `{}:{}` {} | {} | {} | {} |\n", Mark, statusName(V.Outcome),
-        code(L.File), L.Line, cell(functionName(L)), cell(changeText(V)),
+        code(L.File), L.Line, cell(functionName(L) + roleSuffix(L)),
+        cell(changeText(V)),
         cell(L.Bottleneck +
              (L.BottleneckResource.empty() ? "" : " " + L.BottleneckResource)),
         cell(V.Reason));

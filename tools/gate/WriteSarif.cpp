@@ -87,8 +87,8 @@ int ruleOf(Status S) {
   return -1;
 }
 
-/// `Path` absolute (against the working directory), without "." and ".."
-/// components (llvm::sys::path; symbolic links are left alone).
+} // namespace
+
 std::string absoluteClean(llvm::StringRef Path) {
   llvm::SmallString<256> S(Path);
   llvm::sys::fs::make_absolute(S);
@@ -96,13 +96,6 @@ std::string absoluteClean(llvm::StringRef Path) {
   return std::string(S);
 }
 
-/// The file a relative record path names, absolute, or "" if it is not
-/// found. The path is relative to the compiler's working directory, which
-/// no record names. The record is written beside the object, which build
-/// systems put in or below that directory (Ninja: the build directory;
-/// Make: a directory of the build tree; a plain Makefile: the project), so
-/// the nearest of the record's directory and its ancestors where the file
-/// exists is taken, then the source root.
 std::string resolveRelative(const std::string &File, const std::string &Origin,
                             const std::string &Root) {
   auto Existing = [&](llvm::StringRef Dir) -> std::string {
@@ -120,6 +113,8 @@ std::string resolveRelative(const std::string &File, const std::string &Origin,
   }
   return Existing(Root);
 }
+
+namespace {
 
 /// The artifact location of `File` (from the record `Origin`) for a source
 /// root `Root` (absolute and clean, or "" for none): relative to %SRCROOT%
@@ -188,7 +183,8 @@ std::string writeSarif(const GateResult &R, const std::string &SourceRoot) {
       if (L.Column)
         Physical["region"]["startColumn"] = L.Column;
     }
-    std::string Text = "Loop in " + functionName(L) + ": " + changeText(V) +
+    std::string Text = "Loop in " + functionName(L) + roleSuffix(L) + ": " +
+                       changeText(V) +
                        (V.Reason.empty() ? "" : ". " + V.Reason);
     Json Result = {
         {"ruleId", RuleTable[Rule].Id},
@@ -200,6 +196,13 @@ std::string writeSarif(const GateResult &R, const std::string &SourceRoot) {
         {"locations", Json::array({{{"physicalLocation", Physical}}})}};
     if (!L.Fingerprint.empty())
       Result["partialFingerprints"] = {{"loopperfLoop/v1", L.Fingerprint}};
+    // A source loop's machine loops share file, line and often fingerprint
+    // prefix; the role keeps their results apart (SARIF 2.1.0 §3.8).
+    if (!L.Role.empty()) {
+      Result["partialFingerprints"]["loopperfRole/v1"] = L.Role;
+      Result["properties"] = Json::object();
+      addRoleJson(Result["properties"], L);
+    }
     Results.push_back(Result);
   }
   Json Driver = {{"name", "loopperf-gate"},

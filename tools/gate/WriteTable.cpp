@@ -16,8 +16,8 @@ std::string writeTable(const GateResult &R, bool All) {
                          : V.Allowed
                              ? fmt::format("allowed {}", statusName(V.Outcome))
                              : statusName(V.Outcome);
-    std::string Where =
-        fmt::format("{}:{} {}", L.File, L.Line, functionName(L));
+    std::string Where = fmt::format("{}:{} {}{}", L.File, L.Line,
+                                    functionName(L), roleSuffix(L));
     std::string Bottleneck =
         V.Pair.Base && V.Pair.Cand && V.Pair.Base->Bottleneck != L.Bottleneck
             ? V.Pair.Base->Bottleneck + " -> " + L.Bottleneck

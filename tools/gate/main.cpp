@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace lg = loopperf::gate;
 namespace cl = llvm::cl;
@@ -47,9 +48,10 @@ struct DecimalParser : cl::parser<unsigned> {
 cl::list<std::string>
     Baseline("baseline",
              cl::desc("The baseline build's records: a record file or a "
-                      "directory searched for them (repeat for more)"),
+                      "directory searched for them (repeat for more); "
+                      "report --html: compared with it on the page"),
              cl::value_desc("path"), cl::sub(CompareCommand),
-             cl::cat(GateCategory));
+             cl::sub(ReportCommand), cl::cat(GateCategory));
 cl::list<std::string> Candidate(
     "candidate", cl::desc("The candidate build's records (as --baseline)"),
     cl::value_desc("path"), cl::sub(CompareCommand), cl::cat(GateCategory));
@@ -107,11 +109,18 @@ cl::opt<std::string> MarkdownFile("markdown",
 cl::opt<std::string>
     SourceRoot("source-root",
                cl::desc("SARIF URIs of files under DIR are relative to it "
-                        "(%SRCROOT%)"),
+                        "(%SRCROOT%); report --html: where source files "
+                        "not found beside the records are looked up"),
                cl::value_desc("dir"), cl::sub(CompareCommand),
-               cl::cat(GateCategory));
+               cl::sub(ReportCommand), cl::cat(GateCategory));
 cl::opt<bool> All("all", cl::desc("List unchanged loops in the table too"),
                   cl::sub(CompareCommand), cl::cat(GateCategory));
+cl::opt<bool> MainBodyOnly(
+    "main-body-only",
+    cl::desc("Only each source loop's main machine loop: its vector body, or "
+             "the loop itself when it is not vectorized (no vector "
+             "epilogues, no scalar remainders)"),
+    cl::sub(CompareCommand), cl::sub(ReportCommand), cl::cat(GateCategory));
 /// Paths given without --baseline/--candidate: an error that says so.
 cl::list<std::string> CompareStray(cl::Positional, cl::Hidden,
                                    cl::sub(CompareCommand),
@@ -128,6 +137,11 @@ cl::opt<std::string> CountsFile(
 cl::opt<unsigned, false, DecimalParser>
     Top("top", cl::desc("Only the N highest-ranked loops"), cl::value_desc("n"),
         cl::init(0), cl::sub(ReportCommand), cl::cat(GateCategory));
+cl::opt<std::string> HtmlDir(
+    "html",
+    cl::desc("Also write a static HTML report into DIR: index.html and one "
+             "page per source file"),
+    cl::value_desc("dir"), cl::sub(ReportCommand), cl::cat(GateCategory));
 cl::opt<std::string> ReportFormat("format",
                                   cl::desc("table (default) | json | markdown"),
                                   cl::value_desc("f"), cl::init("table"),
@@ -139,7 +153,8 @@ const loopperf::tool::ToolHelp Help = {
     LOOPPERF_VERSION_LINE("loopperf-gate"),
     R"(usage:
   loopperf-gate compare --baseline PATH... --candidate PATH... [options]
-  loopperf-gate report PATH... [--counts FILE] [--top N] [--format table|json|markdown]
+  loopperf-gate report PATH... [--counts FILE] [--top N] [--main-body-only] [--format table|json|markdown]
+                      [--html DIR [--baseline PATH...] [--source-root DIR]]
 exit status: 0 pass, 1 a loop fails the policy, 2 usage or input error
 )",
     &GateCategory,
@@ -199,8 +214,12 @@ int compare() {
       Policy.Allows.push_back({lg::parseSelector(A), "--allow"});
   });
 
-  const lg::Build Base = lg::loadBuild(Baseline);
-  const lg::Build Cand = lg::loadBuild(Candidate);
+  lg::Build Base = lg::loadBuild(Baseline);
+  lg::Build Cand = lg::loadBuild(Candidate);
+  if (MainBodyOnly) {
+    lg::keepMainBodies(Base);
+    lg::keepMainBodies(Cand);
+  }
   const lg::GateResult Result =
       lg::evaluate(lg::matchLoops(Base, Cand), Policy);
 
@@ -231,15 +250,32 @@ int report() {
   if (ReportFormat != "table" && ReportFormat != "json" &&
       ReportFormat != "markdown")
     throw UsageError("--format must be table, json or markdown");
-  const lg::Build Build = lg::loadBuild(ReportPaths);
-  const bool Weighted = CountsFile.getNumOccurrences() > 0;
+  lg::Build Build = lg::loadBuild(ReportPaths);
+  if (MainBodyOnly)
+    lg::keepMainBodies(Build);
+  const bool Counted = CountsFile.getNumOccurrences() > 0;
+  // Weighted by the counts file, else by the records' hotness (clang's
+  // Hotness, GCC's profile count) when they have it.
+  const bool Weighted = Counted || lg::hasHotness(Build);
   lg::Counts Counts;
-  if (Weighted)
+  if (Counted)
     Counts = lg::readCounts(CountsFile);
   std::vector<lg::Ranked> Ranked =
-      lg::rankLoops(Build, Weighted ? &Counts : nullptr);
+      lg::rankLoops(Build, Counted ? &Counts : nullptr);
   if (Top && Ranked.size() > Top)
     Ranked.resize(Top);
+  if (HtmlDir.getNumOccurrences()) {
+    // The comparison with a baseline: the default policy, as `compare`.
+    std::optional<lg::GateResult> Comparison;
+    if (!Baseline.empty()) {
+      lg::Build Base = lg::loadBuild(Baseline);
+      if (MainBodyOnly)
+        lg::keepMainBodies(Base);
+      Comparison = lg::evaluate(lg::matchLoops(Base, Build), lg::Policy());
+    }
+    lg::writeHtmlReport(HtmlDir, Build, Ranked, Weighted,
+                        Comparison ? &*Comparison : nullptr, SourceRoot);
+  }
   std::fputs((ReportFormat == "json" ? lg::writeRankJson(Ranked, Weighted)
               : ReportFormat == "markdown"
                   ? lg::writeRankMarkdown(Ranked, Weighted)

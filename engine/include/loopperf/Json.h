@@ -8,6 +8,7 @@
 #pragma once
 
 #include "loopperf/Kernel.h"
+#include "loopperf/LoopRole.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/Report.h"
 
@@ -36,6 +37,12 @@ Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M);
 /// unknown), appended to `loop`.
 void setSourceLocation(Json &Loop, const std::string &Function,
                        const std::string &File, unsigned Line);
+
+/// Which machine loop of its source loop a plugin's loop is
+/// (loopperf/LoopRole.h): "role", "block" ("" when unknown) and "share"
+/// (null when unknown), appended to `loop`. Not called without a role (the
+/// CLI).
+void setLoopRole(Json &Loop, const LoopRole &Role);
 
 /// The per-file document, as text with a final newline:
 ///   {"schema_version": JsonSchemaVersion,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "loopperf/Kernel.h"
+#include "loopperf/LoopRole.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/Report.h"
 
@@ -45,6 +46,10 @@ struct RemarkOptions {
   /// Taken branches per iteration when the body spans several blocks; > 1
   /// adds a detail line (the front-end bound counts one).
   unsigned TakenBranches = 1;
+  /// Which machine loop of its source loop this is (loopperf/LoopRole.h);
+  /// a known role ends the summary with "; role: vector body, block
+  /// .LBB0_3, share 0.94" (block and share when known). Empty: nothing.
+  LoopRole Role;
 };
 
 struct RemarkText {

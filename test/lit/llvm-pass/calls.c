@@ -24,7 +24,7 @@ void calls(double *a, long n) {
   for (long i = 0; i < n; ++i)
     a[i] = f(a[i]);
 }
-// CHECK: calls.c:24:3: remark: loop runs at least 1.00 cycles/iteration (1.00 cycles/element, 1 element/iteration) on znver5; bottleneck: loop-carried incq (line 24) (tied with ports); bounds: front-end 0.62, ports 1.00, divider 0.00, loop-carried 1.00; 6 instructions, 0 unknown; lower bound: calls f; confidence low [-Rpass=loopperf]
+// CHECK: calls.c:24:3: remark: loop runs at least 1.00 cycles/iteration (1.00 cycles/element, 1 element/iteration) on znver5; bottleneck: loop-carried incq (line 24) (tied with ports); bounds: front-end 0.62, ports 1.00, divider 0.00, loop-carried 1.00; 6 instructions, 0 unknown; lower bound: calls f; confidence low; role: unvectorized, block .LBB0_{{[0-9]+}} [-Rpass=loopperf]
 
 // JSON: "cycles_per_iteration": 1.0,
 // JSON: "confidence": "low",

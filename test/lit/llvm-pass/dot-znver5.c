@@ -33,7 +33,7 @@ double dot(const double *a, const double *b, long n) {
     s += a[i] * b[i];
   return s;
 }
-// CHECK: dot-znver5.c:[[@LINE-4]]:3: remark: loop runs 4.00 cycles/iteration (0.50 cycles/element, 8 elements/iteration) on znver5; bottleneck: loop-carried vfmadd231pd (line [[@LINE-3]]); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried 4.00; 5 instructions, 0 unknown [-Rpass=loopperf]
+// CHECK: dot-znver5.c:[[@LINE-4]]:3: remark: loop runs 4.00 cycles/iteration (0.50 cycles/element, 8 elements/iteration) on znver5; bottleneck: loop-carried vfmadd231pd (line [[@LINE-3]]); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried 4.00; 5 instructions, 0 unknown; role: vector body, block .LBB0_{{[0-9]+}}{{(, share 0.[0-9]+)?}} [-Rpass=loopperf]
 // CHECK: dot-znver5.c:[[@LINE-5]]:3: remark: loop: model znver5 (-march=znver5); bounds (cycles/iteration): front end 0.50 (4 fused uops, 5 unfused), ports 1.00 (Zn4FP45_0+Zn4FP45_1), divider 0.00, loop-carried 4.00, critical path 12.00 (one iteration's latency, not a throughput bound); busiest ports: Zn4FP45_0 1.00, Zn4FP45_1 1.00, {{.*}}; longest loop-carried chain: 4.00 cycles/iteration = latency 4 / 1 iteration(s): vfmadd231pd (%rdi,%rcx,8), %zmm1, %zmm0 (line [[@LINE-4]]); confidence high; fingerprint e1ceea8c682ca28b [-Rpass-analysis=loopperf]
 // CHECK-LLVM19: dot-znver5.c:[[@LINE-6]]:3: remark: loop runs 4.00 cycles/iteration (4.00 cycles/element, 1 element/iteration) on znver5; bottleneck: loop-carried vfmadd231sd (line [[@LINE-5]])
 // clang 22 lays the remainder out with two entries (the jump from the vector

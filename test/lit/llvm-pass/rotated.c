@@ -35,7 +35,7 @@ void grow(struct stack *s, char *level) {
   }
 }
 // CHECK-NOT: not analysed
-// CHECK: rotated.c:32:3: remark: loop runs 1.00 cycles/iteration (elements/iteration unknown) on znver5; bottleneck: loop-carried movq → leaq → movq (lines 32, 33) (tied with ports, front-end); bounds: front-end 1.00, ports 1.00, divider 0.00, loop-carried 1.00; 9 instructions, 0 unknown [-Rpass=loopperf]
+// CHECK: rotated.c:32:3: remark: loop runs 1.00 cycles/iteration (elements/iteration unknown) on znver5; bottleneck: loop-carried movq → leaq → movq (lines 32, 33) (tied with ports, front-end); bounds: front-end 1.00, ports 1.00, divider 0.00, loop-carried 1.00; 9 instructions, 0 unknown; role: unvectorized, block .LBB0_{{[0-9]+}} [-Rpass=loopperf]
 // CHECK-NOT: not analysed
 
 // SAME: "fingerprint": "[[FP:[0-9a-f]+]]"
