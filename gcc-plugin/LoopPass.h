@@ -4,6 +4,7 @@
 #include "TuJson.h"
 
 #include "loopperf/Kernel.h"
+#include "loopperf/Plan.h"
 
 #include <string>
 
@@ -21,12 +22,14 @@ struct PluginOptions {
   std::string JsonPath; ///< -fplugin-arg-loopperf-json: "" = no record
   /// -fplugin-arg-loopperf-max-instructions: larger bodies are not analysed
   unsigned MaxInstructions = DefaultMaxLoopInstructions;
+  std::string PlanPath; ///< -fplugin-arg-loopperf-plan: "" = no plan
 };
 
 /// One per compilation (cc1 compiles one translation unit).
 struct PluginState {
   PluginOptions Options;
   TuJson Json;
+  Plan LoopPlan; ///< the plan read from Options.PlanPath (PlanPass.h)
 };
 
 /// The pass: "loopperf", an RTL pass in the loop optimisation group, so that
