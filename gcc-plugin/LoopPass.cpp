@@ -120,6 +120,8 @@ private:
       remark(MSG_OPTIMIZED_LOCATIONS, Loc, R.Summary);
       for (const std::string &Note : R.Notes)
         remark(MSG_NOTE, Loc, Note);
+      for (const std::string &Advice : R.Advice)
+        remark(MSG_MISSED_OPTIMIZATION, Loc, Advice);
       if (dump_file)
         fprintf(dump_file, "\n%s\n", R.TextReport.c_str());
       if (!State.Options.JsonPath.empty())

@@ -4,6 +4,7 @@
 #include "TuJson.h"
 
 #include "loopperf/Kernel.h"
+#include "loopperf/Plan.h"
 
 #include <string>
 
@@ -22,12 +23,14 @@ struct PluginOptions {
   /// -fplugin-arg-loopperf-max-instructions: larger bodies are not analysed
   unsigned MaxInstructions = DefaultMaxLoopInstructions;
   bool Simulate = false; ///< -fplugin-arg-loopperf-simulate
+  std::string PlanPath; ///< -fplugin-arg-loopperf-plan: "" = no plan
 };
 
 /// One per compilation (cc1 compiles one translation unit).
 struct PluginState {
   PluginOptions Options;
   TuJson Json;
+  Plan LoopPlan; ///< the plan read from Options.PlanPath (PlanPass.h)
 };
 
 /// The pass: "loopperf", an RTL pass in the loop optimisation group, so that

@@ -56,6 +56,8 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
     Out.Notes.push_back(L.text());
   for (const RemarkLine &L : Text.Instructions)
     Out.Notes.push_back(L.text());
+  for (const RemarkLine &L : Text.Advice)
+    Out.Advice.push_back(L.text());
   if (Request.TextReport)
     Out.TextReport = renderText(K, R, M);
   if (Request.Json) {

@@ -30,6 +30,8 @@ struct LoopRemarks {
   /// digits>" (loopperf/Fingerprint.h). Level 2 adds one line per
   /// instruction (uops, latency, ports).
   std::vector<std::string> Notes;
+  /// What would make the loop faster (loopperf/Advice.h): missed remarks.
+  std::vector<std::string> Advice;
   std::string TextReport; ///< renderText, for the pass's dump file
   /// The loop's loopJson object (when requested), for TuJson.
   std::shared_ptr<const LoopJson> Json;

@@ -9,12 +9,15 @@
 // at every optimisation level, so -O1 (no sched2) works the same way.
 #include "CpuModel.h"
 #include "LoopPass.h"
+#include "PlanPass.h"
 #include "loopperf/Version.h"
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 
 #include "GccHeaders.h"
@@ -41,7 +44,9 @@ plugin_info PluginHelp = {
     "  -fplugin-arg-loopperf-max-instructions=N  larger loop bodies are not "
     "analysed (default 2000)\n"
     "  -fplugin-arg-loopperf-simulate       also simulate each loop cycle by "
-    "cycle (off by default)\n",
+    "cycle (off by default)\n"
+    "  -fplugin-arg-loopperf-plan=FILE      apply a loop plan's unroll "
+    "factors (docs/gcc-plugin.md)\n",
 };
 
 void finish(void *, void *Data) {
@@ -88,6 +93,8 @@ void parseArguments(const plugin_name_args *Info, PluginState &State) {
                parseCount(Value, State.Options.MaxInstructions)) {
     } else if (Key == "simulate" && !Value) {
       State.Options.Simulate = true;
+    } else if (Key == "plan" && Value && *Value) {
+      State.Options.PlanPath = Value;
     } else if (Key == "json") {
       State.Options.JsonPath =
           Value && *Value ? std::string(Value)
@@ -100,6 +107,29 @@ void parseArguments(const plugin_name_args *Info, PluginState &State) {
                 Value ? Value : "");
     }
   }
+}
+
+/// Reads and checks the plan once; false (with a warning) when it cannot be
+/// used, and then no loop is changed.
+bool readPlan(PluginState &State) {
+  const std::string &Path = State.Options.PlanPath;
+  std::ifstream In(Path, std::ios::binary);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  if (!In) {
+    ::warning(0, "loopperf: cannot read plan %qs: %s; no loop is changed",
+              Path.c_str(), xstrerror(errno));
+    return false;
+  }
+  std::string Error;
+  std::optional<loopperf::Plan> P = loopperf::parsePlan(Text.str(), Error);
+  if (!P) {
+    ::warning(0, "loopperf: plan %qs is malformed: %s; no loop is changed",
+              Path.c_str(), Error.c_str());
+    return false;
+  }
+  State.LoopPlan = std::move(*P);
+  return true;
 }
 
 } // namespace
@@ -130,5 +160,15 @@ int plugin_init(plugin_name_args *Info, plugin_gcc_version *Version) {
   Pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback(Info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &Pass);
   register_callback(Info->base_name, PLUGIN_FINISH, finish, State);
+
+  if (!State->Options.PlanPath.empty() && readPlan(*State)) {
+    register_pass_info PlanPass;
+    PlanPass.pass = loopperf::gccplugin::makePlanPass(g, State->LoopPlan);
+    PlanPass.reference_pass_name = loopperf::gccplugin::PlanPassAnchor;
+    PlanPass.ref_pass_instance_number = 1;
+    PlanPass.pos_op = PASS_POS_INSERT_BEFORE;
+    register_callback(Info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr,
+                      &PlanPass);
+  }
   return 0;
 }

@@ -50,24 +50,6 @@ struct DisplacedRunner : MachineFunctionPass {
   }
 };
 
-/// A warning about the plugin's own settings (bad LOOPPERF_OPTIONS, an
-/// unwritable JSON file). LLVM 19 has no generic diagnostic class.
-class SettingsWarning : public DiagnosticInfo {
-public:
-  explicit SettingsWarning(const std::string &Msg)
-      : DiagnosticInfo(kind(), DS_Warning), Msg(Msg) {}
-  void print(DiagnosticPrinter &DP) const override {
-    DP << "loopperf: " << Msg;
-  }
-
-private:
-  static int kind() {
-    static const int Kind = getNextAvailablePluginDiagnosticKind();
-    return Kind;
-  }
-  std::string Msg;
-};
-
 /// Innermost loops in layout order of their headers (deterministic).
 void collectInnermost(MachineLoop *L, std::vector<MachineLoop *> &Out) {
   if (L->isInnermost()) {

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/Support/CommandLine.h"
 
 #include <cstdlib>
@@ -40,6 +41,11 @@ cl::opt<unsigned>
                 cl::desc("loopperf: loop bodies with more instructions are not "
                          "analysed"),
                 cl::init(DefaultMaxLoopInstructions));
+cl::opt<std::string>
+    OptPlan("loopperf-plan",
+            cl::desc("loopperf: apply this loop plan's unroll and interleave "
+                     "factors (docs/llvm-pass.md, Plans)"),
+            cl::value_desc("file"));
 
 cl::opt<bool> OptSimulate(
     "loopperf-simulate",
@@ -91,14 +97,26 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
         Bad("expected a number");
       else if (!Given("max-instructions"))
         O.MaxInstructions = N;
+    } else if (HasValue && Key == "plan") {
+      if (!Given("plan"))
+        O.PlanFile = Value.str();
     } else {
       Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, "
-          "max-instructions=, simulate)");
+          "max-instructions=, simulate, plan=)");
     }
   }
 }
 
 } // namespace
+
+void SettingsWarning::print(DiagnosticPrinter &DP) const {
+  DP << "loopperf: " << Msg;
+}
+
+int SettingsWarning::kind() {
+  static const int Kind = getNextAvailablePluginDiagnosticKind();
+  return Kind;
+}
 
 PassOptions readOptions(std::vector<std::string> &Problems) {
   PassOptions O;
@@ -109,6 +127,7 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
   O.JsonFile = OptJson;
   O.MaxInstructions = OptMaxInsts;
   O.Simulate = OptSimulate;
+  O.PlanFile = OptPlan;
   if (const char *Env = std::getenv("LOOPPERF_OPTIONS")) {
     auto Given = [](StringRef Key) {
       if (Key == "off")
@@ -123,6 +142,8 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
         return OptDetail.getNumOccurrences() > 0;
       if (Key == "simulate")
         return OptSimulate.getNumOccurrences() > 0;
+      if (Key == "plan")
+        return OptPlan.getNumOccurrences() > 0;
       return OptMaxInsts.getNumOccurrences() > 0;
     };
     applyEnvironment(std::string(Env), O, Given, Problems);

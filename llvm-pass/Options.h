@@ -9,6 +9,8 @@
 
 #include "loopperf/Kernel.h"
 
+#include "llvm/IR/DiagnosticInfo.h"
+
 #include <string>
 #include <vector>
 
@@ -24,6 +26,22 @@ struct PassOptions {
   unsigned MaxInstructions =
       DefaultMaxLoopInstructions; ///< larger loop bodies get a missed remark
   bool Simulate = false; ///< the cycle-level simulation (off by default)
+  std::string PlanFile; ///< loop plan to apply (PlanPass.h); "" = none
+};
+
+/// A warning about the plugin's own settings (bad LOOPPERF_OPTIONS, an
+/// unwritable JSON file, a malformed or stale plan), printed by the
+/// compiler as "warning: loopperf: ...". LLVM 19 has no generic diagnostic
+/// class.
+class SettingsWarning : public llvm::DiagnosticInfo {
+public:
+  explicit SettingsWarning(std::string Msg)
+      : llvm::DiagnosticInfo(kind(), llvm::DS_Warning), Msg(std::move(Msg)) {}
+  void print(llvm::DiagnosticPrinter &DP) const override;
+
+private:
+  static int kind();
+  std::string Msg;
 };
 
 /// The settings for one pass instance. Problems with LOOPPERF_OPTIONS

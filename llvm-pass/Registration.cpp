@@ -25,6 +25,8 @@
 // makes the same library loadable with clang -fpass-plugin= and lld
 // --load-pass-plugin=; all the work happens at load time.
 #include "LoopPerfPass.h"
+#include "Options.h"
+#include "PlanPass.h"
 
 #include "loopperf/Version.h"
 
@@ -99,6 +101,19 @@ struct TakeSanMDSlot {
 extern "C" LLVM_ATTRIBUTE_WEAK
     __attribute__((visibility("default"))) ::llvm::PassPluginLibraryInfo
     llvmGetPassPluginInfo() {
+  // The machine pass is added at load time (above). The IR pass that
+  // applies a loop plan joins clang's and opt's pipeline only when a plan
+  // is given, at the vectorizer's start (PlanPass.h).
   return {LLVM_PLUGIN_API_VERSION, "loopperf", loopperf::Version,
-          [](PassBuilder &) {}};
+          [](PassBuilder &PB) {
+            PB.registerVectorizerStartEPCallback(
+                [](FunctionPassManager &FPM, OptimizationLevel) {
+                  std::vector<std::string> Problems;
+                  loopperf::llvmpass::PassOptions O =
+                      loopperf::llvmpass::readOptions(Problems);
+                  if (!O.Off && !O.PlanFile.empty())
+                    FPM.addPass(loopperf::llvmpass::PlanPass(
+                        loopperf::llvmpass::loadPlan(O.PlanFile)));
+                });
+          }};
 }

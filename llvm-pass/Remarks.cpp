@@ -57,6 +57,12 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
                                     Body.Header);
   append(Summary, Text.Summary);
   ORE.emit(Summary);
+  for (const RemarkLine &Line : Text.Advice) {
+    MachineOptimizationRemarkMissed Advice(PassName, "LoopPerfAdvice", Body.Loc,
+                                           Body.Header);
+    append(Advice, Line);
+    ORE.emit(Advice);
+  }
   if (Text.Details.empty())
     return;
   // One analysis remark with every detail line, "; "-separated; its last

@@ -46,6 +46,18 @@ bool aarch64ZeroIdiom(std::string_view) { return false; }
 
 bool aarch64EliminableMove(std::string_view M) { return M == "mov"; }
 
+ReductionKind aarch64Reduction(std::string_view M) {
+  for (std::string_view Op :
+       {"fadd", "fmul", "fmla", "fmin", "fmax", "fminnm", "fmaxnm"})
+    if (M == Op)
+      return ReductionKind::FloatingPoint;
+  for (std::string_view Op : {"add", "sub", "mul", "mla", "and", "orr", "eor",
+                              "smin", "smax", "umin", "umax"})
+    if (M == Op)
+      return ReductionKind::Integer;
+  return ReductionKind::None;
+}
+
 constexpr IsaTraits X86{"x86-64",
                         x86::isVectorUnit,
                         x86::isGprUnit,
@@ -55,7 +67,8 @@ constexpr IsaTraits X86{"x86-64",
                         x86FlagReads,
                         x86FlagWrites,
                         x86::isZeroIdiomMnemonic,
-                        x86::isEliminableMoveMnemonic};
+                        x86::isEliminableMoveMnemonic,
+                        x86::reductionOperation};
 constexpr IsaTraits AArch64{"aarch64",
                             aarch64::isVectorUnit,
                             aarch64::isGprUnit,
@@ -65,7 +78,8 @@ constexpr IsaTraits AArch64{"aarch64",
                             aarch64Flags,
                             aarch64Flags,
                             aarch64ZeroIdiom,
-                            aarch64EliminableMove};
+                            aarch64EliminableMove,
+                            aarch64Reduction};
 
 /// Per-ISA tables, filled on first use (thread-safe static init).
 struct Tables {

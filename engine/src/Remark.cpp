@@ -1,6 +1,8 @@
 // Remark.cpp - the one wording of loopperf's remarks (Remark.h).
 #include "loopperf/Remark.h"
 
+#include "loopperf/Advice.h"
+#include "loopperf/Isa.h"
 #include "loopperf/Render.h"
 #include "loopperf/Simulate.h"
 
@@ -377,6 +379,34 @@ std::vector<RemarkLine> simulationLines(const LoopReport &R) {
   return Lines;
 }
 
+/// "loop is latency-bound on a reduction: 4 accumulators (e.g. interleave
+/// 4) would run it at 1.00 cycles/iteration instead of 4.00 (4.00x faster;
+/// then bound by ports); ...".
+RemarkLine adviceLine(const LoopKernel &K, const LoopAdvice &A,
+                      const RemarkOptions &O) {
+  LineBuilder B;
+  B << O.LoopName + " is latency-bound on a reduction: ";
+  B.arg("Accumulators", std::to_string(A.Accumulators))
+      << fmt::format(" independent accumulators (e.g. interleave {}) would "
+                     "run it at ",
+                     A.Accumulators);
+  B.arg("AdviceCyclesPerIteration", fixed2(A.CyclesAfter))
+      << " cycles/iteration instead of " << fixed2(A.CyclesBefore) << " (";
+  B.arg("AdviceSpeedup", fixed2(A.CyclesBefore / A.CyclesAfter))
+      << "x faster; then bound by ";
+  B.arg("AdviceLimit", A.LimitAfter) << ")";
+  if (A.Needs == ReductionKind::FloatingPoint) {
+    B << "; floating point: the compiler may only do it with ";
+    B.arg("AdviceNeeds", "reassociation")
+        << " (-ffast-math, -fassociative-math) or accumulators in the source";
+  }
+  Chain C;
+  C.Insts = A.Insts;
+  B << "; chain: ";
+  B.arg("AdviceChain", chainText(K, C));
+  return B.take();
+}
+
 } // namespace
 
 RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
@@ -393,6 +423,8 @@ RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
   if (Opts.Detail >= 2)
     for (const InstrReport &Ir : R.PerInstruction)
       Out.Instructions.push_back(instructionLine(K, Ir, M));
+  for (const LoopAdvice &A : adviseLoop(K, R, kernelIsa(K, M.Isa)))
+    Out.Advice.push_back(adviceLine(K, A, Opts));
   return Out;
 }
 

@@ -434,6 +434,39 @@ bool isEliminableMoveMnemonic(std::string_view Mnemonic) {
                  "vmovdqu64"});
 }
 
+ReductionKind reductionOperation(std::string_view Mnemonic) {
+  std::string M = lower(Mnemonic);
+  // AVX forms are the SSE names with a 'v' in front.
+  if (M.size() > 1 && M[0] == 'v')
+    M.erase(0, 1);
+  // M is `Stem` followed by one of `Tails`.
+  auto Is = [&](std::string_view Stem,
+                std::initializer_list<std::string_view> Tails) {
+    return M.compare(0, Stem.size(), Stem) == 0 &&
+           inList(std::string_view(M).substr(Stem.size()), Tails);
+  };
+  auto IsFp = [&](std::string_view Stem) {
+    return Is(Stem, {"ps", "pd", "ss", "sd", "sh", "ph"});
+  };
+  for (std::string_view Stem :
+       {"add", "mul", "min", "max", "fmadd132", "fmadd213", "fmadd231",
+        "fnmadd132", "fnmadd213", "fnmadd231"})
+    if (IsFp(Stem))
+      return ReductionKind::FloatingPoint;
+  // General-purpose: the operation with or without its AT&T size suffix.
+  for (std::string_view Stem : {"add", "sub", "imul", "and", "or", "xor"})
+    if (Is(Stem, {"", "b", "w", "l", "q"}))
+      return ReductionKind::Integer;
+  // Packed integer, wrapping (not the saturating paddus/padds).
+  if (Is("padd", {"b", "w", "d", "q"}) || Is("psub", {"b", "w", "d", "q"}) ||
+      Is("pmull", {"w", "d", "q"}) || Is("pand", {"", "d", "q"}) ||
+      Is("por", {"", "d", "q"}) || Is("pxor", {"", "d", "q"}) ||
+      Is("pmins", {"b", "w", "d", "q"}) || Is("pminu", {"b", "w", "d", "q"}) ||
+      Is("pmaxs", {"b", "w", "d", "q"}) || Is("pmaxu", {"b", "w", "d", "q"}))
+    return ReductionKind::Integer;
+  return ReductionKind::None;
+}
+
 std::string unitName(RegUnit U) {
   if (U < VecBase) {
     static constexpr const char *Ranges[] = {"[0:7]", "[8:15]", "[16:31]",

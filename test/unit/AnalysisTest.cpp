@@ -2,6 +2,8 @@
 // expected number is derived in the comment above its check.
 #include "loopperf/Analysis.h"
 #include "TestModel.h"
+#include "loopperf/Advice.h"
+#include "loopperf/Remark.h"
 #include "loopperf/Render.h"
 
 #include <gtest/gtest.h>
@@ -494,4 +496,102 @@ TEST(Analysis, FastLeaRuleByAddressShape) {
   EXPECT_DOUBLE_EQ(Run(true, "leaq 8(%rax), %rax"), 1.0);
   EXPECT_DOUBLE_EQ(Run(true, "leaq 8(%rax,%rcx), %rax"), 2.0);
   EXPECT_DOUBLE_EQ(Run(true, "leaq (%rax,%rcx,4), %rax"), 1.0);
+}
+
+TEST(Advice, MoreAccumulatorsForAFloatingPointReduction) {
+  // The OSACA sum reduction above: 8 chained vaddpd, loop-carried 32, ports
+  // 4, front end 2.5, the rcx counter a 1-cycle chain that cannot split.
+  // k accumulators: max(ports 4, 32 / k, counter 1); k = 8 gives 4, and no
+  // smaller k does (32 / 4 = 8): 8 accumulators, 32 -> 4 cycles, 8x, then
+  // the ports bind. vaddpd is floating point: reassociation is needed.
+  MachineModel M = smallCore().build();
+  KernelBuilder Kb;
+  for (int I = 0; I < 8; ++I)
+    Kb.add("vaddpd " + std::to_string(32 * I) + "(%rsi,%rcx), %ymm0, %ymm0");
+  Kb.add("addq $256, %rcx").add("cmpq %rdx, %rcx").add("jne .L1");
+  const LoopKernel K = Kb.build();
+  const LoopReport R = analyzeLoop(K, M);
+  const std::vector<LoopAdvice> A = adviseLoop(K, R, x86Isa());
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].Accumulators, 8u);
+  EXPECT_DOUBLE_EQ(A[0].CyclesBefore, 32.0);
+  EXPECT_DOUBLE_EQ(A[0].CyclesAfter, 4.0);
+  EXPECT_EQ(A[0].LimitAfter, "ports");
+  EXPECT_EQ(A[0].Needs, ReductionKind::FloatingPoint);
+  EXPECT_EQ(A[0].Insts, (std::vector<unsigned>{0, 1, 2, 3, 4, 5, 6, 7}));
+
+  // The remark the compilers show (Remark.h), every level of detail.
+  RemarkOptions Opts;
+  Opts.Detail = 0;
+  const RemarkText T = formatRemarks(K, R, M, Opts);
+  ASSERT_EQ(T.Advice.size(), 1u);
+  const std::string Expected =
+      "loop is latency-bound on a reduction: 8 independent accumulators "
+      "(e.g. interleave 8) would run it at 4.00 cycles/iteration instead of "
+      "32.00 (8.00x faster; then bound by ports); floating point: the "
+      "compiler may only do it with reassociation (-ffast-math, "
+      "-fassociative-math) or accumulators in the source; chain: vaddpd "
+      "0(%rsi,%rcx), %ymm0, %ymm0 -> vaddpd 32(%rsi,%rcx), %ymm0, %ymm0 -> ";
+  EXPECT_EQ(T.Advice[0].text().substr(0, Expected.size()), Expected);
+}
+
+TEST(Advice, TwoAccumulatorsReachThePortBound) {
+  // Four accumulators already (FourAccumulators above): each chain 4, ports
+  // 2. Two ways: max(2, 4 / 2, counter 1) = 2, as good as eight: 2
+  // accumulators per chain, 4 -> 2 cycles.
+  MachineModel M = smallCore().build();
+  KernelBuilder Kb;
+  for (int I = 0; I < 4; ++I)
+    Kb.add("vaddpd " + std::to_string(64 * I) + "(%rsi,%rcx), %zmm" +
+           std::to_string(I) + ", %zmm" + std::to_string(I));
+  Kb.add("addq $256, %rcx").add("cmpq %rdx, %rcx").add("jne .L1");
+  const LoopKernel K = Kb.build();
+  const std::vector<LoopAdvice> A = adviseLoop(K, analyzeLoop(K, M), x86Isa());
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].Accumulators, 2u);
+  EXPECT_DOUBLE_EQ(A[0].CyclesAfter, 2.0);
+}
+
+TEST(Advice, NoneForChainsThatDoNotSplit) {
+  MachineModel M = smallCore().build();
+  // The adc carry chain (SUACA K4 above): adc is not associative.
+  KernelBuilder Adc;
+  for (const char *Reg : {"rax", "rbx", "rcx", "rdx"})
+    Adc.add(std::string("adcq $1, %") + Reg);
+  const LoopKernel KAdc = Adc.build();
+  EXPECT_TRUE(adviseLoop(KAdc, analyzeLoop(KAdc, M), x86Isa()).empty());
+  // A pointer chase: the load is not an accumulation.
+  KernelBuilder Chase;
+  Chase.add("movq (%rax), %rax").add("decq %rcx").add("jne .L1");
+  const LoopKernel KChase = Chase.build();
+  const LoopReport RChase = analyzeLoop(KChase, M);
+  EXPECT_EQ(RChase.Bottleneck, BottleneckKind::LoopCarried);
+  EXPECT_TRUE(adviseLoop(KChase, RChase, x86Isa()).empty());
+  // An integer sum whose 1-cycle add is no slower than the rest: no gain.
+  KernelBuilder Sum;
+  Sum.add("addq (%rsi,%rcx), %rax").add("addq $8, %rcx").add("jne .L1");
+  const LoopKernel KSum = Sum.build();
+  EXPECT_TRUE(adviseLoop(KSum, analyzeLoop(KSum, M), x86Isa()).empty());
+}
+
+TEST(Advice, ReductionOperations) {
+  const IsaTraits &X = x86Isa();
+  EXPECT_EQ(X.ReductionOperation("vaddpd"), ReductionKind::FloatingPoint);
+  EXPECT_EQ(X.ReductionOperation("addsd"), ReductionKind::FloatingPoint);
+  EXPECT_EQ(X.ReductionOperation("vfmadd231ps"), ReductionKind::FloatingPoint);
+  EXPECT_EQ(X.ReductionOperation("vmaxpd"), ReductionKind::FloatingPoint);
+  EXPECT_EQ(X.ReductionOperation("addq"), ReductionKind::Integer);
+  EXPECT_EQ(X.ReductionOperation("vpaddq"), ReductionKind::Integer);
+  EXPECT_EQ(X.ReductionOperation("vpsubq"), ReductionKind::Integer);
+  EXPECT_EQ(X.ReductionOperation("imull"), ReductionKind::Integer);
+  EXPECT_EQ(X.ReductionOperation("vpxord"), ReductionKind::Integer);
+  EXPECT_EQ(X.ReductionOperation("vpaddusb"), ReductionKind::None); // saturates
+  EXPECT_EQ(X.ReductionOperation("adcq"), ReductionKind::None);
+  EXPECT_EQ(X.ReductionOperation("movq"), ReductionKind::None);
+  EXPECT_EQ(X.ReductionOperation("vdivpd"), ReductionKind::None);
+  EXPECT_EQ(X.ReductionOperation("vaddsubpd"), ReductionKind::None);
+  const IsaTraits &A = aarch64Isa();
+  EXPECT_EQ(A.ReductionOperation("fmla"), ReductionKind::FloatingPoint);
+  EXPECT_EQ(A.ReductionOperation("add"), ReductionKind::Integer);
+  EXPECT_EQ(A.ReductionOperation("ldr"), ReductionKind::None);
 }

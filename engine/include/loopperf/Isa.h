@@ -53,6 +53,13 @@ struct IsaTraits {
   /// may eliminate (x86: mov/movaps/movdqa…; AArch64: mov); the model
   /// (SpecialRules::MoveElimination) says whether the core does.
   bool (*IsEliminableMove)(std::string_view Mnemonic);
+  /// Whether the operation (mnemonic, AT&T or Intel, with or without size
+  /// suffix) is an associative accumulation, integer or floating point
+  /// (x86: add/sub/imul/and/or/xor, padd/psub/pmull/pand/por/pxor/pmin/pmax,
+  /// addps/mulps/minps/maxps/vfmadd…; AArch64: add/sub/mul/mla/and/orr/eor,
+  /// min/max, fadd/fmul/fmla/fmin/fmax…). Saturating and
+  /// carry-propagating operations are not.
+  ReductionKind (*ReductionOperation)(std::string_view Mnemonic);
 
   /// registerOfUnit, computed once per unit for the whole program.
   const std::string &unitRegister(RegUnit U) const;

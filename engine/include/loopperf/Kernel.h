@@ -69,6 +69,16 @@ struct ConstantUpdate {
   bool isStep() const { return !From.empty() && From == Reg; }
 };
 
+/// Whether `acc = acc op x`, repeated, may be split over several
+/// independent accumulators combined at the end (what more accumulators or
+/// interleaving do to a reduction): IsaTraits::ReductionOperation.
+enum class ReductionKind {
+  None,          ///< not an associative accumulation
+  Integer,       ///< exact: a compiler may split it on its own
+  FloatingPoint, ///< only with reassociation (-ffast-math,
+                 ///< -fassociative-math, or accumulators in the source)
+};
+
 struct Instruction {
   /// Assembler text as written / printed: for reports only. The engine never
   /// reads operands from it (test/unit/NeutralTest.cpp checks this).

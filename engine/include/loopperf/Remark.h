@@ -65,6 +65,9 @@ struct RemarkText {
   std::vector<RemarkLine> Details;
   /// detail >= 2: one line per instruction (uops, latency, ports).
   std::vector<RemarkLine> Instructions;
+  /// At every detail level: what would make the loop faster, predicted
+  /// (loopperf/Advice.h); each a missed-optimization remark of its own.
+  std::vector<RemarkLine> Advice;
 };
 
 RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,

@@ -53,6 +53,8 @@ FlagEffect flagEffects(std::string_view Mnemonic);
 bool isZeroIdiomMnemonic(std::string_view Mnemonic);
 /// mov/movaps/movdqa... register-to-register moves eligible for elimination.
 bool isEliminableMoveMnemonic(std::string_view Mnemonic);
+/// IsaTraits::ReductionOperation for x86.
+ReductionKind reductionOperation(std::string_view Mnemonic);
 
 /// Human name of a unit: "rax[0:7]", "zmm3[256:511]", "CF".
 std::string unitName(RegUnit U);
