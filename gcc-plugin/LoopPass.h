@@ -23,7 +23,7 @@ struct PluginOptions {
   /// -fplugin-arg-loopperf-max-instructions: larger bodies are not analysed
   unsigned MaxInstructions = DefaultMaxLoopInstructions;
   bool Simulate = false; ///< -fplugin-arg-loopperf-simulate
-  std::string PlanPath; ///< -fplugin-arg-loopperf-plan: "" = no plan
+  std::string PlanPath;  ///< -fplugin-arg-loopperf-plan: "" = no plan
 };
 
 /// One per compilation (cc1 compiles one translation unit).

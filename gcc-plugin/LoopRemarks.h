@@ -54,7 +54,7 @@ struct RemarkRequest {
   bool TextReport = false; ///< fill textReport
   bool Json = false;       ///< fill json
   unsigned TakenBranches =
-      1;                 ///< > 1 adds a note: the front-end bound counts one
+      1; ///< > 1 adds a note: the front-end bound counts one
   /// With paths: the longest path analysed (the plugin's limit).
   unsigned MaxInstructions = DefaultMaxLoopInstructions;
   bool Simulate = false; ///< run the cycle-level simulation too

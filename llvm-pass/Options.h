@@ -26,7 +26,7 @@ struct PassOptions {
   unsigned MaxInstructions =
       DefaultMaxLoopInstructions; ///< larger loop bodies get a missed remark
   bool Simulate = false; ///< the cycle-level simulation (off by default)
-  std::string PlanFile; ///< loop plan to apply (PlanPass.h); "" = none
+  std::string PlanFile;  ///< loop plan to apply (PlanPass.h); "" = none
 };
 
 /// A warning about the plugin's own settings (bad LOOPPERF_OPTIONS, an

@@ -35,7 +35,7 @@ void partition(long n, const int *restrict sel, double *restrict a,
       c[k++] = v[i] + 1.0;
   }
 }
-// CHECK: branch-paths.c:[[@LINE-7]]:3: remark: loop runs 1.31 cycles/iteration ({{.*}}) on znver5; bottleneck: ports Zn4ALU0+Zn4BRU1 (je, jmp); bounds: front-end {{[0-9.]+}}, ports 1.31, divider 0.00, loop-carried 1.00; 13 instructions, 0 unknown; paths: 2 weighed (100 % of iterations, estimated probabilities), hottest 1.50 cycles/iteration at 62 %, mispredictions up to 4.88 more; confidence medium [-Rpass=loopperf]
+// CHECK: branch-paths.c:[[@LINE-7]]:3: remark: loop runs 1.31 cycles/iteration ({{.*}}) on znver5; bottleneck: ports Zn4ALU0+Zn4BRU1 (je, jmp); bounds: front-end {{[0-9.]+}}, ports 1.31, divider 0.00, loop-carried 1.00; 13 instructions, 0 unknown; paths: 2 weighed (100 % of iterations, estimated probabilities), hottest 1.50 cycles/iteration at 62 %, mispredictions up to 4.88 more; confidence medium; role: unvectorized, block .LBB0_2 [-Rpass=loopperf]
 
 // __builtin_expect: clang weighs the likely arm 2000:1 and lays it out as
 // the fall-through (its branches: je, cmpq+jne: 2 uops / 2 ports = 1.00,
