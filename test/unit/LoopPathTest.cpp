@@ -2,31 +2,18 @@
 // loop shapes written by hand.
 #include "loopperf/LoopPath.h"
 
+#include "TestModel.h"
+
 #include <gtest/gtest.h>
 
 namespace loopperf {
-namespace {
+using loopperf::test::contiguousShape;
 
-/// Blocks 0..n-1 in layout order; `Succs[i]` their successors inside the
-/// loop; block i+1 follows block i in the layout.
-LoopShape contiguous(std::vector<std::vector<unsigned>> Succs,
-                     unsigned Header) {
-  LoopShape S;
-  S.Header = Header;
-  for (unsigned I = 0; I < Succs.size(); ++I) {
-    LoopBlock B;
-    B.Succs = Succs[I];
-    B.LayoutPosition = I;
-    if (I + 1 < Succs.size())
-      B.LayoutNext = I + 1;
-    S.Blocks.push_back(B);
-  }
-  return S;
-}
+namespace {
 
 TEST(LoopPath, OneBlockJumpsToItself) {
   std::string Why;
-  auto P = findSinglePath(contiguous({{0}}, 0), Why);
+  auto P = findSinglePath(contiguousShape({{0}}, 0), Why);
   ASSERT_TRUE(P) << Why;
   EXPECT_EQ(P->Blocks, (std::vector<unsigned>{0}));
   EXPECT_EQ(P->TakenBranches, 1u);
@@ -35,7 +22,7 @@ TEST(LoopPath, OneBlockJumpsToItself) {
 TEST(LoopPath, HeaderFirstStraightLineKeepsLayoutOrder) {
   // H(0) -> 1 -> 2 -> H: what the plugins analysed before issue 15.
   std::string Why;
-  auto P = findSinglePath(contiguous({{1}, {2}, {0}}, 0), Why);
+  auto P = findSinglePath(contiguousShape({{1}, {2}, {0}}, 0), Why);
   ASSERT_TRUE(P) << Why;
   EXPECT_EQ(P->Blocks, (std::vector<unsigned>{0, 1, 2}));
   EXPECT_EQ(P->TakenBranches, 1u);
@@ -45,12 +32,12 @@ TEST(LoopPath, RotatedLoopStartsAtItsTopBlock) {
   // "jmp H; B: ...; H: ...; jne B": the header (1) is second in the layout.
   // The iteration H, B is cut at the only taken branch, into B.
   std::string Why;
-  auto P = findSinglePath(contiguous({{1}, {0}}, 1), Why);
+  auto P = findSinglePath(contiguousShape({{1}, {0}}, 1), Why);
   ASSERT_TRUE(P) << Why;
   EXPECT_EQ(P->Blocks, (std::vector<unsigned>{0, 1}));
   EXPECT_EQ(P->TakenBranches, 1u);
   // Three blocks, header in the middle: 0 -> 1 -> 2 -> 0, header 1.
-  P = findSinglePath(contiguous({{1}, {2}, {0}}, 1), Why);
+  P = findSinglePath(contiguousShape({{1}, {2}, {0}}, 1), Why);
   ASSERT_TRUE(P) << Why;
   EXPECT_EQ(P->Blocks, (std::vector<unsigned>{0, 1, 2}));
 }
@@ -74,7 +61,8 @@ TEST(LoopPath, ScatteredLayoutCountsEveryJump) {
 TEST(LoopPath, ControlFlowInsideIsNotOnePath) {
   // H -> {1, 2} -> 3 -> H: an if/else.
   std::string Why;
-  EXPECT_FALSE(findSinglePath(contiguous({{1, 2}, {3}, {3}, {0}}, 0), Why));
+  EXPECT_FALSE(
+      findSinglePath(contiguousShape({{1, 2}, {3}, {3}, {0}}, 0), Why));
   EXPECT_EQ(Why, "the loop body has 4 basic blocks with control flow inside "
                  "the loop (not a single path per iteration)");
 }
@@ -82,7 +70,7 @@ TEST(LoopPath, ControlFlowInsideIsNotOnePath) {
 TEST(LoopPath, BlocksOffThePathAreNotOnePath) {
   // H -> 1 -> H, and block 2 -> 1 is not reached from the header.
   std::string Why;
-  EXPECT_FALSE(findSinglePath(contiguous({{1}, {0}, {1}}, 0), Why));
+  EXPECT_FALSE(findSinglePath(contiguousShape({{1}, {0}, {1}}, 0), Why));
   EXPECT_EQ(Why, "the loop's 3 basic blocks do not form one path");
 }
 

@@ -15,25 +15,6 @@ using namespace loopperf::test;
 
 namespace {
 
-/// Blocks 0..n-1 in layout order, block i+1 after block i; `Succs[i]` their
-/// successors inside the loop, `Probs[i]` their weights (empty: equal).
-LoopShape shape(std::vector<std::vector<unsigned>> Succs, unsigned Header,
-                std::vector<std::vector<double>> Probs = {}) {
-  LoopShape S;
-  S.Header = Header;
-  for (unsigned I = 0; I < Succs.size(); ++I) {
-    LoopBlock B;
-    B.Succs = Succs[I];
-    if (I < Probs.size())
-      B.SuccProbs = Probs[I];
-    B.LayoutPosition = I;
-    if (I + 1 < Succs.size())
-      B.LayoutNext = I + 1;
-    S.Blocks.push_back(B);
-  }
-  return S;
-}
-
 using Blocks = std::vector<unsigned>;
 
 } // namespace
@@ -43,8 +24,8 @@ TEST(LoopPaths, DiamondWithProbabilities) {
   // jumps over B to J, B falls into J, J jumps back: two taken branches on
   // each path (H->B is taken, H->A falls through).
   std::string Why;
-  auto Set =
-      enumeratePaths(shape({{1, 2}, {3}, {3}, {0}}, 0, {{0.9, 0.1}}), 16, Why);
+  auto Set = enumeratePaths(
+      contiguousShape({{1, 2}, {3}, {3}, {0}}, 0, {{0.9, 0.1}}), 16, Why);
   ASSERT_TRUE(Set) << Why;
   ASSERT_EQ(Set->Paths.size(), 2u);
   EXPECT_EQ(Set->Paths[0].Blocks, (Blocks{0, 1, 3}));
@@ -62,13 +43,15 @@ TEST(LoopPaths, DiamondWithProbabilities) {
 TEST(LoopPaths, EqualWeightsAndWeightsAreNormalisedInsideTheLoop) {
   // No weights: 1/2 each, the first successor's path first on the tie.
   std::string Why;
-  auto Set = enumeratePaths(shape({{1, 2}, {3}, {3}, {0}}, 0), 16, Why);
+  auto Set =
+      enumeratePaths(contiguousShape({{1, 2}, {3}, {3}, {0}}, 0), 16, Why);
   ASSERT_TRUE(Set) << Why;
   ASSERT_EQ(Set->Paths.size(), 2u);
   EXPECT_EQ(Set->Paths[0].Blocks, (Blocks{0, 1, 3}));
   EXPECT_DOUBLE_EQ(Set->Paths[0].Probability, 0.5);
   // Weights 3 and 1 (a profile's counts; an exit took the rest): 3/4, 1/4.
-  Set = enumeratePaths(shape({{1, 2}, {3}, {3}, {0}}, 0, {{3, 1}}), 16, Why);
+  Set = enumeratePaths(contiguousShape({{1, 2}, {3}, {3}, {0}}, 0, {{3, 1}}),
+                       16, Why);
   ASSERT_TRUE(Set) << Why;
   EXPECT_DOUBLE_EQ(Set->Paths[0].Probability, 0.75);
   EXPECT_DOUBLE_EQ(Set->Paths[1].Probability, 0.25);
@@ -89,7 +72,7 @@ TEST(LoopPaths, ManyPathsKeepTheHottestAndCountTheRest) {
   }
   Succs.push_back({0});
   std::string Why;
-  auto Set = enumeratePaths(shape(Succs, 0, Probs), 16, Why);
+  auto Set = enumeratePaths(contiguousShape(Succs, 0, Probs), 16, Why);
   ASSERT_TRUE(Set) << Why;
   EXPECT_EQ(Set->Total, 1u << 20);
   ASSERT_EQ(Set->Paths.size(), 16u);
@@ -110,7 +93,8 @@ TEST(LoopPaths, PathsStartAtTheFirstBlockEveryPathRuns) {
   // "jmp H; X: ...; H: ... je B; A: jmp X; B: jmp X": layout X(0) H(1)
   // A(2) B(3), header 1. Every path runs X and H; X is first in layout.
   std::string Why;
-  auto Set = enumeratePaths(shape({{1}, {2, 3}, {0}, {0}}, 1), 16, Why);
+  auto Set =
+      enumeratePaths(contiguousShape({{1}, {2, 3}, {0}, {0}}, 1), 16, Why);
   ASSERT_TRUE(Set) << Why;
   ASSERT_EQ(Set->Paths.size(), 2u);
   EXPECT_EQ(Set->Paths[0].Blocks, (Blocks{0, 1, 2}));
@@ -119,7 +103,7 @@ TEST(LoopPaths, PathsStartAtTheFirstBlockEveryPathRuns) {
 
 TEST(LoopPaths, CycleAvoidingTheHeaderIsRefused) {
   std::string Why;
-  EXPECT_FALSE(enumeratePaths(shape({{1}, {2}, {1, 0}}, 0), 16, Why));
+  EXPECT_FALSE(enumeratePaths(contiguousShape({{1}, {2}, {1, 0}}, 0), 16, Why));
   EXPECT_NE(Why.find("avoids the loop header"), std::string::npos);
 }
 
@@ -173,7 +157,7 @@ MultiPathLoop diamond(double PA) {
   };
   MultiPathLoop L;
   L.Kernel.Name = "diamond";
-  L.Shape = shape({{1, 2}, {3}, {3}, {0}}, 0, {{PA, 1 - PA}});
+  L.Shape = contiguousShape({{1, 2}, {3}, {3}, {0}}, 0, {{PA, 1 - PA}});
   L.Code = {Code({"addq $1, %rcx", "cmpq %rcx, %rdx", "je .Lb"}),
             Code({"imulq %rsi, %rax", "jmp .Ll"}), Code({"addq %rsi, %rax"}),
             Code({"cmpq %rdi, %rcx", "jne .Lh"})};

@@ -4,6 +4,7 @@
 
 #include "loopperf/Isa.h"
 #include "loopperf/Kernel.h"
+#include "loopperf/LoopPath.h"
 #include "loopperf/MachineModel.h"
 #include "loopperf/X86.h"
 
@@ -301,5 +302,26 @@ private:
 
   LoopKernel K;
 };
+
+/// A loop shape of blocks 0..n-1 in layout order, block i+1 after block i;
+/// `Succs[i]` their successors inside the loop, `Probs[i]` their weights
+/// (empty: equal).
+inline LoopShape contiguousShape(std::vector<std::vector<unsigned>> Succs,
+                                 unsigned Header,
+                                 std::vector<std::vector<double>> Probs = {}) {
+  LoopShape S;
+  S.Header = Header;
+  for (unsigned I = 0; I < Succs.size(); ++I) {
+    LoopBlock B;
+    B.Succs = Succs[I];
+    if (I < Probs.size())
+      B.SuccProbs = Probs[I];
+    B.LayoutPosition = I;
+    if (I + 1 < Succs.size())
+      B.LayoutNext = I + 1;
+    S.Blocks.push_back(B);
+  }
+  return S;
+}
 
 } // namespace loopperf::test
