@@ -11,8 +11,11 @@
 #include "LoopRemarks.h"
 #include "RtlKernel.h"
 
+#include <algorithm>
 #include <exception>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "GccHeaders.h"
 
@@ -35,6 +38,56 @@ void remark(dump_flags_t Kind, const dump_user_location_t &Loc,
             const std::string &Text) {
   if (dump_enabled_p())
     dump_printf_loc(Kind, Loc, "%s\n", Text.c_str());
+}
+
+/// The facts of machine loop `L` (loopperf/LoopRole.h): the vectorizer's,
+/// through its insns' UIDs (VectorizerFacts.h), and its header's count,
+/// GCC's estimate or the profile's (-fprofile-use).
+MachineLoopFacts loopFacts(const FunctionLoopFacts &F, function *Fun,
+                           class loop *L) {
+  MachineLoopFacts Facts;
+  if (F.Function == Fun) {
+    std::vector<unsigned> Uids;
+    basic_block *Blocks = get_loop_body(L);
+    for (unsigned I = 0; I < L->num_nodes; ++I) {
+      rtx_insn *Insn;
+      FOR_BB_INSNS(Blocks[I], Insn)
+      if (NONDEBUG_INSN_P(Insn))
+        Uids.push_back(INSN_UID(Insn));
+    }
+    free(Blocks);
+    Facts = machineLoopFacts(F, Uids);
+  }
+  if (L->header->count.initialized_p())
+    Facts.Frequency = static_cast<double>(L->header->count.to_gcov_type());
+  return Facts;
+}
+
+/// The roles of `Loops`, decided in layout order (assignLoopRoles).
+std::vector<LoopRole> loopRoles(const FunctionLoopFacts &F, function *Fun,
+                                const std::vector<class loop *> &Loops) {
+  std::map<int, size_t> Position; // header index -> place in the layout
+  size_t Next = 0;
+  basic_block Bb;
+  FOR_EACH_BB_FN(Bb, Fun) { Position[Bb->index] = Next++; }
+  std::vector<size_t> Order(Loops.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return Position[Loops[A]->header->index] <
+           Position[Loops[B]->header->index];
+  });
+  std::vector<MachineLoopFacts> Facts;
+  for (size_t I : Order)
+    Facts.push_back(loopFacts(F, Fun, Loops[I]));
+  const std::vector<LoopRole> Laid = assignLoopRoles(Facts);
+  std::vector<LoopRole> Out(Loops.size());
+  for (size_t I = 0; I < Order.size(); ++I) {
+    Out[Order[I]] = Laid[I];
+    Out[Order[I]].Block =
+        "bb " + std::to_string(Loops[Order[I]]->header->index);
+  }
+  return Out;
 }
 
 /// Undoes loop_optimizer_init on every path out of the pass.
@@ -67,9 +120,12 @@ private:
   void run(function *Fun) {
     if (!Fun->cfg || n_basic_blocks_for_fn(Fun) <= NUM_FIXED_BLOCKS)
       return;
+    // The role passes' facts (RolePass.h) are this function's, or stale.
+    const FunctionLoopFacts Facts = std::move(State.LoopFacts);
+    State.LoopFacts = FunctionLoopFacts();
     // Nobody listening (no -fopt-info for this pass, no optimisation record,
     // no dump file, no JSON): the plugin costs nothing beyond being loaded.
-    if (!dump_enabled_p() && !dump_file && State.Options.JsonPath.empty())
+    if (!remarksWanted(State))
       return;
     // The tuning as GCC resolved it (processor_names[ix86_tune]: -mtune, or
     // -march's CPU when only -march is given, "generic" otherwise) and the
@@ -85,8 +141,13 @@ private:
     const ModelChoice Choice = chooseModel(State.Options.Cpu, Arch, Tune);
     const std::string Name = current_function_name();
 
-    LoopStructure Loops;
-    for (class loop *L : loops_list(Fun, LI_ONLY_INNERMOST)) {
+    LoopStructure Structure;
+    std::vector<class loop *> Loops;
+    for (class loop *L : loops_list(Fun, LI_ONLY_INNERMOST))
+      Loops.push_back(L);
+    const std::vector<LoopRole> Roles = loopRoles(Facts, Fun, Loops);
+    for (size_t I = 0; I < Loops.size(); ++I) {
+      class loop *L = Loops[I];
       RtlLoop Rl;
       std::string Why;
       const bool Built =
@@ -110,7 +171,7 @@ private:
       Request.TakenBranches = Rl.TakenBranches;
       Request.MaxInstructions = State.Options.MaxInstructions;
       Request.Simulate = State.Options.Simulate;
-      Request.Block = "bb " + std::to_string(L->header->index);
+      Request.Role = Roles[I];
       const LoopRemarks R = analyzeLoopRemarks(
           Rl.Kernel, Choice, Request, Rl.MultiPath ? &Rl.Paths : nullptr);
       if (!R.Missed.empty()) {
@@ -134,6 +195,16 @@ private:
 };
 
 } // namespace
+
+bool remarksWanted(const PluginState &State) {
+  if (dump_enabled_p() || dump_file || !State.Options.JsonPath.empty())
+    return true;
+  const dump_file_info *Dump = State.RemarkPass
+                                   ? g->get_dumps()->get_dump_file_info(
+                                         State.RemarkPass->static_pass_number)
+                                   : nullptr;
+  return Dump && (Dump->pstate || Dump->alt_state);
+}
 
 opt_pass *makeLoopPerfPass(gcc::context *Ctxt, PluginState &State) {
   return new LoopPerfPass(Ctxt, State);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "TuJson.h"
+#include "VectorizerFacts.h"
 
 #include "loopperf/Kernel.h"
 #include "loopperf/Plan.h"
@@ -31,7 +32,15 @@ struct PluginState {
   PluginOptions Options;
   TuJson Json;
   Plan LoopPlan; ///< the plan read from Options.PlanPath (PlanPass.h)
+  /// The current function's loop facts (RolePass.h), for the roles.
+  FunctionLoopFacts LoopFacts;
+  const opt_pass *RemarkPass = nullptr; ///< the loopperf pass
 };
+
+/// Someone listens to the loopperf pass: -fopt-info for the loop group or
+/// an optimisation record (dump_enabled_p() of a pass in that group), its
+/// dump file, or the JSON record. Otherwise the plugin's passes do nothing.
+bool remarksWanted(const PluginState &State);
 
 /// The pass: "loopperf", an RTL pass in the loop optimisation group, so that
 /// -fopt-info-loop*, -fsave-optimization-record and -fdump-rtl-loopperf see

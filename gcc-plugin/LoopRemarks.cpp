@@ -47,8 +47,7 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
   Opts.ModelBasis = Choice.Basis;
   Opts.Detail = Request.Detail;
   Opts.TakenBranches = Request.TakenBranches;
-  Opts.Role.Role = RoleUnknown;
-  Opts.Role.Block = Request.Block;
+  Opts.Role = Request.Role;
   const RemarkText Text = formatRemarks(K, R, M, Opts);
   LoopRemarks Out;
   Out.Summary = Text.Summary.text();

@@ -6,6 +6,7 @@
 
 #include "loopperf/Kernel.h"
 #include "loopperf/LoopPath.h"
+#include "loopperf/LoopRole.h"
 
 #include <memory>
 #include <string>
@@ -58,11 +59,9 @@ struct RemarkRequest {
   /// With paths: the longest path analysed (the plugin's limit).
   unsigned MaxInstructions = DefaultMaxLoopInstructions;
   bool Simulate = false; ///< run the cycle-level simulation too
-  /// The loop's header block ("bb 5"). The summary and the JSON end with
-  /// the role "unknown" and this block: at this point of the RTL pipeline
-  /// GCC 12's loop structure is rebuilt and keeps no vectorizer marking
-  /// (docs/DESIGN.md "Loop roles and hotness").
-  std::string Block;
+  /// The loop's role, header block ("bb 5") and share, which the summary
+  /// and the JSON end with (LoopPass.cpp, docs/gcc-plugin.md "Loop roles").
+  LoopRole Role;
 };
 
 /// Analyses `k` on the chosen model and phrases what `request` asks for.

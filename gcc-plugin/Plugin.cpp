@@ -10,6 +10,7 @@
 #include "CpuModel.h"
 #include "LoopPass.h"
 #include "PlanPass.h"
+#include "RolePass.h"
 #include "loopperf/Version.h"
 
 #include <cerrno>
@@ -159,6 +160,28 @@ int plugin_init(plugin_name_args *Info, plugin_gcc_version *Version) {
   Pass.ref_pass_instance_number = 1;
   Pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback(Info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &Pass);
+  State->RemarkPass = Pass.pass;
+  // The passes carrying the vectorizer's facts to the loops' roles
+  // (RolePass.h): before and after "vect", before "loop2_done".
+  using namespace loopperf::gccplugin;
+  const struct {
+    opt_pass *(*Make)(gcc::context *, PluginState &);
+    const char *Reference;
+    pass_positioning_ops Where;
+  } RolePasses[] = {
+      {makePreVectPass, VectPassName, PASS_POS_INSERT_BEFORE},
+      {makePostVectPass, VectPassName, PASS_POS_INSERT_AFTER},
+      {makeLoopInsnsPass, LoopDonePassName, PASS_POS_INSERT_BEFORE},
+  };
+  for (const auto &R : RolePasses) {
+    register_pass_info Role;
+    Role.pass = R.Make(g, *State);
+    Role.reference_pass_name = R.Reference;
+    Role.ref_pass_instance_number = 1;
+    Role.pos_op = R.Where;
+    register_callback(Info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr,
+                      &Role);
+  }
   register_callback(Info->base_name, PLUGIN_FINISH, finish, State);
 
   if (!State->Options.PlanPath.empty() && readPlan(*State)) {

@@ -15,15 +15,17 @@
 // per iteration) runs 1000/64 = 15.6 iterations a call, GCC's count of its
 // block 1563; main's loop 100 iterations (count 10: GCC's adjusted count of
 // the block the remark names). The never-called original axpy has count 0.
-// GCC's loop structure keeps no vectorizer marking at the plugin's pass:
-// every role is unknown.
+// Roles (gcc-plugin/roles.c): the constant-propagated axpy's loop is
+// vectorized with no remainder (1000 = 125 x 8), its vector body alone (no
+// share); main's loop and the never-called axpy's (size-optimized, count 0)
+// are not vectorized.
 // CHECK:      rank   cyc/iter   cyc/elem        count       cycles bottleneck       loop
-// CHECK-NEXT:    1 {{[0-9.]+ [0-9.]+}}         1563 {{.*}}hot.c:[[#@LINE+14]] axpy.constprop.0 (unknown)
-// CHECK-NEXT:    2 {{.*}}hot.c:[[#@LINE+17]] main (unknown)
-// CHECK-NEXT:    3 {{[0-9.]+ [0-9.]+}}            0            0 {{.*}}hot.c:[[#@LINE+11]] axpy (unknown)
+// CHECK-NEXT:    1 {{[0-9.]+ [0-9.]+}}         1563 {{.*}}hot.c:[[#@LINE+14]] axpy.constprop.0 (vector body)
+// CHECK-NEXT:    2 {{.*}}hot.c:[[#@LINE+17]] main (unvectorized)
+// CHECK-NEXT:    3 {{[0-9.]+ [0-9.]+}}            0            0 {{.*}}hot.c:[[#@LINE+11]] axpy (unvectorized)
 // RUN: %gate report --format json %t/hot.c.opt-record.json.gz | %FileCheck %s --check-prefix=JSON
 // JSON:      "function": "axpy.constprop.0",
-// JSON:      "role": "unknown",
+// JSON:      "role": "vector body",
 // JSON-NEXT: "block": "bb {{[0-9]+}}",
 // JSON-NEXT: "share": null,
 // JSON-NEXT: "hotness": 1563.0,

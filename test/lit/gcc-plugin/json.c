@@ -31,9 +31,10 @@ double sum(const double *a, long n) {
 // followed by '\n', computed with Python for "vaddsd mem,xmm,xmm",
 // "addq imm,r64", "cmpq r64,r64", "jne label" -> 09bbf5ac67a4d8bf.
 // CHECK: "fingerprint": "09bbf5ac67a4d8bf",
-// GCC's loop structure keeps no vectorizer marking at this point: the role
-// is unknown; the block is the loop header's:
-// CHECK-NEXT: "role": "unknown",
+// GCC 12 does not vectorize the in-order double sum (no -ffast-math), so
+// the role is unvectorized (gcc-plugin/roles.c); the block is the loop
+// header's:
+// CHECK-NEXT: "role": "unvectorized",
 // CHECK-NEXT: "block": "bb {{[0-9]+}}",
 // CHECK-NEXT: "share": null,
 // CHECK-NEXT: "function": "sum",
@@ -41,7 +42,7 @@ double sum(const double *a, long n) {
 // CHECK-NEXT: "line": 16
 
 // One record per line after the sed; GCC's record of the remark:
-// RECORD: {"kind": "success", {{.*}}"location": {"line": 16, "file": "{{.*}}json.c", "column": 22}, {{.*}}"message": ["loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 17); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried 3.00; 4 instructions, 0 unknown; role: unknown, block bb {{[0-9]+}}\n"]
+// RECORD: {"kind": "success", {{.*}}"location": {"line": 16, "file": "{{.*}}json.c", "column": 22}, {{.*}}"message": ["loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 17); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried 3.00; 4 instructions, 0 unknown; role: unvectorized, block bb {{[0-9]+}}\n"]
 // The last level-1 note is the fingerprint, which loopperf-gate reads:
 // RECORD: {"kind": "note", {{.*}}"location": {"line": 16, {{.*}}"message": ["fingerprint 09bbf5ac67a4d8bf\n"], {{.*}}"function": "sum"
 // DEFAULT: default.c.loopperf.json
