@@ -9,6 +9,7 @@
 
 #include "CpuModel.h"
 #include "LoopRemarks.h"
+#include "RolePass.h"
 #include "RtlKernel.h"
 
 #include <algorithm>
@@ -46,18 +47,8 @@ void remark(dump_flags_t Kind, const dump_user_location_t &Loc,
 MachineLoopFacts loopFacts(const FunctionLoopFacts &F, function *Fun,
                            class loop *L) {
   MachineLoopFacts Facts;
-  if (F.Function == Fun) {
-    std::vector<unsigned> Uids;
-    basic_block *Blocks = get_loop_body(L);
-    for (unsigned I = 0; I < L->num_nodes; ++I) {
-      rtx_insn *Insn;
-      FOR_BB_INSNS(Blocks[I], Insn)
-      if (NONDEBUG_INSN_P(Insn))
-        Uids.push_back(INSN_UID(Insn));
-    }
-    free(Blocks);
-    Facts = machineLoopFacts(F, Uids);
-  }
+  if (F.Function == Fun)
+    Facts = machineLoopFacts(F, loopInsnUids(L));
   if (L->header->count.initialized_p())
     Facts.Frequency = static_cast<double>(L->header->count.to_gcov_type());
   return Facts;

@@ -118,16 +118,9 @@ public:
     case Stage::LoopInsns:
       if (F.Function != Fun)
         break;
-      for (class loop *L : loops_list(Fun, LI_ONLY_INNERMOST)) {
-        basic_block *Blocks = get_loop_body(L);
-        for (unsigned I = 0; I < L->num_nodes; ++I) {
-          rtx_insn *Insn;
-          FOR_BB_INSNS(Blocks[I], Insn)
-          if (NONDEBUG_INSN_P(Insn))
-            F.LoopOfInsn[INSN_UID(Insn)] = L->num;
-        }
-        free(Blocks);
-      }
+      for (class loop *L : loops_list(Fun, LI_ONLY_INNERMOST))
+        for (unsigned Uid : loopInsnUids(L))
+          F.LoopOfInsn[Uid] = L->num;
       break;
     }
     return 0;
@@ -141,6 +134,19 @@ private:
 };
 
 } // namespace
+
+std::vector<unsigned> loopInsnUids(class loop *L) {
+  std::vector<unsigned> Uids;
+  basic_block *Blocks = get_loop_body(L);
+  for (unsigned I = 0; I < L->num_nodes; ++I) {
+    rtx_insn *Insn;
+    FOR_BB_INSNS(Blocks[I], Insn)
+    if (NONDEBUG_INSN_P(Insn))
+      Uids.push_back(INSN_UID(Insn));
+  }
+  free(Blocks);
+  return Uids;
+}
 
 opt_pass *makePreVectPass(gcc::context *Ctxt, PluginState &State) {
   return new RolePass(PreVectData, Ctxt, State, Stage::PreVect);

@@ -15,6 +15,9 @@
 // (remarksWanted) and change nothing in the function.
 #pragma once
 
+#include <vector>
+
+class loop;
 class opt_pass;
 namespace gcc {
 class context;
@@ -27,6 +30,10 @@ struct PluginState;
 opt_pass *makePreVectPass(gcc::context *Ctxt, PluginState &State);
 opt_pass *makePostVectPass(gcc::context *Ctxt, PluginState &State);
 opt_pass *makeLoopInsnsPass(gcc::context *Ctxt, PluginState &State);
+
+/// The UIDs of `L`'s non-debug insns (RTL), by which the facts reach the
+/// machine loops.
+std::vector<unsigned> loopInsnUids(loop *L);
 
 /// Where they go: before, after and before these passes.
 inline constexpr const char *VectPassName = "vect";
