@@ -93,6 +93,47 @@ def flavour(compiler, plugin):
             ["-fopt-info-loop-optimized=/dev/null"])
 
 
+def per_file(args, name, march, plugin, remarks, sources, project, extra, obj_dir):
+    """Per-file instruction overhead of the plugin with remarks requested:
+    callgrind counts of one compile with the remark flags, without and with
+    the plugin (the flags match no pass without it)."""
+    if args.largest:
+        sources = sorted(sources, key=lambda f: (-os.path.getsize(f), f))
+    chosen = sources[:args.instructions]
+    rows = []
+    for opt in args.opts.split(","):
+        base = [opt, march, *extra]
+        for src in chosen:
+            without = instructions(args.compiler, [src], base + remarks, obj_dir)
+            with_plugin = instructions(args.compiler, [src], base + plugin + remarks, obj_dir)
+            rows.append((opt, os.path.basename(src), without, with_plugin))
+            print(f"{opt} {os.path.basename(src):24s} {without:15,d} {with_plugin:15,d} "
+                  f"{100 * (with_plugin / without - 1):+.2f} %", flush=True)
+    version = subprocess.run([args.compiler, "--version"], capture_output=True,
+                             text=True).stdout.splitlines()[0]
+    what = (f"--files {args.files} --functions {args.functions}" if args.project == "generated"
+            else f"--project {args.project}" + (f" --cflags='{args.cflags}'" if extra else ""))
+    cmd = (f"bench/compile-time/run.py --compiler {args.compiler} --plugin {args.plugin} "
+           f"--opts {args.opts} {what} --per-file --instructions {args.instructions}"
+           + (" --largest" if args.largest else ""))
+    lines = [f"Command: `{cmd}`.", "",
+             f"{project}: the {'largest' if args.largest else 'first'} {len(chosen)} files, "
+             f"each compiled once under callgrind (`--trace-children=yes`) with `{' '.join(remarks)}` "
+             f"and `{march}`, without and with the plugin. Compiler: {version}.", "",
+             "| opt | file | without plugin | with plugin | overhead |", "|---|---|---:|---:|---:|"]
+    for opt, f, a, b in rows:
+        lines.append(f"| {opt} | {f} | {a:,d} | {b:,d} | {100 * (b / a - 1):+.2f} % |")
+    for opt in args.opts.split(","):
+        a = sum(r[2] for r in rows if r[0] == opt)
+        b = sum(r[3] for r in rows if r[0] == opt)
+        lines.append(f"| {opt} | **total** | {a:,d} | {b:,d} | {100 * (b / a - 1):+.2f} % |")
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(text)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
@@ -107,6 +148,11 @@ def main():
     ap.add_argument("--functions", type=int, default=30)
     ap.add_argument("--instructions", type=int, default=0, metavar="N",
                     help="also count instructions (callgrind) on the first N files")
+    ap.add_argument("--per-file", action="store_true",
+                    help="with --instructions N: no CPU-time rounds; per file, callgrind counts "
+                         "of the compiler with remarks requested, without and with the plugin")
+    ap.add_argument("--largest", action="store_true",
+                    help="with --per-file: the N largest files (by size) rather than the first N")
     ap.add_argument("--out", help="Markdown result file (default: stdout only)")
     args = ap.parse_args()
 
@@ -127,6 +173,8 @@ def main():
     extra = args.cflags.split()
     obj_dir = os.path.join(work, "obj")
     os.makedirs(obj_dir)
+    if args.per_file:
+        return per_file(args, name, march, plugin, remarks, sources, project, extra, obj_dir)
 
     rows, counts = [], []
     for opt in args.opts.split(","):

@@ -169,6 +169,7 @@ LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
   noteLimitations(Kernel, Res, R);
 
   StageContext Ctx(Kernel, Model, Opts, Res);
+  R.Stages.reserve(registeredStages().size());
   for (const Stage *S : registeredStages()) {
     if (S->Enabled && !S->Enabled(Opts))
       continue;

@@ -11,9 +11,10 @@ namespace {
 StageResult runCriticalPath(StageContext &C, LoopReport &R) {
   const DepGraph &G = C.depGraph();
   std::vector<double> NodeLatency;
+  NodeLatency.reserve(G.Nodes.size());
   for (const DepNode &N : G.Nodes)
     NodeLatency.push_back(N.Latency);
-  LongestPath Cp = longestPathDistanceZero(NodeLatency, ratioEdges(G));
+  LongestPath Cp = longestPathDistanceZero(NodeLatency, C.graphRatioEdges());
   R.CriticalPath.Insts = instructionsAlong(G, Cp.Nodes);
   R.CriticalPath.Latency = Cp.Length;
   R.CriticalPath.CyclesPerIteration = Cp.Length;

@@ -85,6 +85,8 @@ class EdgeSet {
 public:
   static constexpr int NoUnit = -1;
 
+  void reserve(size_t Records) { Recs.reserve(Records); }
+
   void add(unsigned From, unsigned To, double W, unsigned Dist, bool Memory,
            int Unit) {
     // Node ids and distances are far below 2^24 / 2^15 (bodies are capped
@@ -103,6 +105,7 @@ public:
     constexpr uint32_t Empty = ~uint32_t(0);
     std::vector<uint32_t> Slot(Cap, Empty), GroupOf(Recs.size());
     std::vector<uint64_t> Keys;
+    Keys.reserve(Recs.size());
     for (size_t I = 0; I < Recs.size(); ++I) {
       const uint64_t Key = Recs[I].Key;
       size_t H = (Key * 0x9e3779b97f4a7c15ull) >> 20 & (Cap - 1);
@@ -217,6 +220,14 @@ DepGraph buildDepGraph(const LoopKernel &K,
   G.WritebackNode.resize(N);
   G.Nodes.reserve(2 * N);
   EdgeSet Edges;
+  {
+    // At most one record per load, per register read and per address read
+    // (twice with a writeback), plus the memory edges: one allocation.
+    size_t Records = 0;
+    for (const Instruction &In : K.Insts)
+      Records += 1 + In.Reads.size() + 2 * In.AddrReads.size();
+    Edges.reserve(Records + N);
+  }
   // Nodes in program order: writeback, load, then the operation.
   for (unsigned I = 0; I < N; ++I) {
     const Instruction &In = K.Insts[I];

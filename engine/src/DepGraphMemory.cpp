@@ -47,9 +47,8 @@ public:
   SymValue value(const std::string &Reg) {
     if (Reg.empty() || Reg == "rip")
       return {0, 0};
-    auto It = Current.find(Reg);
-    if (It != Current.end())
-      return It->second;
+    if (const SymValue *V = find(Current, Reg))
+      return *V;
     return {rootOf(Reg), 0};
   }
 
@@ -85,10 +84,13 @@ public:
     std::optional<std::pair<std::string, SymValue>> Known = constantEffect(In);
     for (const std::string *W : Written) {
       const std::string &Reg = *W;
-      if (Known && Known->first == Reg)
-        Current[Reg] = Known->second;
+      const SymValue V = Known && Known->first == Reg
+                             ? Known->second
+                             : SymValue{-static_cast<int>(I) - 1, 0};
+      if (SymValue *Old = find(Current, Reg))
+        *Old = V;
       else
-        Current[Reg] = {-static_cast<int>(I) - 1, 0};
+        Current.emplace_back(Reg, V);
     }
   }
 
@@ -110,9 +112,21 @@ public:
 
 private:
   int rootOf(const std::string &Reg) {
-    auto [it, inserted] =
-        Roots.emplace(Reg, static_cast<int>(Roots.size()) + 1);
-    return it->second;
+    if (const int *Id = find(Roots, Reg))
+      return *Id;
+    Roots.emplace_back(Reg, static_cast<int>(Roots.size()) + 1);
+    return Roots.back().second;
+  }
+
+  /// The value of `reg` in a flat table (a body names a handful of
+  /// registers: a linear search, no node per register), null if absent.
+  template <class T>
+  static T *find(std::vector<std::pair<std::string, T>> &Table,
+                 const std::string &Reg) {
+    for (auto &[Name, Value] : Table)
+      if (Name == Reg)
+        return &Value;
+    return nullptr;
   }
 
   /// The register `in` sets to a known value: a 64-bit constant update
@@ -130,8 +144,10 @@ private:
 
   const IsaTraits &Isa;
   std::vector<const std::string *> Written;
-  std::map<std::string, int> Roots;
-  std::map<std::string, SymValue> Current;
+  /// Register -> root id (1.., in order of first use) and register ->
+  /// current value, each register once.
+  std::vector<std::pair<std::string, int>> Roots;
+  std::vector<std::pair<std::string, SymValue>> Current;
 };
 
 struct Access {

@@ -5,8 +5,13 @@
 
 namespace loopperf {
 
-uint64_t fnv1a64(std::string_view Bytes) {
-  uint64_t H = 0xcbf29ce484222325ull;
+namespace {
+
+constexpr uint64_t FnvOffsetBasis = 0xcbf29ce484222325ull;
+
+/// FNV-1a continued over `bytes` from the hash `h` (so hashing the pieces
+/// of a string one after another gives the hash of the whole).
+uint64_t fnv1a64From(uint64_t H, std::string_view Bytes) {
   for (unsigned char C : Bytes) {
     H ^= C;
     H *= 0x100000001b3ull;
@@ -14,19 +19,35 @@ uint64_t fnv1a64(std::string_view Bytes) {
   return H;
 }
 
+/// What stands for `in` in the fingerprint input (see Fingerprint.h).
+const std::string &formOf(const Instruction &In) {
+  return !In.FormKey.empty()    ? In.FormKey
+         : !In.Mnemonic.empty() ? In.Mnemonic
+                                : In.Text;
+}
+
+} // namespace
+
+uint64_t fnv1a64(std::string_view Bytes) {
+  return fnv1a64From(FnvOffsetBasis, Bytes);
+}
+
 std::string fingerprintInput(const LoopKernel &K) {
   std::string S;
   for (const Instruction &In : K.Insts) {
-    S += !In.FormKey.empty()    ? In.FormKey
-         : !In.Mnemonic.empty() ? In.Mnemonic
-                                : In.Text;
+    S += formOf(In);
     S += '\n';
   }
   return S;
 }
 
 std::string loopFingerprint(const LoopKernel &K) {
-  return fmt::format("{:016x}", fnv1a64(fingerprintInput(K)));
+  // fnv1a64(fingerprintInput(k)), hashed piece by piece: the input string
+  // is never built.
+  uint64_t H = FnvOffsetBasis;
+  for (const Instruction &In : K.Insts)
+    H = fnv1a64From(fnv1a64From(H, formOf(In)), "\n");
+  return fmt::format("{:016x}", H);
 }
 
 } // namespace loopperf

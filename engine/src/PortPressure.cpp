@@ -108,10 +108,13 @@ double totalCycles(std::span<const PortDemand> Demands) {
 
 } // namespace
 
-DensestSet densestPortSetByUnions(std::span<const PortDemand> Demands) {
+namespace {
+
+/// densestPortSetByUnions with the distinct masks of `demands` known.
+DensestSet densestByUnions(std::span<const PortDemand> Demands,
+                           const std::vector<PortMask> &Masks) {
   // Demands with the same mask are interchangeable: sum them once so each
   // candidate set costs O(distinct masks), not O(demands).
-  std::vector<PortMask> Masks = distinctMasks(Demands);
   std::vector<PortDemand> ByMask;
   ByMask.reserve(Masks.size());
   for (PortMask M : Masks)
@@ -125,6 +128,7 @@ DensestSet densestPortSetByUnions(std::span<const PortDemand> Demands) {
   // Every union of distinct masks: the densest set is one of them. Kept
   // sorted and unique after each mask (at most 2^12 unions).
   std::vector<PortMask> Unions;
+  Unions.reserve(size_t(2) << std::min<size_t>(Masks.size(), 12));
   for (PortMask M : Masks) {
     const size_t N = Unions.size();
     for (size_t I = 0; I < N; ++I)
@@ -137,6 +141,12 @@ DensestSet densestPortSetByUnions(std::span<const PortDemand> Demands) {
   for (PortMask S : Unions)
     consider(Best, loadWithin(ByMask, S) / std::popcount(S), S);
   return Best;
+}
+
+} // namespace
+
+DensestSet densestPortSetByUnions(std::span<const PortDemand> Demands) {
+  return densestByUnions(Demands, distinctMasks(Demands));
 }
 
 DensestSet densestPortSetByFlow(std::span<const PortDemand> Demands) {
@@ -173,6 +183,10 @@ namespace {
 /// The port sets of the components, in order of their last merge.
 std::vector<PortMask> componentPorts(std::span<const PortDemand> Demands) {
   std::vector<PortMask> Comps, Keep; // port sets of the components found so far
+  // At most one component per port (the masks of two are disjoint).
+  const size_t MaxComps = std::min<size_t>(Demands.size(), 64);
+  Comps.reserve(MaxComps);
+  Keep.reserve(MaxComps);
   for (const PortDemand &D : Demands) {
     PortMask Merged = D.Mask;
     Keep.clear();
@@ -198,8 +212,9 @@ splitIntoComponents(std::span<const PortDemand> Demands) {
 }
 
 DensestSet densestInComponent(std::span<const PortDemand> Demands) {
-  if (distinctMasks(Demands).size() <= MaxMasksForEnumeration)
-    return densestPortSetByUnions(Demands);
+  std::vector<PortMask> Masks = distinctMasks(Demands);
+  if (Masks.size() <= MaxMasksForEnumeration)
+    return densestByUnions(Demands, Masks);
   return densestPortSetByFlow(Demands);
 }
 
@@ -236,6 +251,7 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
   // proportion to their cycles. Members are kept in flat rows (no vector
   // per aggregate).
   std::vector<PortDemand> Aggregates;
+  Aggregates.reserve(Demands.size());
   constexpr uint32_t NoAggregate = ~uint32_t(0);
   std::vector<uint32_t> AggregateOf(Demands.size(), NoAggregate);
   for (size_t I = 0; I < Demands.size(); ++I) {
@@ -279,9 +295,20 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
            Cycles * Demands[Members[M]].Cycles / Aggregates[Agg].Cycles});
     Sol.PortLoad[Port] += Cycles;
   };
+  // At most one share per (demand, port): one allocation.
+  {
+    size_t MaxShares = 0;
+    for (const PortDemand &D : Demands)
+      MaxShares += static_cast<size_t>(std::popcount(D.Mask));
+    Sol.Shares.reserve(MaxShares);
+  }
   // Buffers reused by every layer of every component.
   std::vector<PortDemand> Rest, Inside, Outside;
   std::vector<size_t> Origin, InsideOrigin, OutsideOrigin;
+  for (auto *V : {&Rest, &Inside, &Outside})
+    V->reserve(Aggregates.size());
+  for (auto *V : {&Origin, &InsideOrigin, &OutsideOrigin})
+    V->reserve(Aggregates.size());
   // Masks shrink as layers are peeled off. Peels rest/origin.
   auto Peel = [&]() {
     DensestSet FirstLayer;

@@ -186,6 +186,8 @@ stronglyConnectedComponents(unsigned Nodes,
   unsigned Counter = 0, Comps = 0;
   // Iterative Tarjan: frames of (node, next child position).
   std::vector<std::pair<unsigned, size_t>> Frames;
+  Stack.reserve(Nodes);
+  Frames.reserve(Nodes);
   for (unsigned Root = 0; Root < Nodes; ++Root) {
     if (Index[Root] != None)
       continue;
@@ -251,6 +253,8 @@ maxCycleRatioPerComponent(unsigned Nodes, const std::vector<RatioEdge> &Edges) {
   std::vector<CriticalCycle> Result;
   std::vector<RatioEdge> Inside;
   std::vector<unsigned> Ids;
+  Inside.reserve(Edges.size());
+  Ids.reserve(Edges.size());
   HowardScratch Scratch;
   for (unsigned C = 0; C < Comps; ++C) {
     if (InsideIds.begin(C) == InsideIds.end(C))

@@ -46,7 +46,7 @@ StageResult runRecurrences(StageContext &C, LoopReport &R) {
   const DepGraph &G = C.depGraph();
   reportEdges(G, R);
   for (const CriticalCycle &Cycle : maxCycleRatioPerComponent(
-           static_cast<unsigned>(G.Nodes.size()), ratioEdges(G)))
+           static_cast<unsigned>(G.Nodes.size()), C.graphRatioEdges()))
     R.Recurrences.push_back(chainOfCycle(G, Cycle));
   StageResult Out;
   Out.Kind = BottleneckKind::LoopCarried;

@@ -48,9 +48,13 @@ public:
 
   /// The dependency graph (DepGraph.h), built on first use.
   const DepGraph &depGraph();
+  /// ratioEdges(depGraph()), built once for the stages that read it
+  /// (recurrences and the critical path).
+  const std::vector<RatioEdge> &graphRatioEdges();
 
 private:
   std::optional<DepGraph> Graph;
+  std::optional<std::vector<RatioEdge>> RatioEdgesOfGraph;
 };
 
 struct Stage {

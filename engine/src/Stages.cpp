@@ -15,6 +15,12 @@ const DepGraph &StageContext::depGraph() {
   return *Graph;
 }
 
+const std::vector<RatioEdge> &StageContext::graphRatioEdges() {
+  if (!RatioEdgesOfGraph)
+    RatioEdgesOfGraph = ratioEdges(depGraph());
+  return *RatioEdgesOfGraph;
+}
+
 std::span<const Stage *const> registeredStages() {
   static const Stage *const List[] = {
 #define LOOPPERF_STAGE(S) &S,
@@ -26,6 +32,7 @@ std::span<const Stage *const> registeredStages() {
 
 std::vector<RatioEdge> ratioEdges(const DepGraph &G) {
   std::vector<RatioEdge> Out;
+  Out.reserve(G.Edges.size());
   for (const GraphEdge &E : G.Edges)
     Out.push_back({E.From, E.To, E.Weight, E.Distance});
   return Out;
