@@ -7,6 +7,7 @@
 #include "loopperf/MachineModel.h"
 #include "loopperf/Simulate.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace loopperf::detail {
@@ -33,9 +34,9 @@ struct SimInput {
   std::vector<SimNode> Nodes; ///< program order, an instruction's contiguous
   std::vector<unsigned> FirstNode; ///< per instruction, plus Nodes.size()
   std::vector<SimEdge> Edges;
-  std::vector<unsigned> FusedUops; ///< per instruction (0: fused branch)
-  std::vector<bool> Loads, Stores; ///< per instruction
-  std::vector<double> InstLatency; ///< per instruction (CPI causes)
+  std::vector<unsigned> FusedUops;    ///< per instruction (0: fused branch)
+  std::vector<uint8_t> Loads, Stores; ///< per instruction (0 or 1)
+  std::vector<double> InstLatency;    ///< per instruction (CPI causes)
   /// Per instruction and port: its share of the ports stage's optimal
   /// assignment, which the port choice follows.
   std::vector<std::vector<double>> PortShare;
