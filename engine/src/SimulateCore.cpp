@@ -148,6 +148,9 @@ private:
   bool Finished = false;
   SimulationReport Out;
 
+public:
+  SimLimits Limits;
+
   uint64_t dynInst(uint64_t Node) const {
     return Node / V * N + In.Nodes[Node % V].Inst;
   }
@@ -458,8 +461,10 @@ void Simulator::issue() {
       std::pop_heap(Late.begin(), Late.end(), std::greater<>());
       Late.pop_back();
     }
-    if (!tryIssue(Node))
+    if (!tryIssue(Node)) {
       NextReady.push_back(Node); // ported: waits for a port
+      Limits.PortRefused = true;
+    }
   }
   Ready.swap(NextReady);
 }
@@ -473,6 +478,7 @@ void Simulator::dispatch() {
   for (;;) {
     if (Dispatched == Delivered) {
       Stall = DispatchStall::QueueEmpty;
+      Limits.FrontEndStarved |= Cycle > 0;
       break;
     }
     const uint64_t D = Dispatched;
@@ -720,8 +726,12 @@ SimulationReport Simulator::run() {
 } // namespace
 
 SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations,
-                              bool Accounts) {
-  return Simulator(In, Accounts ? TimelineIterations : 0, Accounts).run();
+                              bool Accounts, SimLimits *Limits) {
+  Simulator Sim(In, Accounts ? TimelineIterations : 0, Accounts);
+  SimulationReport Out = Sim.run();
+  if (Limits)
+    *Limits = Sim.Limits;
+  return Out;
 }
 
 } // namespace loopperf::detail

@@ -55,13 +55,25 @@ struct SimInput {
   bool UnlimitedPorts = false;
 };
 
+/// What a run met, for deciding which probes would repeat it exactly.
+struct SimLimits {
+  /// Dispatch found the front end's queue empty after the first cycle
+  /// (before it, every front end has delivered nothing). If not, a perfect
+  /// front end dispatches the same instructions in the same cycles.
+  bool FrontEndStarved = false;
+  /// A ready node found no free port. If not, every node issued in its
+  /// ready cycle, as it would with unlimited ports.
+  bool PortRefused = false;
+};
+
 /// Runs the loop until its retire-cycle deltas repeat (see the .cpp) or a
 /// cap; fills every SimulationReport member except Probes. `Accounts`
 /// false (the probes): only the steady state (Converged, CyclesPerIteration,
 /// the period, window, iterations and cycles) is filled, without the CPI
 /// stacks, had-to-wait and timeline, which never change the simulated
-/// cycles, and faster.
+/// cycles, and faster. `Limits`, when given, receives what the run met.
 SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations,
-                              bool Accounts = true);
+                              bool Accounts = true,
+                              SimLimits *Limits = nullptr);
 
 } // namespace loopperf::detail
