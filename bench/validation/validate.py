@@ -137,19 +137,16 @@ def section_starts(asm_path, so_path, cc):
     return starts, sorted(bad)
 
 
-# Extra loopperf arguments for every prediction (--simulate).
-LOOPPERF_EXTRA = []
-
-
-def main_loops(asm_path, symbols, mcpu, loopperf, starts=None, model_file=""):
+def main_loops(asm_path, symbols, mcpu, loopperf, starts=None, model_file="", extra=()):
     """{symbol: loop dict} - the innermost loop with the most elements per
     iteration in each function (the vector body), from loopperf --json;
     `starts` ({section: address}) are passed as --section-start; a
-    `model_file` replaces --mcpu."""
+    `model_file` replaces --mcpu; `extra`: more loopperf arguments
+    (--simulate)."""
     placed = [f"--section-start={sec}={addr:#x}" for sec, addr in sorted((starts or {}).items())]
     model = [f"--model-file={model_file}"] if model_file else [f"--mcpu={mcpu}"]
     doc = json.loads(run([loopperf, *model, "--json", "--per-element", *placed,
-                          *LOOPPERF_EXTRA, asm_path]))
+                          *extra, asm_path]))
     lines = open(asm_path).read().split("\n")
     starts = sorted((ln, s) for s, ln in function_lines(lines, set(symbols)).items())
     per_fn = {}
@@ -422,7 +419,8 @@ def main():
                     help="loopperf --model-file: a model or override file (e.g. an overlay that "
                          "scripts/calibrate-host.sh wrote) instead of a built-in --mcpu")
     ap.add_argument("--simulate", action="store_true",
-                    help="predict with loopperf --simulate (the cycle-level simulation) "
+                    help="also predict with loopperf --simulate (the cycle-level simulation), "
+                         "reported beside the bounds' prediction "
                          "instead of the bounds; write the report under another --name")
     ap.add_argument("--name", default="validation",
                     help="base name of the outputs: NAME.{md,csv,png} in --out")
@@ -434,10 +432,6 @@ def main():
                          "windows add up over several runs); the better of old and new is kept; "
                          "several CSVs separated by commas: the better of their measurements")
     args = ap.parse_args()
-    if args.simulate:
-        # Every loopperf prediction of the report (main model and baseline)
-        # is then the cycle-level simulation's (loopperf --simulate).
-        LOOPPERF_EXTRA.append("--simulate")
 
     loopperf = os.path.join(args.build, "bin", "loopperf")
     measure = os.path.join(args.build, "bin", "loopperf-measure")
@@ -529,6 +523,11 @@ def main():
                                               args.model_file)
                     base_loops, _ = main_loops(base + ".s", syms, args.baseline_mcpu, loopperf,
                                                starts)
+                    # The same loops simulated cycle by cycle (the same
+                    # placement and model): the column beside the bounds'.
+                    sim_loops = (main_loops(base + ".s", syms, args.mcpu, loopperf, starts,
+                                            args.model_file, ["--simulate"])[0]
+                                 if args.simulate else {})
                     for m in meas["results"]:
                         s = m["name"]
                         calib.append(m["ghz"])
@@ -565,6 +564,13 @@ def main():
                                     row["loopperf_asm"] = row["lp_cpi_asm"] / e
                                 if s in base_loops:
                                     row["loopperf_base"] = base_loops[s][0]["cycles_per_iteration"] / e
+                                sim = sim_loops.get(s, (None,))[0]
+                                if sim and sim.get("cycles_per_iteration") and \
+                                        sim["region"]["first_line"] == first:
+                                    row["lp_sim_cpi"] = sim["cycles_per_iteration"]
+                                    row["loopperf_sim"] = sim["cycles_per_iteration"] / e
+                                    row["sim_converged"] = (sim.get("simulation") or {}).get(
+                                        "converged", "")
                                 row["mca"] = cpi / e if cpi else None
                         rows.append(row)
                     print(f"{label:40s} {src:14s} {len(syms)} kernels", file=sys.stderr)
@@ -584,6 +590,8 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
               "loops",
               "elements", "insts", "bottleneck", "lp_cpi", "mca_cpi", "loopperf", "loopperf_base", "mca", "asm",
               "lines", "not_analysable", "start", "bytes", "lines64", "lp_cpi_asm", "loopperf_asm"]
+    if any(r.get("loopperf_sim") for r in rows):
+        fields += ["lp_sim_cpi", "loopperf_sim", "sim_converged"]  # --simulate
     if any(r.get("source") for r in rows):
         fields.append("source")  # which earlier run (--measured/--resume) a row comes from
     with open(os.path.join(args.out, args.name + ".csv"), "w", newline="") as f:
@@ -657,6 +665,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
     L.append("|---|---:|---|---:|---:|---:|---:|---:|")
     for name, rs in groups:
         for key, tool in (("loopperf", f"loopperf `{args.mcpu}`"),
+                          ("loopperf_sim", f"loopperf `{args.mcpu}` --simulate (cycle-level)"),
                           ("loopperf_asm", f"loopperf `{args.mcpu}`, placement unknown (.s only)"),
                           ("loopperf_base", f"loopperf `{args.baseline_mcpu}` (LLVM model)"),
                           ("mca", "llvm-mca-19")):
@@ -664,6 +673,8 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
             if s:
                 L.append(f"| {name} | {s['n']} | {tool} | {s['mape']:.1f} | {s['median_abs']:.1f} | "
                          f"{s['median_signed']:+.1f} | {s['within10']:.0f} % | {s['tau']:.3f} |")
+    if any(r.get("loopperf_sim") for r in comparable):
+        L += simulation_section(args, comparable)
     multi = [r for r in rows if r.get("not_analysable")]
     if multi:
         L.append(f"\n{len(multi)} measured kernels have a main loop (most elements per iteration) with alternative paths (if/else) in "
@@ -679,14 +690,22 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         L.append("\nNot measured (the program failed): " + "; ".join(failures) + ".")
     L.append(f"\n![predicted vs measured]({args.name}.png)\n")
     L.append("## Per loop\n")
-    L.append("| config | kernel | elem/iter | measured | IQR | loopperf | err % | loopperf (.s only) | "
-             "llvm-mca | err % | 64-byte lines | loopperf bottleneck |")
-    L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    simulated = any(r.get("loopperf_sim") for r in rows)
+    sim_head = " simulated | err % |" if simulated else ""
+    L.append("| config | kernel | elem/iter | measured | IQR | loopperf | err % |" + sim_head +
+             " loopperf (.s only) | llvm-mca | err % | 64-byte lines | loopperf bottleneck |")
+    L.append("|---|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if simulated else "") +
+             "---:|---:|---:|---:|---|")
     for r in rows:
         def err(k):
             return fmt(100 * (r[k] - r["measured"]) / r["measured"], 0) if r.get(k) else ""
+        sim = ""
+        if simulated:
+            # "*": the simulation did not converge; the prediction is the bounds'.
+            flag = "*" if r.get("loopperf_sim") and r.get("sim_converged") is False else ""
+            sim = f" {fmt(r.get('loopperf_sim'), 3)}{flag} | {err('loopperf_sim')} |"
         L.append(f"| {r['config']} | {r['kernel']} | {r.get('elements', '')} | {fmt(r['measured'], 3)} | "
-                 f"{fmt(r['iqr'], 3)} | {fmt(r.get('loopperf'), 3)} | {err('loopperf')} | "
+                 f"{fmt(r['iqr'], 3)} | {fmt(r.get('loopperf'), 3)} | {err('loopperf')} |{sim} "
                  f"{fmt(r.get('loopperf_asm'), 3)} | "
                  f"{fmt(r.get('mca'), 3)} | {err('mca')} | {r.get('lines64', '')} | "
                  f"{r.get('bottleneck', '')} |")
@@ -696,11 +715,55 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         f.write("\n".join(L) + "\n")
     plot(comparable, os.path.join(args.out, args.name + ".png"), lp_model, mca_cpu)
     for name, rs in groups:
-        for key in ("loopperf", "loopperf_asm", "loopperf_base", "mca"):
+        for key in ("loopperf", "loopperf_sim", "loopperf_asm", "loopperf_base", "mca"):
             s = summary(rs, key)
             if s:
                 print(f"{name:9s} {key:13s} n={s['n']} MAPE={s['mape']:.1f}% "
                       f"median={s['median_abs']:.1f}% within10={s['within10']:.0f}% tau={s['tau']:.3f}")
+
+
+def off_by(r, key, limit):
+    return abs(r[key] - r["measured"]) > limit * r["measured"]
+
+
+def simulation_section(args, comparable):
+    """--simulate: the bound model's and the simulation's accuracy side by
+    side, per compiler, overall and on the loops the bounds miss by more
+    than 10 %, with how many loops each is closer on."""
+    rows = [r for r in comparable if r.get("loopperf_sim")]
+    missed = [r for r in rows if off_by(r, "loopperf", 0.10)]
+    sets = [("all", rows)] + [(cc, [r for r in rows if r["compiler"] == cc])
+                              for cc in ("clang-19", "gcc-12")]
+    sets += [("bounds off by > 10 %", missed)] + [
+        (f"bounds off by > 10 %, {cc}", [r for r in missed if r["compiler"] == cc])
+        for cc in ("clang-19", "gcc-12")]
+    L = ["\n## Cycle-level simulation beside the bounds\n",
+         f"The same loops predicted by `loopperf --mcpu={args.mcpu} --simulate` (the cycle-level "
+         "simulation, docs/DESIGN.md \"Simulation\"; its prediction is the bounds' when it finds "
+         "no repeating steady state, marked * in the per-loop table) and without it (the bound "
+         "model: the largest of the independent bounds). \"closer\"/\"further\": loops whose "
+         "simulated error is smaller/larger than the bounds' by more than 0.5 % of the "
+         "measurement (the rest: within 0.5 %).\n",
+         "| set | loops | bounds MAPE % | simulation MAPE % | bounds median abs. % | "
+         "simulation median abs. % | bounds Kendall τ | simulation Kendall τ | "
+         "simulation closer | further | same |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, rs in sets:
+        b, m = summary(rs, "loopperf"), summary(rs, "loopperf_sim")
+        if not b or not m:
+            continue
+        gain = [(abs(r["loopperf"] - r["measured"]) - abs(r["loopperf_sim"] - r["measured"]))
+                / r["measured"] for r in rs]
+        closer = sum(g > 0.005 for g in gain)
+        further = sum(g < -0.005 for g in gain)
+        L.append(f"| {name} | {b['n']} | {b['mape']:.1f} | {m['mape']:.1f} | "
+                 f"{b['median_abs']:.1f} | {m['median_abs']:.1f} | {b['tau']:.3f} | "
+                 f"{m['tau']:.3f} | {closer} | {further} | {len(rs) - closer - further} |")
+    unconverged = [r for r in rows if r.get("sim_converged") is False]
+    if unconverged:
+        L.append(f"\nNot converged (prediction left at the bounds'): " +
+                 ", ".join(f"{r['kernel']} ({r['config']})" for r in unconverged) + ".")
+    return L
 
 
 def plot(rows, path, lp_model, mca_cpu):

@@ -60,9 +60,15 @@ public:
           S.Uses.empty() ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
     }
     BusyUntil.assign(In.NumPorts, 0);
+    for (unsigned P = 0; P < In.NumPorts; ++P)
+      AllPorts |= PortMask(1) << P;
+    FreePorts = AllPorts;
     double Horizon = 1;
-    for (const SimEdge &E : In.Edges)
+    EdgeDelay.reserve(In.Edges.size());
+    for (const SimEdge &E : In.Edges) {
       Horizon = std::max(Horizon, std::ceil(E.Weight));
+      EdgeDelay.push_back(static_cast<int64_t>(std::ceil(E.Weight - 1e-9)));
+    }
     const uint64_t Slots = std::bit_ceil(static_cast<uint64_t>(Horizon) + 2);
     Calendar.resize(Slots);
     SlotMask = Slots - 1;
@@ -93,6 +99,9 @@ private:
   const bool Full; ///< CPI stacks, had-to-wait, timeline (not for probes)
   std::vector<unsigned> PortedNodes;
   std::vector<int64_t> DoneOffset;
+  /// Per edge, whole cycles from the producer's issue until the consumer
+  /// may issue: ceil(Weight) (a producer's issue cycle is a whole number).
+  std::vector<int64_t> EdgeDelay;
   unsigned Warmup = 0, IterationCap = 0, QueueCap = 0;
   double Width = 4; ///< the CPI stacks' W: the narrowest of the stages
 
@@ -101,8 +110,12 @@ private:
   unsigned QueueUops = 0, RobUops = 0, SchedCount = 0, LoadCount = 0,
            StoreCount = 0;
   double FrontEndCarry = 0, DispatchCarry = 0, RetireCarry = 0, Tokens = 0;
-  std::vector<int64_t> DispatchAt, RetireAt, IssueAt, IterationStart;
+  /// Per dynamic instruction (DoneAt: the last cycle its nodes occupy, set
+  /// as they issue) and per dynamic node (IssueAt); grown by whole chunks
+  /// of iterations (AllocatedIterations).
+  std::vector<int64_t> DispatchAt, RetireAt, DoneAt, IssueAt, IterationStart;
   std::vector<unsigned> NodesLeft;
+  uint64_t AllocatedIterations = 0;
   // The issue queue, event-driven: a dispatched node that waits for a
   // producer which has not issued is on that producer's list of waiters
   // (FirstWaiter/NextWaiter, one list per dynamic node); when the producer
@@ -120,6 +133,7 @@ private:
   /// No dispatched ported node older than this one is waiting (issueCause).
   mutable uint64_t OldestPorted = 0;
   std::vector<double> BusyUntil;
+  PortMask AllPorts = 0;  ///< the ports below NumPorts
   PortMask FreePorts = 0; ///< ports that can take a demand this cycle
   std::vector<std::vector<double>> Used;
 
@@ -133,6 +147,9 @@ private:
 
   bool Finished = false;
   SimulationReport Out;
+
+public:
+  SimLimits Limits;
 
   uint64_t dynInst(uint64_t Node) const {
     return Node / V * N + In.Nodes[Node % V].Inst;
@@ -169,8 +186,7 @@ int64_t Simulator::readyTime(uint64_t Node, uint64_t *Blocker) const {
         *Blocker = Producer;
       return -1;
     }
-    Ready = std::max(Ready, static_cast<int64_t>(std::ceil(
-                                static_cast<double>(P) + Edge.Weight - 1e-9)));
+    Ready = std::max(Ready, P + EdgeDelay[E]);
   }
   return Ready;
 }
@@ -200,9 +216,11 @@ bool Simulator::allocatePorts(unsigned Node) {
     }
     int Best = -1;
     double BestScore = 0;
-    for (PortMask M = U.Ports; M; M &= M - 1) {
+    // Only ports free at the start of the cycle (FreePorts, ports below
+    // NumPorts) can be; one this node's earlier demand took may be full.
+    for (PortMask M = U.Ports & FreePorts; M; M &= M - 1) {
       unsigned P = static_cast<unsigned>(std::countr_zero(M));
-      if (P >= In.NumPorts || BusyUntil[P] >= Cycle + 1 - 1e-9)
+      if (BusyUntil[P] >= Cycle + 1 - 1e-9)
         continue;
       double Score =
           Share[P] > 0 ? (Mine[P] + U.Cycles) / Share[P] : 1e30 + Mine[P];
@@ -305,12 +323,17 @@ CpiCause Simulator::issueCause() const {
 void Simulator::deliver() {
   const unsigned I = static_cast<unsigned>(Delivered % N);
   if (I == 0) {
-    DispatchAt.resize(DispatchAt.size() + N, -1);
-    RetireAt.resize(RetireAt.size() + N, -1);
-    NodesLeft.resize(NodesLeft.size() + N, 0);
-    IssueAt.resize(IssueAt.size() + V, -1);
-    FirstWaiter.resize(FirstWaiter.size() + V, NoNode);
-    NextWaiter.resize(NextWaiter.size() + V, NoNode);
+    if (Delivered / N == AllocatedIterations) {
+      // Doubling, at least 64 iterations: not one resize per iteration.
+      AllocatedIterations += std::max<uint64_t>(64, AllocatedIterations);
+      DispatchAt.resize(AllocatedIterations * N, -1);
+      RetireAt.resize(AllocatedIterations * N, -1);
+      DoneAt.resize(AllocatedIterations * N, 0);
+      NodesLeft.resize(AllocatedIterations * N, 0);
+      IssueAt.resize(AllocatedIterations * V, -1);
+      FirstWaiter.resize(AllocatedIterations * V, NoNode);
+      NextWaiter.resize(AllocatedIterations * V, NoNode);
+    }
     IterationStart.push_back(Cycle);
   }
   QueueUops += In.FusedUops[I];
@@ -325,14 +348,10 @@ void Simulator::retire() {
   while (Retired < Dispatched) {
     const uint64_t D = Retired;
     const unsigned I = static_cast<unsigned>(D % N);
-    const uint64_t It = D / N;
     if (NodesLeft[D] > 0)
       break;
-    int64_t Done = 0;
-    for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
-      Done = std::max(Done, IssueAt[It * V + Node] + DoneOffset[Node]);
     const unsigned U = In.FusedUops[I];
-    if (Done > Cycle || (Budget <= 0 && U > 0))
+    if (DoneAt[D] > Cycle || (Budget <= 0 && U > 0))
       break;
     RetireAt[D] = Cycle;
     RobUops -= U;
@@ -390,7 +409,9 @@ bool Simulator::tryIssue(uint64_t DynNode) {
     return false;
   IssueAt[DynNode] = Cycle;
   SchedCount -= Ported;
-  if (--NodesLeft[dynInst(DynNode)] == 0)
+  const uint64_t D = dynInst(DynNode);
+  DoneAt[D] = std::max(DoneAt[D], Cycle + DoneOffset[Node]);
+  if (--NodesLeft[D] == 0)
     NIssued += In.FusedUops[S.Inst];
   uint64_t W = FirstWaiter[DynNode];
   FirstWaiter[DynNode] = NoNode;
@@ -404,10 +425,14 @@ bool Simulator::tryIssue(uint64_t DynNode) {
 
 void Simulator::issue() {
   NIssued = 0;
-  FreePorts = 0;
-  for (unsigned P = 0; P < In.NumPorts; ++P)
+  // At the end of the last cycle FreePorts held exactly the ports not busy
+  // into this one (allocatePorts clears a port's bit when it fills it):
+  // only the others can still be busy.
+  for (PortMask Busy = AllPorts & ~FreePorts; Busy; Busy &= Busy - 1) {
+    const unsigned P = static_cast<unsigned>(std::countr_zero(Busy));
     if (BusyUntil[P] < Cycle + 1 - 1e-9)
       FreePorts |= PortMask(1) << P;
+  }
   // This cycle's candidates, oldest first: the ported nodes still waiting
   // for a port (Ready), the nodes whose ready cycle is now (Arrivals) and
   // those made ready by an older node issuing in this pass (Late).
@@ -436,8 +461,10 @@ void Simulator::issue() {
       std::pop_heap(Late.begin(), Late.end(), std::greater<>());
       Late.pop_back();
     }
-    if (!tryIssue(Node))
+    if (!tryIssue(Node)) {
       NextReady.push_back(Node); // ported: waits for a port
+      Limits.PortRefused = true;
+    }
   }
   Ready.swap(NextReady);
 }
@@ -451,6 +478,7 @@ void Simulator::dispatch() {
   for (;;) {
     if (Dispatched == Delivered) {
       Stall = DispatchStall::QueueEmpty;
+      Limits.FrontEndStarved |= Cycle > 0;
       break;
     }
     const uint64_t D = Dispatched;
@@ -623,9 +651,8 @@ void Simulator::finish(unsigned First, unsigned Last) {
         const unsigned From = In.Nodes[Edge.From].Inst;
         if (It < Edge.Distance || (Edge.Distance == 0 && From == S.Inst))
           continue; // before the loop, or the instruction's own load part
-        const int64_t At = static_cast<int64_t>(std::ceil(
-            static_cast<double>(IssueAt[(It - Edge.Distance) * V + Edge.From]) +
-            Edge.Weight - 1e-9));
+        const int64_t At =
+            IssueAt[(It - Edge.Distance) * V + Edge.From] + EdgeDelay[E];
         if (At > Ready) {
           Ready = At;
           Culprit = static_cast<int>(From);
@@ -699,8 +726,12 @@ SimulationReport Simulator::run() {
 } // namespace
 
 SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations,
-                              bool Accounts) {
-  return Simulator(In, Accounts ? TimelineIterations : 0, Accounts).run();
+                              bool Accounts, SimLimits *Limits) {
+  Simulator Sim(In, Accounts ? TimelineIterations : 0, Accounts);
+  SimulationReport Out = Sim.run();
+  if (Limits)
+    *Limits = Sim.Limits;
+  return Out;
 }
 
 } // namespace loopperf::detail

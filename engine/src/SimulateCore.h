@@ -7,6 +7,7 @@
 #include "loopperf/MachineModel.h"
 #include "loopperf/Simulate.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace loopperf::detail {
@@ -33,9 +34,9 @@ struct SimInput {
   std::vector<SimNode> Nodes; ///< program order, an instruction's contiguous
   std::vector<unsigned> FirstNode; ///< per instruction, plus Nodes.size()
   std::vector<SimEdge> Edges;
-  std::vector<unsigned> FusedUops; ///< per instruction (0: fused branch)
-  std::vector<bool> Loads, Stores; ///< per instruction
-  std::vector<double> InstLatency; ///< per instruction (CPI causes)
+  std::vector<unsigned> FusedUops;    ///< per instruction (0: fused branch)
+  std::vector<uint8_t> Loads, Stores; ///< per instruction (0 or 1)
+  std::vector<double> InstLatency;    ///< per instruction (CPI causes)
   /// Per instruction and port: its share of the ports stage's optimal
   /// assignment, which the port choice follows.
   std::vector<std::vector<double>> PortShare;
@@ -54,13 +55,25 @@ struct SimInput {
   bool UnlimitedPorts = false;
 };
 
+/// What a run met, for deciding which probes would repeat it exactly.
+struct SimLimits {
+  /// Dispatch found the front end's queue empty after the first cycle
+  /// (before it, every front end has delivered nothing). If not, a perfect
+  /// front end dispatches the same instructions in the same cycles.
+  bool FrontEndStarved = false;
+  /// A ready node found no free port. If not, every node issued in its
+  /// ready cycle, as it would with unlimited ports.
+  bool PortRefused = false;
+};
+
 /// Runs the loop until its retire-cycle deltas repeat (see the .cpp) or a
 /// cap; fills every SimulationReport member except Probes. `Accounts`
 /// false (the probes): only the steady state (Converged, CyclesPerIteration,
 /// the period, window, iterations and cycles) is filled, without the CPI
 /// stacks, had-to-wait and timeline, which never change the simulated
-/// cycles, and faster.
+/// cycles, and faster. `Limits`, when given, receives what the run met.
 SimulationReport simulateLoop(const SimInput &In, unsigned TimelineIterations,
-                              bool Accounts = true);
+                              bool Accounts = true,
+                              SimLimits *Limits = nullptr);
 
 } // namespace loopperf::detail

@@ -101,18 +101,36 @@ SimProbe probe(const char *Id, const char *Label, const SimInput &In) {
 
 StageResult runSimulation(StageContext &C, LoopReport &R) {
   const SimInput In = simulationInput(C, R);
+  SimLimits Met;
   auto Sim = std::make_shared<SimulationReport>(
-      simulateLoop(In, C.Options.TimelineIterations));
+      simulateLoop(In, C.Options.TimelineIterations, true, &Met));
+  // A probe whose idealisation the run never met would repeat it cycle for
+  // cycle (SimLimits): its result is the run's, without simulating again.
+  const SimProbe Same = {"", "", Sim->CyclesPerIteration, Sim->Converged};
+  auto SameAsRun = [&](const char *Id, const char *Label) {
+    SimProbe P = Same;
+    P.Id = Id;
+    P.Label = Label;
+    return P;
+  };
 
-  SimInput FrontEnd = In;
-  FrontEnd.FrontEndWidth = 0;
-  FrontEnd.TakenBranchesPerCycle = 0;
-  FrontEnd.IterationMinCycles = 0;
-  Sim->Probes.push_back(
-      probe("perfect-front-end", "perfect front end", FrontEnd));
-  SimInput Ports = In;
-  Ports.UnlimitedPorts = true;
-  Sim->Probes.push_back(probe("unlimited-ports", "unlimited ports", Ports));
+  if (Met.FrontEndStarved) {
+    SimInput FrontEnd = In;
+    FrontEnd.FrontEndWidth = 0;
+    FrontEnd.TakenBranchesPerCycle = 0;
+    FrontEnd.IterationMinCycles = 0;
+    Sim->Probes.push_back(
+        probe("perfect-front-end", "perfect front end", FrontEnd));
+  } else {
+    Sim->Probes.push_back(SameAsRun("perfect-front-end", "perfect front end"));
+  }
+  if (Met.PortRefused) {
+    SimInput Ports = In;
+    Ports.UnlimitedPorts = true;
+    Sim->Probes.push_back(probe("unlimited-ports", "unlimited ports", Ports));
+  } else {
+    Sim->Probes.push_back(SameAsRun("unlimited-ports", "unlimited ports"));
+  }
   SimInput Independent = In;
   Independent.Edges.clear();
   for (SimNode &N : Independent.Nodes)
