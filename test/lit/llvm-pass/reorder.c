@@ -44,6 +44,16 @@
 // RUN:   -mtune=alderlake -fpass-plugin=%plugin -Rpass-missed=loopperf -c %s -o %t.high.o 2>&1 \
 // RUN:   | %FileCheck %s --check-prefix=HIGH
 // RUN: cmp %t.none.o %t.high.o
+// RUN: env LOOPPERF_OPTIONS=reorder=1 %clang -O2 -march=x86-64-v3 -mtune=alderlake \
+// RUN:   -fpass-plugin=%plugin -fplugin=%plugin -mllvm -loopperf-reorder-threshold=6 \
+// RUN:   -Rpass-missed=loopperf -c %s -o %t.high2.o 2>&1 | %FileCheck %s --check-prefix=HIGH
+// RUN: cmp %t.none.o %t.high2.o
+//
+// A bad value: a warning, and reordering stays off.
+// RUN: env LOOPPERF_OPTIONS=reorder=maybe %clang -O2 -march=x86-64-v3 -mtune=alderlake \
+// RUN:   -fpass-plugin=%plugin -c %s -o %t.bad.o 2>&1 | %FileCheck %s --check-prefix=BAD
+// RUN: cmp %t.none.o %t.bad.o
+// BAD: warning: loopperf: LOOPPERF_OPTIONS: 'reorder=maybe': reorder must be 1 or 0
 
 void jacobi(double *restrict out, const double *restrict in, long n) {
   for (long i = 1; i < n - 1; ++i)
@@ -53,7 +63,7 @@ void jacobi(double *restrict out, const double *restrict in, long n) {
 // Loops in block order: the scalar remainder first (clang 19 only: clang
 // 22 lays it out with two entries, no natural loop), whose other orders
 // simulate the same 1.92 as its own: nothing to gain.
-// REMARK-LLVM19: reorder.c:49:3: remark: loop not reordered: the best order (critical-path) is predicted at 1.92 against 1.92 cycles/iteration (simulated), a gain of 0.00 %, not above the threshold 2.00 % [-Rpass-missed=loopperf]
+// REMARK-LLVM19: reorder.c:59:3: remark: loop not reordered: the best order (critical-path) is predicted at 1.92 against 1.92 cycles/iteration (simulated), a gain of 0.00 %, not above the threshold 2.00 % [-Rpass-missed=loopperf]
 //
 // The vector body (4 x 4 doubles per iteration), alderlake model
 // (models/alderlake.json, LLVM's Golden Cove numbers; detail=2 lists them):
@@ -61,18 +71,19 @@ void jacobi(double *restrict out, const double *restrict in, long n) {
 // 1/5) that shift in[i-1] into place, a vfmadd213pd with a folded load of
 // in[i] (ports 0/1), a vaddpd (ports 1/5), a vmulpd by 0.25 (ports 0/1): 20
 // uops on ports 0, 1 and 5 = 20 / 3 = 6.67 cycles/iteration, the ports
-// bound (front end 30 fused uops / 6 = 5.00). clang's order pairs each
-// vshufpd with its vperm2f128; the simulation (SimulateCore.cpp, oldest
-// ready uop first on a free port) then has each vshufpd wait 3 cycles for
-// its vperm2f128 and compete with the next pair's vperm2f128 for port 5:
-// its steady state repeats every 6 iterations in 44 cycles, 7.33
-// cycles/iteration. The critical-path order (LLVM's height: the
-// vperm2f128s start the longer paths) issues the four vperm2f128 first and
-// the vshufpds behind them: 167 cycles every 24 iterations, 6.96, 0.29
-// above the ports bound. Gain (7.33 - 6.96) / 7.33 = 5.11 % (44/6 and
-// 167/24 exactly: 5.114 %). Six instructions change place (the three
-// vperm2f128 that move up, the three vshufpd that move down).
-// REMARK: reorder.c:49:3: remark: loop reordered (critical-path, 6 instructions moved): predicted 7.33 -> 6.96 cycles/iteration (simulated), a gain of 5.11 % [-Rpass=loopperf]
+// bound (front end 30 fused uops / 6 = 5.00). The simulation
+// (SimulateCore.cpp: in-order dispatch, oldest ready uop first) of clang's
+// order, where each vshufpd directly follows the vperm2f128 it waits for,
+// repeats every 6 iterations in 44 cycles: 7.33 cycles/iteration, of which
+// its CPI stacks charge 2.33 to latency (waiting for producers of latency
+// above 1). The critical-path order (LLVM's height: the vperm2f128s start
+// the longer paths) issues the four vperm2f128 first, so their 3-cycle
+// latencies overlap: 167 cycles every 24 iterations, 6.96 (latency 1.96),
+// 0.29 above the ports bound. Gain (44/6 - 167/24) / (44/6) = 9/176 =
+// 5.11 %. The CLI gives the same on the two bodies' assembly (`loopperf
+// --mcpu=alderlake --simulate --cpi-stack`). Six instructions change place
+// (three vperm2f128 move up, three vshufpd down).
+// REMARK: reorder.c:59:3: remark: loop reordered (critical-path, 6 instructions moved): predicted 7.33 -> 6.96 cycles/iteration (simulated), a gain of 5.11 % [-Rpass=loopperf]
 //
 // The record's named arguments:
 // YAML:      Name: LoopPerfReorder
