@@ -84,6 +84,10 @@ void jacobi(double *restrict out, const double *restrict in, long n) {
 // --mcpu=alderlake --simulate --cpi-stack`). Six instructions change place
 // (three vperm2f128 move up, three vshufpd down).
 // REMARK: reorder.c:59:3: remark: loop reordered (critical-path, 6 instructions moved): predicted 7.33 -> 6.96 cycles/iteration (simulated), a gain of 5.11 % [-Rpass=loopperf]
+// clang 22's scalar remainder comes after the vector body (the other one,
+// with one entry: 8 fused uops, 1 element per iteration); LLVM's graph
+// allows no other order of its body.
+// REMARK-LLVM22: reorder.c:59:3: remark: loop not reordered: every candidate order is the current one (the dependencies leave no other) [-Rpass-missed=loopperf]
 //
 // The record's named arguments:
 // YAML:      Name: LoopPerfReorder
@@ -100,7 +104,8 @@ void jacobi(double *restrict out, const double *restrict in, long n) {
 //
 // The reordered body: the four vperm2f128 (one before the last load, as
 // the load feeds the fourth) ahead of the four vshufpd; the rest as clang
-// scheduled it, the cmp still next to its jne (macro-fusion).
+// scheduled it, the cmp still next to its jne (macro-fusion; clang 22
+// puts a .loc line between addq and cmpq).
 // ASM:      # =>This Inner Loop Header: Depth=1
 // ASM:      vmovupd 16(%rsi,%r9,8), %ymm3
 // ASM:      vmovupd 48(%rsi,%r9,8), %ymm4
@@ -117,7 +122,7 @@ void jacobi(double *restrict out, const double *restrict in, long n) {
 // ASM:      vfmadd213pd (%rsi,%r9,8), %ymm1, %ymm6
 // ASM:      vmovupd %ymm6, 104(%rdi,%r9,8)
 // ASM-NEXT: addq $16, %r9
-// ASM-NEXT: cmpq %r9, %r8
+// ASM:      cmpq %r9, %r8
 // ASM-NEXT: jne .LBB0_{{[0-9]+}}
 //
 // AFTER: remark: loop runs 6.96 cycles/iteration (0.43 cycles/element, 16 elements/iteration)
