@@ -57,7 +57,7 @@ bool branchesTo(const MachineInstr &MI, const MachineBasicBlock *To) {
 bool translate(const MachineInstr &MI, TranslateContext &C,
                std::vector<Instruction> &Out) {
   LoopBody &Body = C.Body;
-  if (MI.isBundle() || MI.isMetaInstruction())
+  if (!entersKernel(MI))
     return true;
   if (!Body.Loc && MI.getDebugLoc())
     Body.Loc = MI.getDebugLoc();
@@ -141,6 +141,10 @@ executionOrder(const MachineLoop &L,
 }
 
 } // namespace
+
+bool entersKernel(const MachineInstr &MI) {
+  return !MI.isBundle() && !MI.isMetaInstruction();
+}
 
 std::string describeLoc(const DebugLoc &DL) {
   SourceLoc S = sourceLoc(DL);

@@ -29,6 +29,7 @@
 
 namespace llvm {
 class MachineBasicBlock;
+class MachineInstr;
 class MachineLoop;
 } // namespace llvm
 
@@ -58,6 +59,10 @@ struct LoopBody {
 LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,
                        const llvmmc::MCInstTranslator &Translator,
                        unsigned MaxInstructions);
+
+/// Whether `MI` becomes an instruction of the kernel: meta instructions
+/// and bundle headers emit no code and do not.
+bool entersKernel(const llvm::MachineInstr &MI);
 
 /// "file:line" of a debug location, "" without one.
 std::string describeLoc(const llvm::DebugLoc &DL);

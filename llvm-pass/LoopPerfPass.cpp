@@ -5,6 +5,7 @@
 #include "MCInstTranslator.h"
 #include "MachineLowering.h"
 #include "Remarks.h"
+#include "Reorder.h"
 
 #include "loopperf/Analysis.h"
 #include "loopperf/BuiltinModels.h"
@@ -12,6 +13,7 @@
 
 #include "loopperf/LoopRole.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineBranchProbabilityInfo.h"
@@ -133,7 +135,16 @@ void LoopPerfPass::getAnalysisUsage(AnalysisUsage &AU) const {
   // build without them pays nothing for dominators and loop info.
   if (Displaced)
     static_cast<const Pass &>(*Displaced).getAnalysisUsage(AU);
-  AU.setPreservesAll();
+  if (reorderRequested()) {
+    // Reordering (Reorder.h) changes instructions inside blocks, never the
+    // CFG, and asks alias analysis about memory when it is still there
+    // (without it, memory accesses keep their order). Without the option
+    // nothing here changes.
+    AU.addUsedIfAvailable<AAResultsWrapperPass>();
+    AU.setPreservesCFG();
+  } else {
+    AU.setPreservesAll();
+  }
   MachineFunctionPass::getAnalysisUsage(AU);
 }
 
@@ -195,12 +206,13 @@ bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
   bool Changed = false;
   if (Displaced && MF.getFunction().hasMetadata(LLVMContext::MD_pcsections))
     Changed = DisplacedRunner::run(*Displaced, MF);
-  if (wanted(MF)) {
+  const bool Reports = wanted(MF);
+  if (Reports || (!Opts.Off && Opts.Reorder)) {
     // Per-loop failures are caught in analyseFunction; this catches what is
     // left (building the loop structure, the MC printers), so that no
     // exception reaches the compiler.
     try {
-      analyseFunction(MF);
+      Changed |= analyseFunction(MF, Reports);
     } catch (const std::exception &E) {
       MF.getFunction().getContext().diagnose(
           SettingsWarning("analysis of function '" + MF.getName().str() +
@@ -210,14 +222,14 @@ bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
   return Changed;
 }
 
-void LoopPerfPass::analyseFunction(MachineFunction &MF) {
+bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
   MachineDominatorTree DT(MF);
   MachineLoopInfo LI(DT);
   std::vector<MachineLoop *> Loops;
   for (MachineLoop *L : LI)
     collectInnermost(L, Loops);
   if (Loops.empty())
-    return;
+    return false;
   std::sort(Loops.begin(), Loops.end(),
             [](const MachineLoop *A, const MachineLoop *B) {
               return A->getHeader()->getNumber() < B->getHeader()->getNumber();
@@ -231,6 +243,8 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
   MachineBlockFrequencyInfo MBFI(MF, MBPI, LI);
   MachineOptimizationRemarkEmitter ORE(MF, &MBFI);
   auto MissedAll = [&](const char *Name, const std::string &Why) {
+    if (!Reports)
+      return false;
     for (MachineLoop *L : Loops) {
       LoopBody Body;
       Body.Header = L->getHeader();
@@ -239,6 +253,7 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
       Body.MissedName = Name;
       emitMissed(ORE, Body);
     }
+    return false;
   };
 
   const TargetMachine &TM = MF.getTarget();
@@ -272,6 +287,31 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
                                       *TM.getMCRegisterInfo(),
                                       MF.getSubtarget(), *Att, Intel.get());
   MachineLowering Lowering(MF);
+
+  // Reordering first, so that every report below describes the code as
+  // emitted.
+  bool Changed = false;
+  if (Opts.Reorder) {
+    AAResults *AA = nullptr;
+    if (auto *W = getAnalysisIfAvailable<AAResultsWrapperPass>())
+      AA = &W->getAAResults();
+    const ReorderContext Ctx{LI,   AA, Lowering, Translator, *Choice.Model,
+                             Opts, ORE};
+    for (MachineLoop *L : Loops) {
+      try {
+        Changed |= reorderLoop(*L, Ctx);
+      } catch (const std::exception &E) {
+        LoopBody Failed;
+        Failed.Header = L->getHeader();
+        Failed.Loc = L->getStartLoc();
+        Failed.MissedName = "InternalError";
+        Failed.Missed = std::string("loopperf reordering failed: ") + E.what();
+        emitMissed(ORE, Failed);
+      }
+    }
+  }
+  if (!Reports)
+    return Changed;
 
   // Every loop's body first: the roles compare a loop with its siblings.
   std::vector<LoopBody> Bodies(Loops.size());
@@ -343,6 +383,7 @@ void LoopPerfPass::analyseFunction(MachineFunction &MF) {
       emitMissed(ORE, Failed);
     }
   }
+  return Changed;
 }
 
 } // namespace loopperf::llvmpass

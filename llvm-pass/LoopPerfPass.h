@@ -41,7 +41,9 @@ public:
 
 private:
   bool wanted(const llvm::MachineFunction &MF) const;
-  void analyseFunction(llvm::MachineFunction &MF);
+  /// Reorders loops when asked (Reorder.h), then, with `Reports`, analyses
+  /// and reports every innermost loop. True when the code changed.
+  bool analyseFunction(llvm::MachineFunction &MF, bool Reports);
 
   std::unique_ptr<llvm::MachineFunctionPass> Displaced;
   PassOptions Opts;

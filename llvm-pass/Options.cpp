@@ -53,8 +53,30 @@ cl::opt<bool> OptSimulate(
              "prediction is then the simulation's, and detail 2 adds the "
              "simulated cycles, the CPI stack and the probes' gains"));
 
+cl::opt<bool> OptReorder(
+    "loopperf-reorder",
+    cl::desc("loopperf: reorder the instructions of single-block innermost "
+             "loops when the simulation predicts a gain (docs/llvm-pass.md, "
+             "Reordering)"));
+cl::opt<double> OptReorderThreshold(
+    "loopperf-reorder-threshold",
+    cl::desc("loopperf: the least predicted gain, in percent, for which a "
+             "loop is reordered"),
+    cl::init(2.0), cl::value_desc("percent"));
+
 bool parseUnsigned(StringRef S, unsigned &Out) {
   return !S.getAsInteger(10, Out);
+}
+
+/// A boolean setting's value: "1"/"0" (also "on"/"off", "true"/"false").
+bool parseBool(StringRef S, bool &Out) {
+  if (S == "1" || S == "on" || S == "true")
+    Out = true;
+  else if (S == "0" || S == "off" || S == "false")
+    Out = false;
+  else
+    return false;
+  return true;
 }
 
 /// Apply a LOOPPERF_OPTIONS string ("mcpu=znver5 json=out.json detail=2
@@ -100,9 +122,21 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
     } else if (HasValue && Key == "plan") {
       if (!Given("plan"))
         O.PlanFile = Value.str();
+    } else if (Key == "reorder") {
+      bool On = true;
+      if (HasValue && !parseBool(Value, On))
+        Bad("reorder must be 1 or 0");
+      else if (!Given("reorder"))
+        O.Reorder = On;
+    } else if (HasValue && Key == "reorder-threshold") {
+      double Percent;
+      if (Value.getAsDouble(Percent) || Percent < 0)
+        Bad("expected a percentage, 0 or more");
+      else if (!Given("reorder-threshold"))
+        O.ReorderThreshold = Percent;
     } else {
       Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, "
-          "max-instructions=, simulate, plan=)");
+          "max-instructions=, simulate, plan=, reorder=, reorder-threshold=)");
     }
   }
 }
@@ -128,6 +162,8 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
   O.MaxInstructions = OptMaxInsts;
   O.Simulate = OptSimulate;
   O.PlanFile = OptPlan;
+  O.Reorder = OptReorder;
+  O.ReorderThreshold = OptReorderThreshold;
   if (const char *Env = std::getenv("LOOPPERF_OPTIONS")) {
     auto Given = [](StringRef Key) {
       if (Key == "off")
@@ -144,11 +180,21 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
         return OptSimulate.getNumOccurrences() > 0;
       if (Key == "plan")
         return OptPlan.getNumOccurrences() > 0;
+      if (Key == "reorder")
+        return OptReorder.getNumOccurrences() > 0;
+      if (Key == "reorder-threshold")
+        return OptReorderThreshold.getNumOccurrences() > 0;
       return OptMaxInsts.getNumOccurrences() > 0;
     };
     applyEnvironment(std::string(Env), O, Given, Problems);
   }
   return O;
+}
+
+bool reorderRequested() {
+  std::vector<std::string> Problems;
+  const PassOptions O = readOptions(Problems);
+  return !O.Off && O.Reorder;
 }
 
 } // namespace loopperf::llvmpass

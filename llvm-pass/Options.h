@@ -27,6 +27,10 @@ struct PassOptions {
       DefaultMaxLoopInstructions; ///< larger loop bodies get a missed remark
   bool Simulate = false; ///< the cycle-level simulation (off by default)
   std::string PlanFile;  ///< loop plan to apply (PlanPass.h); "" = none
+  /// Reorder single-block innermost loop bodies when the simulation
+  /// predicts a gain (Reorder.h); off by default.
+  bool Reorder = false;
+  double ReorderThreshold = 2.0; ///< the least predicted gain applied, in %
 };
 
 /// A warning about the plugin's own settings (bad LOOPPERF_OPTIONS, an
@@ -47,5 +51,10 @@ private:
 /// The settings for one pass instance. Problems with LOOPPERF_OPTIONS
 /// (unknown keys, bad numbers) are appended to `Problems`.
 PassOptions readOptions(std::vector<std::string> &Problems);
+
+/// Whether reordering is asked for (-loopperf-reorder or
+/// LOOPPERF_OPTIONS's reorder=1), without the other settings: the pass
+/// declares what it uses and changes before it reads its options.
+bool reorderRequested();
 
 } // namespace loopperf::llvmpass

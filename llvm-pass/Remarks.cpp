@@ -17,15 +17,6 @@ using Arg = llvm::DiagnosticInfoOptimizationBase::Argument;
 namespace loopperf::llvmpass {
 namespace {
 
-/// How the loop is named in a message: nothing when the remark has a source
-/// location (the location says it), the function and block label otherwise.
-std::string loopWords(const LoopBody &Body) {
-  if (Body.Loc)
-    return "loop";
-  return fmt::format("loop {} in {}", blockLabel(*Body.Header),
-                     Body.Header->getParent()->getName().str());
-}
-
 void append(DiagnosticInfoOptimizationBase &Rem, const RemarkLine &Line) {
   for (const RemarkPart &P : Line.Parts)
     if (P.Key.empty())
@@ -35,6 +26,13 @@ void append(DiagnosticInfoOptimizationBase &Rem, const RemarkLine &Line) {
 }
 
 } // namespace
+
+std::string loopWords(const LoopBody &Body) {
+  if (Body.Loc)
+    return "loop";
+  return fmt::format("loop {} in {}", blockLabel(*Body.Header),
+                     Body.Header->getParent()->getName().str());
+}
 
 std::string blockLabel(const MachineBasicBlock &MBB) {
   return fmt::format(".LBB{}_{}", MBB.getParent()->getFunctionNumber(),

@@ -44,6 +44,10 @@ void emitRemarks(llvm::MachineOptimizationRemarkEmitter &ORE,
                  const LoopBody &Body, const LoopReport &R,
                  const ModelChoice &Model, unsigned Detail,
                  const LoopRole &Role);
+/// How a loop is named in a message: "loop" when the remark has a source
+/// location (the location says which), the block label and function
+/// otherwise ("loop .LBB0_3 in f").
+std::string loopWords(const LoopBody &Body);
 /// ".LBB0_3": the block's label in the assembly.
 std::string blockLabel(const llvm::MachineBasicBlock &MBB);
 
