@@ -96,7 +96,13 @@ def main():
         for src in files:
             base = os.path.join(tmp, f"{cc}{''.join(flags)}-{os.path.basename(src)[:-2]}")
             cmd = [cc, *validate.COMMON, *validate.NO_IDIOM[cc], *flags, "-I", validate.SUITE, "-c", src]
-            report = run([tune, "-o", base + ".plan", "--", *cmd, "-o", base + ".x.o"], env=env)
+            try:
+                report = run([tune, "-o", base + ".plan", "--", *cmd, "-o", base + ".x.o"], env=env)
+            except subprocess.CalledProcessError as e:
+                notes.append(f"{label} {os.path.basename(src)}: loopperf-tune failed "
+                             f"({e.returncode}): {e.stderr.strip()[:300]}")
+                print(notes[-1], flush=True)
+                continue
             m = re.search(r"([0-9.]+) s of compile time", report)
             compile_seconds += float(m.group(1)) if m else 0
             planned = planned_functions(report)
@@ -172,7 +178,7 @@ def write(args, rows, notes, compile_seconds, started):
                  f"{r['meas_before'] / r['meas_after']:.2f} | "
                  f"{'yes' if r['clean'] else 'no'} | {'identical' if r['same'] else 'DIFFER'} |")
     if notes:
-        L += ["", "Output differences:", ""] + [f"* {n}" for n in notes]
+        L += ["", "Output differences and failures:", ""] + [f"* {n}" for n in notes]
     out = args.out or os.path.join(validate.RESULTS, f"tune-{host}.md")
     with open(out, "w") as f:
         f.write("\n".join(L) + "\n")

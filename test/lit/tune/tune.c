@@ -47,7 +47,10 @@ void scale(double *restrict y, const double *restrict x, long n) {
 // RUN:   -fpass-plugin=%plugin -Rpass=loopperf -c %s -o %t/k.o 2>&1 \
 // RUN:   | %FileCheck %s --check-prefix=APPLIED
 // APPLIED: tune.c:7:3: remark: plan: unroll 1, interleave 8 (loop 1 of sum1)
-// APPLIED: tune.c:7:3: remark: loop runs 4.00 cycles/iteration (0.12 cycles/element, 32 elements/iteration)
+// APPLIED: tune.c:7:3: remark: loop runs 4.00 cycles/iteration (0.12 cycles/element, 32 elements/iteration){{.*}}; role: vector body,
+// The followup metadata of the plan (as of the pragma) leaves the loops
+// the vectorizer made marked by a bare llvm.loop.isvectorized, which still
+// means "vectorized": the vector body keeps its role.
 //
 // The keys come from the plan pass's PlanLoop analysis remarks.
 // RUN: echo '{"loopperf_plan": 1, "loops": []}' > %t/empty.plan
