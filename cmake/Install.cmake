@@ -61,12 +61,13 @@ Version: ${PROJECT_VERSION}
 # Man pages from the tools' own --help/--version (help2man, Debian's
 # help2man package; without it there are no man pages and a message says so).
 find_program(LOOPPERF_HELP2MAN help2man)
-set(loopperf_man_tools loopperf loopperf-gate loopperf-measure loopperf-models)
+set(loopperf_man_tools loopperf loopperf-gate loopperf-measure loopperf-models loopperf-tune)
 set(loopperf_man_names
   "predicted cycles per iteration of the innermost loops in x86-64 assembly"
   "compare loopperf's predictions between two builds (CI perf-regression gate)"
   "measure cycles per iteration of loops on this machine"
-  "list, check and show loopperf's machine models")
+  "list, check and show loopperf's machine models"
+  "choose unroll and interleave factors from loopperf's predictions")
 if(LOOPPERF_HELP2MAN)
   set(pages "")
   foreach(tool name IN ZIP_LISTS loopperf_man_tools loopperf_man_names)

@@ -2,7 +2,7 @@
 # target, for loopperf-gate in CI (docs/ci.md).
 #
 #   include(/path/to/loopperf/cmake/LoopPerf.cmake)
-#   loopperf_enable(mylib [MCPU cpu] [JSON])
+#   loopperf_enable(mylib [MCPU cpu] [JSON] [PLAN file])
 #
 # clang (C/C++): -fpass-plugin=<LOOPPERF_CLANG_PLUGIN> -fsave-optimization-record
 #   -foptimization-record-passes=loopperf: each object gets <obj>.opt.yaml
@@ -12,6 +12,11 @@
 #   also -fplugin-arg-loopperf-json (<dumpbase>.loopperf.json).
 # MCPU: the model to predict for instead of the one -march/-mtune select
 #   (clang: -fplugin= as well, so that -mllvm -loopperf-mcpu is known).
+# PLAN: a loop plan (loopperf-tune's output, docs/tune.md) the compilers
+#   obey: clang -mllvm -loopperf-plan=<file> (with -fplugin= as for MCPU),
+#   GCC -fplugin-arg-loopperf-plan=<file>; a relative path is taken from
+#   the current source directory, and the target's sources are rebuilt when
+#   the plan changes.
 # The plugins are LOOPPERF_CLANG_PLUGIN / LOOPPERF_GCC_PLUGIN when set; else
 # those of LOOPPERF_ROOT (a loopperf build directory: its lib/loopperf.so and
 # lib/gcc/loopperf.so); else, after find_package(LoopPerf), the installed
@@ -51,7 +56,7 @@ macro(_loopperf_plugin out kind rootkind what major)
 endmacro()
 
 function(loopperf_enable target)
-  cmake_parse_arguments(LP "JSON" "MCPU" "" ${ARGN})
+  cmake_parse_arguments(LP "JSON" "MCPU;PLAN" "" ${ARGN})
   if(LP_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "loopperf_enable: unknown arguments ${LP_UNPARSED_ARGUMENTS}")
   endif()
@@ -62,6 +67,17 @@ function(loopperf_enable target)
     include("${LOOPPERF_ROOT}/lib/loopperf-plugins.cmake")
   endif()
 
+  if(LP_PLAN)
+    get_filename_component(LP_PLAN "${LP_PLAN}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${LP_PLAN}")
+      message(FATAL_ERROR "loopperf_enable(${target}): no plan at '${LP_PLAN}'")
+    endif()
+    get_target_property(_lp_sources ${target} SOURCES)
+    if(_lp_sources)
+      set_property(SOURCE ${_lp_sources} TARGET_DIRECTORY ${target}
+                   APPEND PROPERTY OBJECT_DEPENDS "${LP_PLAN}")
+    endif()
+  endif()
   foreach(lang C CXX)
     if(NOT CMAKE_${lang}_COMPILER_LOADED)
       continue()
@@ -76,8 +92,14 @@ function(loopperf_enable target)
       endif()
       list(APPEND flags "-fpass-plugin=${clang_plugin}" -fsave-optimization-record
            -foptimization-record-passes=loopperf)
+      if(LP_MCPU OR LP_PLAN)
+        list(APPEND flags "-fplugin=${clang_plugin}")
+      endif()
       if(LP_MCPU)
-        list(APPEND flags "-fplugin=${clang_plugin}" "SHELL:-mllvm -loopperf-mcpu=${LP_MCPU}")
+        list(APPEND flags "SHELL:-mllvm -loopperf-mcpu=${LP_MCPU}")
+      endif()
+      if(LP_PLAN)
+        list(APPEND flags "SHELL:-mllvm -loopperf-plan=${LP_PLAN}")
       endif()
     elseif(id STREQUAL "GNU")
       _loopperf_plugin(gcc_plugin GCC GCC "GCC" ${major})
@@ -87,6 +109,9 @@ function(loopperf_enable target)
       list(APPEND flags "-fplugin=${gcc_plugin}" -fsave-optimization-record)
       if(LP_MCPU)
         list(APPEND flags "-fplugin-arg-loopperf-mcpu=${LP_MCPU}")
+      endif()
+      if(LP_PLAN)
+        list(APPEND flags "-fplugin-arg-loopperf-plan=${LP_PLAN}")
       endif()
       if(LP_JSON)
         list(APPEND flags -fplugin-arg-loopperf-json)

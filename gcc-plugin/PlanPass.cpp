@@ -43,7 +43,10 @@ public:
     for (const PlanEntry &E : ThePlan.Loops)
       if (E.Function == Symbol)
         Entries.push_back(&E);
-    if (Entries.empty())
+    // With dumps or records on, every innermost loop is named by its plan
+    // key (a note): what a plan entry for it says, and what loopperf-tune
+    // reads to write one.
+    if (Entries.empty() && !dump_enabled_p())
       return 0;
 
     // Innermost loops in source order (file, line, column; loop number for
@@ -75,6 +78,12 @@ public:
       Shapes.push_back(Loops[I].Shape);
     }
 
+    if (dump_enabled_p())
+      for (const InnerLoop &In : Loops)
+        dump_printf_loc(MSG_NOTE, where(In, Fun),
+                        "plan key: loop %u of %s at %s:%u:%u\n",
+                        In.Shape.Ordinal, Symbol, In.Shape.File.c_str(),
+                        In.Shape.Line, In.Shape.Column);
     for (const PlanEntry *E : Entries) {
       // An entry of a same-named function in another file is not ours.
       bool OurFile = planFileMatches(E->File, Main);
@@ -100,12 +109,16 @@ public:
   opt_pass *clone() final { return new PlanPass(m_ctxt, ThePlan); }
 
 private:
+  /// Where remarks about a loop go: its position, else its function's.
+  static dump_user_location_t where(const InnerLoop &In, function *Fun) {
+    return In.Where != UNKNOWN_LOCATION
+               ? dump_user_location_t::from_location_t(In.Where)
+               : dump_user_location_t::from_function_decl(Fun->decl);
+  }
+
   void apply(const PlanEntry &E, const InnerLoop &In, function *Fun,
              const char *Symbol) {
-    const dump_user_location_t Loc =
-        In.Where != UNKNOWN_LOCATION
-            ? dump_user_location_t::from_location_t(In.Where)
-            : dump_user_location_t::from_function_decl(Fun->decl);
+    const dump_user_location_t Loc = where(In, Fun);
     if (E.Interleave && dump_enabled_p())
       dump_printf_loc(MSG_MISSED_OPTIMIZATION, Loc,
                       "plan asks for interleave %u; GCC has no interleave "

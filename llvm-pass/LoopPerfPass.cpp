@@ -72,6 +72,26 @@ SmallVector<const BasicBlock *, 8> irBlocks(const MachineLoop &L) {
   return Out;
 }
 
+/// The loop option `Name` of loop ID `Id`, also inside a loop ID nested as
+/// an operand: with a pragma's (or a loop plan's) followup_all, clang
+/// writes the followup's attributes as a loop ID of their own, and
+/// LoopVectorize copies that node, not its attributes, into the IDs of the
+/// loops it makes (`!11 = distinct !{!11, !12, ...}`, `!12 = distinct
+/// !{!12, !"llvm.loop.isvectorized"...}`), where findOptionMDForLoopID does
+/// not look.
+const MDNode *findLoopOption(MDNode *Id, StringRef Name) {
+  if (MDNode *Found = findOptionMDForLoopID(Id, Name))
+    return Found;
+  for (unsigned I = 1; I < Id->getNumOperands(); ++I) {
+    auto *Nested = dyn_cast<MDNode>(Id->getOperand(I));
+    if (Nested && Nested != Id && Nested->getNumOperands() > 0 &&
+        Nested->getOperand(0) == Nested)
+      if (MDNode *Found = findOptionMDForLoopID(Nested, Name))
+        return Found;
+  }
+  return nullptr;
+}
+
 /// What the IR says about a machine loop (loopperf/LoopRole.h): whether
 /// LoopVectorize made it (it marks the vector body, the vector epilogue
 /// and the scalar remainder alike with llvm.loop.isvectorized, on the
@@ -90,12 +110,15 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
   if (!Blocks.empty()) {
     MDNode *Id = L.getLoopID();
     const MDNode *Flag =
-        Id ? findOptionMDForLoopID(Id, "llvm.loop.isvectorized") : nullptr;
+        Id ? findLoopOption(Id, "llvm.loop.isvectorized") : nullptr;
     const auto *On =
         Flag && Flag->getNumOperands() == 2
             ? mdconst::dyn_extract<ConstantInt>(Flag->getOperand(1))
             : nullptr;
-    F.Vectorized = On && !On->isZero();
+    // Read as LLVM's getOptionalBoolLoopAttribute does: the name alone
+    // means true (the followup's `!{!"llvm.loop.isvectorized"}`).
+    F.Vectorized =
+        Flag && (Flag->getNumOperands() == 1 || (On && !On->isZero()));
     // The vectorization factor: the most lanes of a vector value (result
     // or operand) in the loop's IR.
     unsigned Lanes = 0;

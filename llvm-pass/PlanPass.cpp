@@ -151,7 +151,13 @@ PreservedAnalyses PlanPass::run(Function &F, FunctionAnalysisManager &AM) {
   for (const PlanEntry &E : Loaded->Loops->Loops)
     if (E.Function == F.getName())
       Entries.push_back(&E);
-  if (Entries.empty())
+  OptimizationRemarkEmitter &ORE =
+      AM.getResult<OptimizationRemarkEmitterAnalysis>(F);
+  // With loopperf's remarks or records on, every innermost loop is named
+  // by its plan key (a PlanLoop analysis remark): what a plan entry for it
+  // says, and what loopperf-tune reads to write one.
+  const bool Describe = ORE.allowExtraAnalysis("loopperf");
+  if (Entries.empty() && !Describe)
     return PreservedAnalyses::all();
 
   LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
@@ -171,9 +177,19 @@ PreservedAnalyses PlanPass::run(Function &F, FunctionAnalysisManager &AM) {
     Inner.push_back(L);
     Shapes.push_back(std::move(S));
   }
+  if (Describe)
+    for (size_t I = 0; I < Inner.size(); ++I)
+      ORE.emit([&] {
+        const PlanLoop &S = Shapes[I];
+        return OptimizationRemarkAnalysis("loopperf", "PlanLoop",
+                                          Inner[I]->getStartLoc(),
+                                          Inner[I]->getHeader())
+               << "plan key: loop " << ore::NV("Ordinal", S.Ordinal) << " of "
+               << ore::NV("Function", F.getName()) << " at "
+               << ore::NV("File", S.File) << ":" << ore::NV("Line", S.Line)
+               << ":" << ore::NV("Column", S.Column);
+      });
 
-  OptimizationRemarkEmitter &ORE =
-      AM.getResult<OptimizationRemarkEmitterAnalysis>(F);
   for (const PlanEntry *E : Entries) {
     // An entry of a same-named function in another file is not ours.
     bool OurFile = planFileMatches(E->File, M->getSourceFileName());

@@ -187,17 +187,26 @@ std::optional<size_t> matchPlanEntry(const PlanEntry &E,
   const bool LoopsHavePositions =
       std::any_of(Loops.begin(), Loops.end(),
                   [](const PlanLoop &L) { return L.Line != 0; });
+  // With positions: the loop at the entry's position; of several loops at
+  // one position (a macro expands to all of them), the one with the
+  // entry's ordinal, else none (which of them the entry meant is unknown).
+  std::vector<size_t> AtPosition;
   for (size_t I = 0; I < Loops.size(); ++I) {
     const PlanLoop &L = Loops[I];
     if (!planFileMatches(E.File, L.File))
       continue;
     if (E.Line && LoopsHavePositions) {
       if (L.Line == E.Line && L.Column == E.Column)
-        return I;
+        AtPosition.push_back(I);
     } else if (L.Ordinal == E.Ordinal) {
       return I;
     }
   }
+  if (AtPosition.size() == 1)
+    return AtPosition.front();
+  for (size_t I : AtPosition)
+    if (Loops[I].Ordinal == E.Ordinal)
+      return I;
   return std::nullopt;
 }
 

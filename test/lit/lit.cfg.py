@@ -93,5 +93,7 @@ config.environment.pop("LOOPPERF_OPTIONS", None)
 config.substitutions.append(("%loopperf-measure", os.path.join(config.loopperf_bin_dir, "loopperf-measure")))
 # loopperf-gate (tools/gate) and its sample project (test/lit/gate/Inputs).
 config.substitutions.append(("%gate", os.path.join(config.loopperf_bin_dir, "loopperf-gate")))
+# loopperf-tune (tools/tune).
+config.substitutions.append(("%tune", os.path.join(config.loopperf_bin_dir, "loopperf-tune")))
 config.substitutions.append(("%srcroot", config.loopperf_src_root))
 config.substitutions.append(("%objroot", config.loopperf_obj_root))

@@ -132,6 +132,25 @@ TEST(Plan, LoopsAreFoundByPositionElseByOrdinal) {
             std::nullopt);
 }
 
+TEST(Plan, LoopsSharingAPositionAreToldApartByOrdinal) {
+  // One macro expands to three loops of f, all at 18:1 (bench/suite's RED
+  // kernels with GCC): the ordinal says which; an ordinal none of them has
+  // names none (not the first one at the position).
+  PlanEntry E;
+  E.File = "k.c";
+  E.Function = "f";
+  E.Line = 18;
+  E.Column = 1;
+  E.Ordinal = 2;
+  const std::vector<PlanLoop> Three = {
+      {"k.c", 18, 1, 1}, {"k.c", 18, 1, 2}, {"k.c", 18, 1, 3}};
+  EXPECT_EQ(matchPlanEntry(E, Three), 1u);
+  E.Ordinal = 4;
+  EXPECT_EQ(matchPlanEntry(E, Three), std::nullopt);
+  // One loop at the position: it, whatever the ordinal.
+  EXPECT_EQ(matchPlanEntry(E, {{"k.c", 5, 3, 1}, {"k.c", 18, 1, 2}}), 1u);
+}
+
 TEST(Plan, FilesMatchAtPathComponents) {
   EXPECT_TRUE(planFileMatches("k.c", "k.c"));
   EXPECT_TRUE(planFileMatches("src/k.c", "/home/me/proj/src/k.c"));

@@ -1,6 +1,7 @@
 // ReadClangYaml.cpp - clang's optimization records, YAML or LLVM's
 // bitstream, via LLVM's remarks library (llvm/Remarks/RemarkParser.h), not
 // hand-parsed.
+#include "ClangRemarks.h"
 #include "Readers.h"
 
 #include "llvm/Remarks/Remark.h"
@@ -106,8 +107,9 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
 
 } // namespace
 
-std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
-                                      const std::string &Origin) {
+void forEachLoopperfRemark(
+    const std::string &Bytes, const std::string &Origin,
+    llvm::function_ref<void(const llvm::remarks::Remark &)> Visit) {
   // LLVM's bitstream remarks (clang -fsave-optimization-record=bitstream,
   // `llvm-remarkutil yaml2bitstream`) start with the magic "RMRK"; the
   // bitstream parser finds a file cut short itself.
@@ -128,7 +130,6 @@ std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
                                         Bytes);
   if (!Parser)
     throw InputError(Origin, llvm::toString(Parser.takeError()));
-  std::vector<LoopRecord> Out;
   for (;;) {
     llvm::Expected<std::unique_ptr<llvm::remarks::Remark>> Next =
         (*Parser)->next();
@@ -142,8 +143,15 @@ std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
                                    llvm::toString(std::move(E)));
     }
     const llvm::remarks::Remark &R = **Next;
-    if (R.PassName != "loopperf")
-      continue;
+    if (R.PassName == "loopperf")
+      Visit(R);
+  }
+}
+
+std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
+                                      const std::string &Origin) {
+  std::vector<LoopRecord> Out;
+  forEachLoopperfRemark(Bytes, Origin, [&](const llvm::remarks::Remark &R) {
     if (R.RemarkName == "LoopPerf") {
       Out.push_back(summary(R, Origin));
     } else if (R.RemarkName == "LoopPerfDetail" && !Out.empty() &&
@@ -154,7 +162,7 @@ std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
         Out.back().Fingerprint = A->Val.str();
       Out.back().Detail.push_back(R.getArgsAsMsg());
     }
-  }
+  });
   return Out;
 }
 

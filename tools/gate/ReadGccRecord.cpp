@@ -124,9 +124,10 @@ bool isLowerWord(std::string_view S) {
                            std::string_view::npos;
 }
 
-/// The ids of the passes named "loopperf" in GCC's passes tree (iterative:
-/// the tree's depth comes from the file).
-std::unordered_set<std::string> loopperfPassIds(const Json &Passes) {
+/// The ids of the passes named `Name` in GCC's passes tree (iterative: the
+/// tree's depth comes from the file).
+std::unordered_set<std::string> passIds(const Json &Passes,
+                                        const std::string &Name) {
   std::unordered_set<std::string> Ids;
   std::vector<const Json *> Todo{&Passes};
   while (!Todo.empty()) {
@@ -136,7 +137,7 @@ std::unordered_set<std::string> loopperfPassIds(const Json &Passes) {
       for (const Json &E : *J)
         Todo.push_back(&E);
     } else if (J->is_object()) {
-      if (str(*J, "name") == "loopperf" && !str(*J, "id").empty())
+      if (str(*J, "name") == Name && !str(*J, "id").empty())
         Ids.insert(str(*J, "id"));
       if (auto C = J->find("children"); C != J->end())
         Todo.push_back(&*C);
@@ -246,8 +247,10 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   return true;
 }
 
-std::vector<LoopRecord> readGccRecord(const std::string &Bytes,
-                                      const std::string &Origin) {
+namespace {
+
+/// [metadata, passes, records], or InputError.
+Json parseGccDocument(const std::string &Bytes, const std::string &Origin) {
   Json Doc = Json::parse(Bytes, nullptr, /*allow_exceptions=*/false);
   if (Doc.is_discarded())
     throw InputError(Origin, "malformed JSON (truncated?)");
@@ -255,7 +258,27 @@ std::vector<LoopRecord> readGccRecord(const std::string &Bytes,
       !Doc[2].is_array())
     throw InputError(
         Origin, "not a GCC optimization record ([metadata, passes, records])");
-  const std::unordered_set<std::string> PassIds = loopperfPassIds(Doc[1]);
+  return Doc;
+}
+
+} // namespace
+
+std::vector<GccPassRecord> readGccPassRecords(const std::string &Bytes,
+                                              const std::string &Origin,
+                                              const std::string &PassName) {
+  const Json Doc = parseGccDocument(Bytes, Origin);
+  const std::unordered_set<std::string> PassIds = passIds(Doc[1], PassName);
+  std::vector<GccPassRecord> Out;
+  for (const Json &Rec : Doc[2])
+    if (Rec.is_object() && PassIds.count(str(Rec, "pass")))
+      Out.push_back({str(Rec, "function"), messageText(Rec)});
+  return Out;
+}
+
+std::vector<LoopRecord> readGccRecord(const std::string &Bytes,
+                                      const std::string &Origin) {
+  const Json Doc = parseGccDocument(Bytes, Origin);
+  const std::unordered_set<std::string> PassIds = passIds(Doc[1], "loopperf");
   std::vector<LoopRecord> Out;
   std::string LastPass; // the pass id of the last summary
   for (const Json &Rec : Doc[2]) {

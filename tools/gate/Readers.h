@@ -26,6 +26,18 @@ std::vector<LoopRecord> readClangYaml(const std::string &Bytes,
 std::vector<LoopRecord> readGccRecord(const std::string &Bytes,
                                       const std::string &Origin);
 
+/// One GCC record of a named pass: its function and message text.
+struct GccPassRecord {
+  std::string Function;
+  std::string Text;
+};
+
+/// The records of the pass named `PassName` in GCC's -fsave-optimization-
+/// record JSON (loopperf-tune reads the "loopperf-plan" pass's loop keys).
+std::vector<GccPassRecord> readGccPassRecords(const std::string &Bytes,
+                                              const std::string &Origin,
+                                              const std::string &PassName);
+
 /// loopperf's own JSON document (docs/json.md), written by the engine's
 /// fileJsonText for both plugins and the CLI: {"file", "model", "loops":
 /// [...]}, plugin loops with "function", "file", "line", CLI loops with a

@@ -76,7 +76,9 @@ struct PlanLoop {
 /// Which of `Loops` (one function's innermost loops) `E` names, or nullopt.
 /// The file must match (planFileMatches). With a source position on both sides
 /// the position decides (it survives edits elsewhere in the function that add
-/// or remove loops before it); without one on either side the ordinal does (it
+/// or remove loops before it), and among several loops at one position (one
+/// macro expanding to all of them) the ordinal; without one on either side the
+/// ordinal does (it
 /// survives any edit that keeps the function's loops). An entry whose position
 /// no loop has is stale: nothing is applied for it and the front end warns.
 std::optional<size_t> matchPlanEntry(const PlanEntry &E,

@@ -1,0 +1,201 @@
+// Tune.cpp - see Tune.h.
+#include "Tune.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace loopperf::tune {
+namespace {
+
+bool sameLoop(const PlanEntry &Key, const gate::LoopRecord &R) {
+  return R.Function == Key.Function && R.Line == Key.Line &&
+         R.Column == Key.Column && planFileMatches(Key.File, R.File);
+}
+
+/// Within 0.5 % of each other: a tie (the records print two decimals).
+bool tied(double A, double B) { return std::fabs(A - B) <= 0.005 * B; }
+
+unsigned bodySize(const Factors &F) {
+  return std::max(F.Unroll, 1u) * std::max(F.Interleave, 1u);
+}
+
+bool smallerBody(const Factors &A, const Factors &B) {
+  return bodySize(A) < bodySize(B) ||
+         (bodySize(A) == bodySize(B) && A.Unroll < B.Unroll);
+}
+
+std::string cpe(const std::optional<Score> &S) {
+  return S ? fmt::format("{:.3f}", S->CyclesPerElement) : "-";
+}
+
+} // namespace
+
+std::string describe(const Factors &F) {
+  if (!F.Unroll && !F.Interleave)
+    return "compiler's choice";
+  std::string S;
+  if (F.Unroll)
+    S = fmt::format("unroll {}", F.Unroll);
+  if (F.Interleave)
+    S += fmt::format("{}interleave {}", S.empty() ? "" : ", ", F.Interleave);
+  return S;
+}
+
+std::optional<Score> scoreLoop(const PlanEntry &Key,
+                               const std::vector<gate::LoopRecord> &Loops,
+                               bool UseShares) {
+  if (!Key.Line)
+    return std::nullopt;
+  std::vector<const gate::LoopRecord *> Mine;
+  for (const gate::LoopRecord &R : Loops)
+    if (sameLoop(Key, R))
+      Mine.push_back(&R);
+  if (UseShares) {
+    double Cycles = 0, Elements = 0;
+    bool Complete = !Mine.empty();
+    for (const gate::LoopRecord *R : Mine) {
+      if (!R->Share || !R->ElementsPerIteration) {
+        Complete = false;
+        break;
+      }
+      Cycles += *R->Share * R->CyclesPerIteration;
+      Elements += *R->Share * R->ElementsPerIteration;
+    }
+    if (Complete && Elements > 0)
+      return Score{Cycles / Elements, "weighted"};
+  }
+  const gate::LoopRecord *Main = nullptr;
+  for (const gate::LoopRecord *R : Mine)
+    if (gate::isMainBody(*R) && R->CyclesPerElement &&
+        (!Main || R->ElementsPerIteration > Main->ElementsPerIteration))
+      Main = R;
+  if (!Main)
+    return std::nullopt;
+  return Score{*Main->CyclesPerElement,
+               Main->Role.empty() ? "loop" : Main->Role};
+}
+
+double LoopChoice::gain() const {
+  if (!Default || !Best || !Candidates[*Best] || Default->CyclesPerElement <= 0)
+    return 0;
+  return 1 - Candidates[*Best]->CyclesPerElement / Default->CyclesPerElement;
+}
+
+std::vector<LoopChoice> chooseFactors(const std::vector<PlanEntry> &Keys,
+                                      const Trial &Default,
+                                      const std::vector<Trial> &Candidates,
+                                      const std::vector<double> &Weights,
+                                      const TuneOptions &Options) {
+  const double Total =
+      Weights.empty() ? Keys.size()
+                      : std::accumulate(Weights.begin(), Weights.end(), 0.0);
+  // Machine loops are told apart by function and position only: keys
+  // sharing both (one macro's loops) cannot be scored.
+  auto SharesPosition = [&](const PlanEntry &Key) {
+    return std::count_if(Keys.begin(), Keys.end(), [&](const PlanEntry &O) {
+             return O.Line && O.Function == Key.Function &&
+                    O.Line == Key.Line && O.Column == Key.Column &&
+                    O.File == Key.File;
+           }) > 1;
+  };
+  std::vector<LoopChoice> Out;
+  for (size_t K = 0; K < Keys.size(); ++K) {
+    LoopChoice C;
+    C.Key = Keys[K];
+    C.Key.Unroll = C.Key.Interleave = 0;
+    C.Weight = Weights.empty() ? 1 : Weights[K];
+    C.Default = scoreLoop(C.Key, Default.Loops, Options.UseShares);
+    for (const Trial &T : Candidates)
+      C.Candidates.push_back(scoreLoop(C.Key, T.Loops, Options.UseShares));
+    // The best score, then among the scores tied with it the smallest body.
+    std::optional<double> Min;
+    for (const std::optional<Score> &S : C.Candidates)
+      if (S && (!Min || S->CyclesPerElement < *Min))
+        Min = S->CyclesPerElement;
+    for (size_t I = 0; Min && I < C.Candidates.size(); ++I) {
+      const std::optional<Score> &S = C.Candidates[I];
+      if (!S || !tied(S->CyclesPerElement, *Min))
+        continue;
+      if (!C.Best ||
+          smallerBody(Candidates[I].Asked, Candidates[*C.Best].Asked))
+        C.Best = I;
+    }
+    if (!C.Key.Line)
+      C.Why = "no source position (compile with the records on: clang gives "
+              "positions then)";
+    else if (SharesPosition(C.Key))
+      C.Why = "another loop of its function has the same source position "
+              "(one macro's loops?): its machine loops cannot be told apart";
+    else if (!C.Default)
+      C.Why = "no prediction per element with the compiler's choice";
+    else if (!C.Best)
+      C.Why = "no candidate gave a prediction per element";
+    else if (Total > 0 && C.Weight / Total < Options.MinWeight)
+      C.Why =
+          fmt::format("cold: {:.1f} % of the weight", 100 * C.Weight / Total);
+    else if (C.gain() <= Options.MinGain)
+      C.Why =
+          fmt::format("the compiler's choice is within {:.0f} % of the best",
+                      100 * Options.MinGain);
+    else {
+      C.Planned = true;
+      C.Key.Unroll = Candidates[*C.Best].Asked.Unroll;
+      C.Key.Interleave = Candidates[*C.Best].Asked.Interleave;
+      C.Why = fmt::format("{:.1f} % fewer cycles per element", 100 * C.gain());
+    }
+    Out.push_back(std::move(C));
+  }
+  return Out;
+}
+
+Plan planOf(const std::vector<LoopChoice> &Choices) {
+  Plan P;
+  for (const LoopChoice &C : Choices)
+    if (C.Planned)
+      P.Loops.push_back(C.Key);
+  return P;
+}
+
+Plan mergePlan(const Plan &Old, const Plan &New,
+               const std::string &SourceFile) {
+  Plan P;
+  for (const PlanEntry &E : Old.Loops)
+    if (!planFileMatches(E.File, SourceFile))
+      P.Loops.push_back(E);
+  P.Loops.insert(P.Loops.end(), New.Loops.begin(), New.Loops.end());
+  return P;
+}
+
+std::string writeTuneReport(const std::vector<LoopChoice> &Choices,
+                            const std::vector<Trial> &Candidates,
+                            bool Weighted) {
+  std::string Out = "loop | compiler's choice | best candidate | gain | plan\n";
+  double Before = 0, After = 0;
+  for (const LoopChoice &C : Choices) {
+    const std::string Best =
+        C.Best ? fmt::format("{} ({})", cpe(C.Candidates[*C.Best]),
+                             describe(Candidates[*C.Best].Asked))
+               : "-";
+    Out += fmt::format("{}:{}:{} {} (loop {}) | {} | {} | {:.1f} % | {}\n",
+                       C.Key.File, C.Key.Line, C.Key.Column, C.Key.Function,
+                       C.Key.Ordinal, cpe(C.Default), Best, 100 * C.gain(),
+                       C.Planned ? describe({C.Key.Unroll, C.Key.Interleave})
+                                 : "none: " + C.Why);
+    if (C.Default) {
+      Before += C.Weight * C.Default->CyclesPerElement;
+      After += C.Weight * (C.Planned ? C.Candidates[*C.Best]->CyclesPerElement
+                                     : C.Default->CyclesPerElement);
+    }
+  }
+  if (Before > 0)
+    Out += fmt::format("{} cycles per element over the loops: {:.3f} -> {:.3f} "
+                       "({:.1f} % fewer)\n",
+                       Weighted ? "weighted" : "summed", Before, After,
+                       100 * (1 - After / Before));
+  return Out;
+}
+
+} // namespace loopperf::tune
