@@ -184,6 +184,7 @@ TEST(GateReaders, GccSummaryVariants) {
   EXPECT_EQ(R.Model, "skylake");
   EXPECT_EQ(R.Bottleneck, "ports");
   EXPECT_EQ(R.BottleneckResource, "SKLPort0 (tied with front-end)");
+  EXPECT_EQ(R.Confidence, "medium");
   EXPECT_FALSE(parseGccSummary("loop vectorized using 32 byte vectors", R));
 }
 
@@ -211,6 +212,8 @@ TEST(GateReaders, GccSummaryWithBounds) {
       R));
   EXPECT_EQ(R.ElementsPerIteration, 1u);
   EXPECT_EQ(R.BottleneckResource, "vaddsd (line 17)");
+  // No "confidence": the summaries name it only when it is not high.
+  EXPECT_EQ(R.Confidence, "high");
 }
 
 TEST(GateReaders, GccRecordMalformed) {
@@ -542,6 +545,7 @@ TEST(GateReaders, GccSummaryRole) {
       "confidence low; role: vector epilogue, block bb 7, share 0.25",
       R));
   EXPECT_EQ(R.Callees, "f");
+  EXPECT_EQ(R.Confidence, "low");
   EXPECT_EQ(R.Role, "vector epilogue");
   EXPECT_EQ(R.Block, "bb 7");
   ASSERT_TRUE(R.Share);

@@ -180,3 +180,24 @@ TEST(Tune, LoopsSharingAPositionAreNotPlanned) {
   EXPECT_FALSE(C[1].Planned);
   EXPECT_EQ(C[0].Why.substr(0, 37), "another loop of its function has the ");
 }
+
+TEST(Tune, PlansOnlySurePredictions) {
+  // A multi-path loop predicted with confidence medium (estimated branch
+  // weights): 3.50 -> 3.00 cycles per element (gcc cond_sum_i64 of
+  // bench/results/tune-dev-host.md, which measured 2.00 either way) is not
+  // planned by default; with --min-confidence=medium it is.
+  gate::LoopRecord Before = loop("c", 4, "unvectorized", 3.5, 1);
+  gate::LoopRecord After = loop("c", 4, "unvectorized", 6, 2);
+  Before.Confidence = After.Confidence = "medium";
+  const Trial Default = trial(0, 0, {Before});
+  const std::vector<Trial> Candidates = {trial(2, 0, {After})};
+  std::vector<LoopChoice> C =
+      chooseFactors({key("c", 4, 1)}, Default, Candidates, {}, {});
+  EXPECT_FALSE(C[0].Planned);
+  EXPECT_EQ(C[0].Why, "prediction confidence medium (below high)");
+  TuneOptions Medium;
+  Medium.MinConfidence = "medium";
+  C = chooseFactors({key("c", 4, 1)}, Default, Candidates, {}, Medium);
+  EXPECT_TRUE(C[0].Planned);
+  EXPECT_EQ(C[0].Key.Unroll, 2u);
+}

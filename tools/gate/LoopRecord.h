@@ -37,6 +37,9 @@ struct LoopRecord {
   /// With Paths: the hottest path's own prediction.
   double HottestPathCycles = 0;
   std::string Model;
+  /// How sure the prediction is: "high", "medium" or "low" (the summaries
+  /// name it only when it is not high; JSON always).
+  std::string Confidence = "high";
   std::string Bottleneck; ///< "loop-carried", "ports", ... as the remark says
   std::string BottleneckResource;
   /// Which machine loop of its source loop (loopperf/LoopRole.h: "vector

@@ -63,6 +63,8 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
     L.BottleneckResource = A->Val.str();
   // The machine loop's role (loopperf/LoopRole.h), in summaries since issue
   // 18; Hotness with a profile and -fdiagnostics-show-hotness.
+  if (const llvm::remarks::Argument *A = arg(R, "Confidence"))
+    L.Confidence = A->Val.str();
   if (const llvm::remarks::Argument *A = arg(R, "Role"))
     L.Role = A->Val.str();
   if (const llvm::remarks::Argument *A = arg(R, "Block"))

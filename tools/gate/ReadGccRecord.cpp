@@ -163,6 +163,7 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   std::string_view Body = Text;
   R.Role.clear();
   R.Block.clear();
+  R.Confidence = "high"; // unless the summary says otherwise
   R.Share.reset();
   R.Bounds.clear();
   if (const size_t P = Body.rfind("; role: "); P != std::string_view::npos) {
@@ -221,6 +222,11 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
       B != std::string_view::npos) {
     const std::string_view Bounds = S.rest().substr(B + 10);
     R.Bounds = std::string(Bounds.substr(0, Bounds.find(';')));
+  }
+  if (const size_t C = S.rest().find("; confidence ");
+      C != std::string_view::npos) {
+    const std::string_view Word = S.rest().substr(C + 13);
+    R.Confidence = std::string(Word.substr(0, Word.find(';')));
   }
   if (const size_t C = S.rest().find("; lower bound: calls ");
       LowerBound && C != std::string_view::npos) {

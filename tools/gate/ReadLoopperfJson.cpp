@@ -93,7 +93,8 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &Bytes,
     for (auto [key, field] : {std::pair{"model", &R.Model},
                               {"bottleneck", &R.Bottleneck},
                               {"bottleneck_resource", &R.BottleneckResource},
-                              {"fingerprint", &R.Fingerprint}})
+                              {"fingerprint", &R.Fingerprint},
+                              {"confidence", &R.Confidence}})
       if (L.contains(key) && L[key].is_string())
         *field = L[key].get<std::string>();
     if (L.contains("bounds") && L["bounds"].is_object())

@@ -33,6 +33,10 @@ std::string cpe(const std::optional<Score> &S) {
 
 } // namespace
 
+int confidenceRank(const std::string &Level) {
+  return Level == "high" ? 2 : Level == "medium" ? 1 : 0;
+}
+
 std::string describe(const Factors &F) {
   if (!F.Unroll && !F.Interleave)
     return "compiler's choice";
@@ -64,8 +68,13 @@ std::optional<Score> scoreLoop(const PlanEntry &Key,
       Cycles += *R->Share * R->CyclesPerIteration;
       Elements += *R->Share * R->ElementsPerIteration;
     }
-    if (Complete && Elements > 0)
-      return Score{Cycles / Elements, "weighted"};
+    if (Complete && Elements > 0) {
+      Score S{Cycles / Elements, "weighted"};
+      for (const gate::LoopRecord *R : Mine)
+        if (confidenceRank(R->Confidence) < confidenceRank(S.Confidence))
+          S.Confidence = R->Confidence;
+      return S;
+    }
   }
   const gate::LoopRecord *Main = nullptr;
   for (const gate::LoopRecord *R : Mine)
@@ -75,7 +84,7 @@ std::optional<Score> scoreLoop(const PlanEntry &Key,
   if (!Main)
     return std::nullopt;
   return Score{*Main->CyclesPerElement,
-               Main->Role.empty() ? "loop" : Main->Role};
+               Main->Role.empty() ? "loop" : Main->Role, Main->Confidence};
 }
 
 double LoopChoice::gain() const {
@@ -136,6 +145,14 @@ std::vector<LoopChoice> chooseFactors(const std::vector<PlanEntry> &Keys,
     else if (Total > 0 && C.Weight / Total < Options.MinWeight)
       C.Why =
           fmt::format("cold: {:.1f} % of the weight", 100 * C.Weight / Total);
+    else if (const std::string &Low =
+                 confidenceRank(C.Default->Confidence) <
+                         confidenceRank(C.Candidates[*C.Best]->Confidence)
+                     ? C.Default->Confidence
+                     : C.Candidates[*C.Best]->Confidence;
+             confidenceRank(Low) < confidenceRank(Options.MinConfidence))
+      C.Why = fmt::format("prediction confidence {} (below {})", Low,
+                          Options.MinConfidence);
     else if (C.gain() <= Options.MinGain)
       C.Why =
           fmt::format("the compiler's choice is within {:.0f} % of the best",

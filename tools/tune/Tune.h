@@ -42,6 +42,9 @@ struct Score {
   /// The machine loop the score is read from ("vector body",
   /// "unvectorized", ...), or "weighted" for a share-weighted score.
   std::string From;
+  /// The least sure of the predictions it comes from ("high", "medium",
+  /// "low").
+  std::string Confidence = "high";
 };
 
 /// The source loop's score among `Loops` (the machine loops of one compile
@@ -67,7 +70,16 @@ struct TuneOptions {
   /// left to the compiler (cold code is not worth a larger body).
   double MinWeight = 0.01;
   bool UseShares = false;
+  /// Plan only loops whose predictions (the compiler's choice and the
+  /// best candidate) are at least this sure: "high" (default), "medium" or
+  /// "low". A multi-path loop predicted from estimated branch weights is
+  /// "medium" (docs/DESIGN.md "Loops with several paths"); bench/tune
+  /// measured such loops slower after a plan the predictions favoured.
+  std::string MinConfidence = "high";
 };
+
+/// 2 high, 1 medium, 0 low (and anything else).
+int confidenceRank(const std::string &Level);
 
 /// The outcome for one source loop.
 struct LoopChoice {

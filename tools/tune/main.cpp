@@ -71,6 +71,11 @@ cl::opt<double> MinWeight("min-weight",
                                    "to the compiler (default 1)"),
                           cl::value_desc("pct"), cl::init(1),
                           cl::cat(TuneCategory));
+cl::opt<std::string> MinConfidence(
+    "min-confidence",
+    cl::desc("Plan only loops predicted with at least this confidence: high "
+             "(default), medium or low"),
+    cl::value_desc("level"), cl::init("high"), cl::cat(TuneCategory));
 cl::opt<unsigned> Jobs("j", cl::desc("Compiles run at once (default 1)"),
                        cl::Prefix, cl::value_desc("n"), cl::init(1),
                        cl::cat(TuneCategory));
@@ -231,6 +236,14 @@ int tune(const char *Argv0) {
   Options.MinGain = MinGain / 100;
   Options.MinWeight = MinWeight / 100;
   Options.UseShares = C.Profile;
+  if (MinConfidence != "high" && MinConfidence != "medium" &&
+      MinConfidence != "low") {
+    Cleanup();
+    return loopperf::tool::usageError(
+        Help,
+        "--min-confidence: high, medium or low, not '" + MinConfidence + "'");
+  }
+  Options.MinConfidence = MinConfidence;
   try {
     std::optional<lg::Counts> Counts;
     if (!CountsFile.empty())
