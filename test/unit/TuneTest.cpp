@@ -201,3 +201,18 @@ TEST(Tune, PlansOnlySurePredictions) {
   EXPECT_TRUE(C[0].Planned);
   EXPECT_EQ(C[0].Key.Unroll, 2u);
 }
+
+TEST(Tune, WithoutWeightsNoLoopIsCold) {
+  // 150 loops and no counts or profile: each is 1/150 < 1 % of the loops,
+  // which is no reason to leave one out; every one gains 2 -> 1 cycles.
+  std::vector<PlanEntry> Keys;
+  Trial Default = trial(0, 0, {});
+  Trial Unrolled = trial(2, 1, {});
+  for (unsigned L = 1; L <= 150; ++L) {
+    Keys.push_back(key("f", L, L));
+    Default.Loops.push_back(loop("f", L, "unvectorized", 2, 1));
+    Unrolled.Loops.push_back(loop("f", L, "unvectorized", 2, 2));
+  }
+  std::vector<LoopChoice> C = chooseFactors(Keys, Default, {Unrolled}, {}, {});
+  EXPECT_EQ(planOf(C).Loops.size(), 150u);
+}

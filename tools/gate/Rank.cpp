@@ -35,6 +35,16 @@ Counts readCounts(const std::string &Path) {
   return Out;
 }
 
+double loopCount(const LoopRecord &L, const Counts *Counts, bool Hot) {
+  if (Counts) {
+    for (const auto &[Sel, C] : *Counts)
+      if (Sel.matches(L))
+        return C;
+    return 0;
+  }
+  return Hot ? L.Hotness.value_or(0) : 1;
+}
+
 bool hasHotness(const Build &B) {
   return std::any_of(B.Loops.begin(), B.Loops.end(),
                      [](const LoopRecord &L) { return L.Hotness.has_value(); });
@@ -44,17 +54,7 @@ std::vector<Ranked> rankLoops(const Build &B, const Counts *Counts) {
   std::vector<Ranked> Out;
   const bool Hot = !Counts && hasHotness(B);
   for (const LoopRecord &L : B.Loops) {
-    double Count = 1;
-    if (Hot)
-      Count = L.Hotness.value_or(0);
-    if (Counts) {
-      Count = 0;
-      for (const auto &[sel, c] : *Counts)
-        if (sel.matches(L)) {
-          Count = c;
-          break;
-        }
-    }
+    const double Count = loopCount(L, Counts, Hot);
     Out.push_back({&L, Count, L.CyclesPerIteration * Count});
   }
   std::stable_sort(

@@ -21,6 +21,11 @@ struct Ranked {
   double Cost;  ///< cycles per iteration x count
 };
 
+/// How often `L` runs: the count of the first line of `Counts` that
+/// matches it (0 for none); without counts its hotness when `Hot` (0 for a
+/// loop without), else 1.
+double loopCount(const LoopRecord &L, const Counts *Counts, bool Hot);
+
 /// Some loop of `b` has a hotness (LoopRecord::Hotness).
 bool hasHotness(const Build &B);
 

@@ -98,9 +98,7 @@ std::vector<LoopChoice> chooseFactors(const std::vector<PlanEntry> &Keys,
                                       const std::vector<Trial> &Candidates,
                                       const std::vector<double> &Weights,
                                       const TuneOptions &Options) {
-  const double Total =
-      Weights.empty() ? Keys.size()
-                      : std::accumulate(Weights.begin(), Weights.end(), 0.0);
+  const double Total = std::accumulate(Weights.begin(), Weights.end(), 0.0);
   // Machine loops are told apart by function and position only: keys
   // sharing both (one macro's loops) cannot be scored.
   auto SharesPosition = [&](const PlanEntry &Key) {
@@ -142,7 +140,8 @@ std::vector<LoopChoice> chooseFactors(const std::vector<PlanEntry> &Keys,
       C.Why = "no prediction per element with the compiler's choice";
     else if (!C.Best)
       C.Why = "no candidate gave a prediction per element";
-    else if (Total > 0 && C.Weight / Total < Options.MinWeight)
+    else if (!Weights.empty() && Total > 0 &&
+             C.Weight / Total < Options.MinWeight)
       C.Why =
           fmt::format("cold: {:.1f} % of the weight", 100 * C.Weight / Total);
     else if (const std::string &Low =

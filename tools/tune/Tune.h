@@ -66,8 +66,9 @@ struct TuneOptions {
   /// Candidates must beat the compiler's choice by more than this share
   /// (0.03 = 3 %); otherwise the loop is left to the compiler.
   double MinGain = 0.03;
-  /// With weights: loops whose share of the total weight is below this are
-  /// left to the compiler (cold code is not worth a larger body).
+  /// With weights (only then): loops whose share of the total weight is
+  /// below this are left to the compiler (cold code is not worth a larger
+  /// body).
   double MinWeight = 0.01;
   bool UseShares = false;
   /// Plan only loops whose predictions (the compiler's choice and the

@@ -255,15 +255,8 @@ int tune(const char *Argv0) {
           if (R.Function != K.Function || R.Line != K.Line ||
               R.Column != K.Column || !lg::isMainBody(R))
             continue;
-          if (Counts) {
-            for (const auto &[Sel, N] : *Counts)
-              if (Sel.matches(R)) {
-                W = std::max(W, N);
-                break;
-              }
-          } else if (R.Hotness) {
-            W = std::max(W, *R.Hotness);
-          }
+          W = std::max(W, lg::loopCount(R, Counts ? &*Counts : nullptr,
+                                        /*Hot=*/true));
         }
         Weights.push_back(W);
       }
