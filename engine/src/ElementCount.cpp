@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loopperf {
 namespace {
@@ -31,67 +32,111 @@ unsigned commonElementBytes(const LoopKernel &K, const IsaTraits &Isa) {
   return Common;
 }
 
+/// A GPR's value at some point of an iteration: the value `Base` had when
+/// the iteration started, plus `Offset`; `Base` empty = a constant (the same
+/// every iteration). What a register holds after anything but a constant
+/// update (Instruction::Update) is not affine: nullopt.
+struct Affine {
+  std::string Base;
+  int64_t Offset = 0;
+};
+using AffineMap = std::map<std::string, std::optional<Affine>, std::less<>>;
+
+std::optional<Affine> valueOf(const AffineMap &Values, const std::string &R) {
+  auto It = Values.find(R);
+  return It == Values.end() ? Affine{R, 0} : It->second;
+}
+
+/// How much `R`'s value at the start of an iteration advances per
+/// iteration, from `End` (every register's value when the iteration ends).
+/// R steps by itself (End = R + d: d), holds a constant (0), or is copied
+/// from another register T (End = T + e: then R advances as T does, one
+/// iteration later); a copy cycle that never reaches a step or a constant
+/// (two registers swapped every iteration) has no stride.
+std::optional<int64_t> iterationStride(const AffineMap &End, std::string R) {
+  for (size_t Hops = 0; Hops <= End.size(); ++Hops) {
+    std::optional<Affine> V = valueOf(End, R);
+    if (!V)
+      return std::nullopt;
+    if (V->Base.empty())
+      return 0;
+    if (V->Base == R)
+      return V->Offset;
+    R = V->Base;
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 unsigned countElementsPerIteration(const LoopKernel &K) {
   if (!K.Isa)
     return 0; // no ISA named: nothing is known about its registers
   const IsaTraits &Isa = *K.Isa;
-  // Per-iteration stride of every GPR the body writes; nullopt = not a
-  // constant step (its addresses tell nothing).
-  std::map<std::string, std::optional<int64_t>, std::less<>> Stride;
+  // One pass over the body in order: each memory reference's registers as
+  // affine values of the iteration's start (before the instruction's own
+  // writes: a post-indexed base addresses with its old value), then the
+  // instruction's GPR writes. `lea 8(%rcx),%rdx; mov %rdx,%rcx` steps %rcx
+  // by 8 as `add $8,%rcx` does.
+  AffineMap Values;
+  struct Ref {
+    const Instruction *In;
+    const MemRef *Mem;
+    std::optional<Affine> Base, Index;
+  };
+  std::vector<Ref> Refs;
   for (const Instruction &In : K.Insts) {
-    const ConstantUpdate *Step =
-        In.Update && In.Update->isStep() ? &*In.Update : nullptr;
+    for (const MemRef &R : In.Mem) {
+      auto At = [&](const std::string &Reg) -> std::optional<Affine> {
+        if (Reg.empty())
+          return Affine{};
+        if (!Isa.isGprRegister(Reg))
+          return std::nullopt; // vector index (gather/scatter)
+        return valueOf(Values, Reg);
+      };
+      Refs.push_back({&In, &R, At(R.Base), At(R.Index)});
+    }
+    std::optional<Affine> Updated;
+    if (In.Update) {
+      if (In.Update->From.empty())
+        Updated = Affine{"", In.Update->Delta};
+      else if (std::optional<Affine> From = valueOf(Values, In.Update->From))
+        Updated = Affine{From->Base, From->Offset + In.Update->Delta};
+    }
     for (RegUnit U : In.Writes) {
       if (!Isa.IsGprUnit(U))
         continue;
       const std::string &R = Isa.unitRegister(U);
-      if (Step && R == Step->Reg)
-        continue;
-      Stride[R] = std::nullopt;
-    }
-    if (Step) {
-      auto It = Stride.find(Step->Reg);
-      if (It == Stride.end())
-        Stride[Step->Reg] = Step->Delta;
-      else if (It->second)
-        It->second = *It->second + Step->Delta;
+      Values[R] = In.Update && R == In.Update->Reg ? Updated : std::nullopt;
     }
   }
-  auto StrideOf = [&](const std::string &R) -> std::optional<int64_t> {
-    if (R.empty())
-      return 0;
-    if (!Isa.isGprRegister(R))
-      return std::nullopt; // vector index (gather/scatter)
-    auto It = Stride.find(R);
-    return It == Stride.end() ? std::optional<int64_t>(0) : It->second;
+  auto StrideOf =
+      [&](const std::optional<Affine> &V) -> std::optional<int64_t> {
+    if (!V)
+      return std::nullopt;
+    return V->Base.empty() ? 0 : iterationStride(Values, V->Base);
   };
 
   const unsigned LoopElem = commonElementBytes(K, Isa);
   unsigned Elements = 0;
-  for (const Instruction &In : K.Insts) {
-    if (In.Mem.empty())
-      continue;
-    unsigned Elem = In.ElementBytes;
-    if (!Elem && In.UntypedData)
+  for (const Ref &R : Refs) {
+    unsigned Elem = R.In->ElementBytes;
+    if (!Elem && R.In->UntypedData)
       Elem = LoopElem;
     if (!Elem)
       continue;
-    for (const MemRef &R : In.Mem) {
-      std::optional<int64_t> B = StrideOf(R.Base), X = StrideOf(R.Index);
-      if (!B || !X)
-        continue;
-      int64_t Bytes = std::llabs(*B + R.Scale * *X);
-      if (Bytes == 0)
-        continue; // the same address every iteration
-      if (Bytes % Elem)
-        return 0;
-      unsigned N = static_cast<unsigned>(Bytes / Elem);
-      if (Elements && N != Elements)
-        return 0;
-      Elements = N;
-    }
+    std::optional<int64_t> B = StrideOf(R.Base), X = StrideOf(R.Index);
+    if (!B || !X)
+      continue;
+    int64_t Bytes = std::llabs(*B + R.Mem->Scale * *X);
+    if (Bytes == 0)
+      continue; // the same address every iteration
+    if (Bytes % Elem)
+      return 0;
+    unsigned N = static_cast<unsigned>(Bytes / Elem);
+    if (Elements && N != Elements)
+      return 0;
+    Elements = N;
   }
   return Elements;
 }

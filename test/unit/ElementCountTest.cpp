@@ -96,3 +96,34 @@ TEST(ElementCount, OtherWritesAndDisagreementsAreUnknownOrSkipped) {
   K.Isa = nullptr;
   EXPECT_EQ(countElementsPerIteration(K), 0u);
 }
+
+TEST(ElementCount, CopiesOfAnInductionFollowIt) {
+  // clang's unrolled gauss_seidel1d (bench/suite/stencils.c, -O3
+  // -ffast-math): the next index goes through %rdx and back, so %rcx steps
+  // 8 per iteration; 8 bytes x 8 over 8-byte doubles = 8 elements.
+  EXPECT_EQ(countElementsPerIteration(
+                body({"vmovsd 8(%rsi,%rcx,8), %xmm1", "leaq 8(%rcx), %rdx",
+                      "vmovsd %xmm0, (%rsi,%rcx,8)", "movq %rdx, %rcx",
+                      "cmpq %rdx, %rdi", "jne .L1"},
+                     {8, 0, 8})),
+            8u);
+  // An access through a copy made before it: %rax = %rsi + 16 advances as
+  // %rsi does (32 bytes = 4 doubles), like the access through %rsi.
+  EXPECT_EQ(countElementsPerIteration(body(
+                {"leaq 16(%rsi), %rax", "vaddsd (%rax), %xmm0, %xmm0",
+                 "vaddsd (%rsi), %xmm0, %xmm0", "addq $32, %rsi", "jne .L1"},
+                {0, 8, 8})),
+            4u);
+  // Two registers swapped every iteration never settle into a stride.
+  EXPECT_EQ(countElementsPerIteration(
+                body({"vaddsd (%rdi), %xmm0, %xmm0", "movq %rdi, %rax",
+                      "movq %rsi, %rdi", "movq %rax, %rsi", "jne .L1"},
+                     {8})),
+            0u);
+  // A constant reloaded every iteration addresses the same place: skipped.
+  EXPECT_EQ(countElementsPerIteration(body(
+                {"movl $64, %eax", "vaddsd (%rdi,%rax), %xmm0, %xmm0",
+                 "vaddsd (%rsi), %xmm0, %xmm0", "addq $8, %rsi", "jne .L1"},
+                {0, 8, 8})),
+            1u);
+}

@@ -76,11 +76,18 @@ std::optional<Score> scoreLoop(const PlanEntry &Key,
       return S;
     }
   }
+  // A main body without an element count may be the widest one (the
+  // unrolled body, whose count the engine could not derive): scoring the
+  // others would compare the remainder, so the loop has no score.
   const gate::LoopRecord *Main = nullptr;
-  for (const gate::LoopRecord *R : Mine)
-    if (gate::isMainBody(*R) && R->CyclesPerElement &&
-        (!Main || R->ElementsPerIteration > Main->ElementsPerIteration))
+  for (const gate::LoopRecord *R : Mine) {
+    if (!gate::isMainBody(*R))
+      continue;
+    if (!R->CyclesPerElement)
+      return std::nullopt;
+    if (!Main || R->ElementsPerIteration > Main->ElementsPerIteration)
       Main = R;
+  }
   if (!Main)
     return std::nullopt;
   return Score{*Main->CyclesPerElement,

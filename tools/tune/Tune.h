@@ -57,7 +57,9 @@ struct Score {
 /// weighed by its share of the source loop's header executions: the sum
 /// of share x cycles per iteration over the sum of share x elements per
 /// iteration. nullopt when no machine loop gives a count per element (the
-/// key's loop is gone, or its element count is unknown).
+/// key's loop is gone, or its element count is unknown), and when any main
+/// body has no element count (it may be the widest: its remainder is not
+/// the loop's score).
 std::optional<Score> scoreLoop(const PlanEntry &Key,
                                const std::vector<gate::LoopRecord> &Loops,
                                bool UseShares);
