@@ -18,6 +18,7 @@
 #include "loopperf/Isa.h"
 #include "loopperf/X86.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -134,18 +135,51 @@ bool isUntypedMoveMnemonic(StringRef M) {
          P == "movntps" || P == "movntdq" || P == "lddqu";
 }
 
-/// An AVX-512 move whose suffix names an element size (vmovdqu8/16/32/64,
-/// vmovdqa32/64) moves whole registers of any data unless it is masked: the
-/// suffix is then only the masking granularity (clang loads bytes with
-/// vmovdqu64 in its AVX-512 to_upper loop). Masked, the suffix is the
-/// element.
+/// Bitwise logic: its suffix names only the domain or the masking
+/// granularity (vpxor, vandps, vpternlogd), not the data's element type.
+bool isBitwiseLogicMnemonic(StringRef P) {
+  static const StringRef Names[] = {
+      "andps", "andpd", "andnps",    "andnpd",   "orps", "orpd",
+      "xorps", "xorpd", "pand",      "pandn",    "por",  "pxor",
+      "pandd", "pandq", "pandnd",    "pandnq",   "pord", "porq",
+      "pxord", "pxorq", "pternlogd", "pternlogq"};
+  return llvm::is_contained(Names, P);
+}
+
+/// Shuffles, permutes, blends, unpacks, inserts and extracts: the suffix
+/// names how the bits move (clang permutes i32 data with vshufps and
+/// vpermpd in its reductions), not the data's element type.
+bool isShuffleMnemonic(StringRef P) {
+  static const StringRef Names[] = {
+      "shufps",   "shufpd",   "permpd",   "permps",   "permq",   "permd",
+      "permilps", "permilpd", "pshufd",   "pshufb",   "pshufhw", "pshuflw",
+      "palignr",  "movddup",  "movshdup", "movsldup", "blendps", "blendpd",
+      "blendvps", "blendvpd", "pblendw",  "pblendd",  "pblendvb"};
+  static const StringRef Prefixes[] = {"unpck",    "punpck",  "perm2",
+                                       "insertf",  "inserti", "extractf",
+                                       "extracti", "shuff",   "shufi"};
+  return llvm::is_contained(Names, P) ||
+         llvm::any_of(Prefixes,
+                      [&](StringRef Pre) { return P.starts_with(Pre); });
+}
+
+/// Data of any type (Instruction::UntypedData), whose element type is the
+/// one the loop's typed operations agree on: the moves above; an unmasked
+/// AVX-512 move whose suffix names an element size (vmovdqu8/16/32/64,
+/// vmovdqa32/64: clang loads bytes with vmovdqu64 in its AVX-512 to_upper
+/// loop); unmasked bitwise logic; and unmasked register-only shuffles. A
+/// shuffle that reads memory keeps its suffix as the access's element
+/// (vshufps $221, 32(%rdx,%rcx,8) in clang's AVX-512 i32 reduction is the
+/// only typed access there). Masked, the suffix is the element.
 bool isUntypedMove(const Instruction &I) {
   StringRef M(I.Mnemonic);
   if (isUntypedMoveMnemonic(M))
     return true;
   StringRef P = M.starts_with("v") ? M.drop_front() : M;
   bool Sized = P == "movdqu8" || P == "movdqu16" || P == "movdqu32" ||
-               P == "movdqu64" || P == "movdqa32" || P == "movdqa64";
+               P == "movdqu64" || P == "movdqa32" || P == "movdqa64" ||
+               isBitwiseLogicMnemonic(P) ||
+               (I.Mem.empty() && isShuffleMnemonic(P));
   return Sized && StringRef(I.FormKey).find("{k}") == StringRef::npos;
 }
 
@@ -184,6 +218,10 @@ unsigned x86ElementBytes(const Instruction &I) {
   }
   if (M.contains("cvt"))
     return 0; // two element types
+  StringRef V = M.starts_with("v") ? M.drop_front() : M;
+  if (V.starts_with("pmovzx") || V.starts_with("pmovsx"))
+    // vpmovzxbd (mem): the access reads bytes; from a register, two types.
+    return I.Mem.empty() || V.size() < 7 ? 0 : suffixBytes(V[6]);
   if (isUntypedMove(I))
     return 0;
   if (M.ends_with("pd") || M.ends_with("sd"))

@@ -10,8 +10,9 @@
 // reference through a register written any other way, or through a vector
 // index (gather/scatter), tells nothing and is skipped. The element size is
 // the instruction's own (Instruction::ElementBytes, from the front end's IR);
-// an untyped full-register move (Instruction::UntypedData: vmovups, vmovdqu)
-// takes the type the loop's register-only vector operations all agree on, if
+// an untyped operation (Instruction::UntypedData: moves such as vmovups,
+// bitwise logic, register shuffles) takes the type the loop's typed
+// register-only vector operations all agree on, if
 // they do. Every reference that advances and has a known element size must
 // give the same count; otherwise, or with none, the count is unknown (0). It
 // is never guessed.

@@ -111,9 +111,10 @@ struct Instruction {
   /// knows it from its IR: GCC from the memory access's mode, the MC layer
   /// from the opcode's element type.
   unsigned ElementBytes = 0;
-  /// A full-register move of data of any type (vmovups, vmovdqu, unmasked
-  /// vmovdqu64): its element type is the one the loop's typed vector
-  /// operations agree on (see loopperf/ElementCount.h).
+  /// An operation on data of any type (full-register moves: vmovups,
+  /// vmovdqu, unmasked vmovdqu64; bitwise logic: vpand, vxorps; register
+  /// shuffles: vshufps, vpermpd): its element type is the one the loop's
+  /// typed vector operations agree on (see loopperf/ElementCount.h).
   bool UntypedData = false;
   /// For `lea`: how many of base, index and a non-zero (or symbolic)
   /// displacement its address has; -1 when unknown or not an lea. (Its
