@@ -306,9 +306,11 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
   if (!Att || (TT.isX86() && !Intel))
     return MissedAll("UnsupportedTarget",
                      "no instruction printer for " + TT.str());
-  llvmmc::MCInstTranslator Translator(*TM.getMCInstrInfo(),
-                                      *TM.getMCRegisterInfo(),
-                                      MF.getSubtarget(), *Att, Intel.get());
+  // The printers are made alike for every function of a subtarget, so the
+  // shapes' form keys are shared by all of them (ShapeCache).
+  llvmmc::MCInstTranslator Translator(
+      *TM.getMCInstrInfo(), *TM.getMCRegisterInfo(), MF.getSubtarget(), *Att,
+      Intel.get(), &llvmmc::ShapeCache::forSubtarget(MF.getSubtarget()));
   MachineLowering Lowering(MF);
 
   // Reordering first, so that every report below describes the code as

@@ -8,6 +8,8 @@
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineOptimizationRemarkEmitter.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/LLVMContext.h"
 
 #include <fmt/format.h>
 
@@ -42,19 +44,33 @@ std::string blockLabel(const MachineBasicBlock &MBB) {
 void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
                  const LoopReport &R, const ModelChoice &Model, unsigned Detail,
                  const LoopRole &Role) {
+  // Only the kinds of remark that someone receives are worded: a remarks
+  // file (-fsave-optimization-record) takes every kind, the diagnostics
+  // only those their handler enables (-Rpass: the summary, -Rpass-missed:
+  // the advice, -Rpass-analysis: the detail), exactly as LLVMContext::
+  // diagnose decides what it prints. So -Rpass=loopperf alone formats one
+  // line per loop.
+  MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.Loc,
+                                    Body.Header);
+  const LLVMContext &Ctx = Body.Header->getParent()->getFunction().getContext();
+  const bool Streamer = Ctx.getLLVMRemarkStreamer() != nullptr;
+  const DiagnosticHandler &Handler = *Ctx.getDiagHandlerPtr();
   RemarkOptions Opts;
   Opts.LoopName = loopWords(Body);
   Opts.ModelNote = Model.Note;
   Opts.ModelBasis = Model.Basis;
-  Opts.Detail = Detail;
+  Opts.Detail =
+      Streamer || Handler.isAnalysisRemarkEnabled(PassName) ? Detail : 0;
+  Opts.Summary = Streamer || Summary.isEnabled();
+  Opts.Advice = Streamer || Handler.isMissedOptRemarkEnabled(PassName);
   Opts.TakenBranches = Body.TakenBranches;
   Opts.Role = Role;
   const RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
-  MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.Loc,
-                                    Body.Header);
-  append(Summary, Text.Summary);
-  ORE.emit(Summary);
+  if (Opts.Summary) {
+    append(Summary, Text.Summary);
+    ORE.emit(Summary);
+  }
   for (const RemarkLine &Line : Text.Advice) {
     MachineOptimizationRemarkMissed Advice(PassName, "LoopPerfAdvice", Body.Loc,
                                            Body.Header);

@@ -276,29 +276,65 @@ std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer,
 }
 
 std::string foldSpaces(const std::string &Text) {
-  std::string Folded;
+  // A run of spaces becomes one space before the next word, none at the
+  // ends; the result is never longer than the text.
+  std::string Folded(Text.size(), '\0');
+  size_t N = 0;
+  bool Pending = false;
   for (char C : Text) {
-    bool Space = C == '\t' || C == '\n' || C == ' ';
-    if (Space) {
-      if (!Folded.empty() && Folded.back() != ' ')
-        Folded += ' ';
-    } else {
-      Folded += C;
+    if (C == '\t' || C == '\n' || C == ' ') {
+      Pending = N != 0;
+      continue;
     }
+    if (Pending)
+      Folded[N++] = ' ';
+    Pending = false;
+    Folded[N++] = C;
   }
-  while (!Folded.empty() && Folded.back() == ' ')
-    Folded.pop_back();
+  Folded.resize(N);
   return Folded;
+}
+
+const ShapeCache::Facts *ShapeCache::find(const std::string &Key) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Map.find(Key);
+  return It == Map.end() ? nullptr : &It->second;
+}
+
+void ShapeCache::insert(const std::string &Key, const Facts &F) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Map.size() < MaxEntries)
+    Map.try_emplace(Key, F);
+}
+
+ShapeCache &ShapeCache::forSubtarget(const MCSubtargetInfo &STI) {
+  static std::mutex RegistryLock;
+  static std::unordered_map<std::string, std::unique_ptr<ShapeCache>> Registry;
+  std::string Key = STI.getTargetTriple().str();
+  Key += '|';
+  Key += STI.getCPU();
+  Key += '|';
+  Key += STI.getFeatureString();
+  std::lock_guard<std::mutex> Guard(RegistryLock);
+  std::unique_ptr<ShapeCache> &Cache = Registry[Key];
+  if (!Cache)
+    Cache = std::make_unique<ShapeCache>();
+  return *Cache;
 }
 
 MCInstTranslator::MCInstTranslator(const MCInstrInfo &MII,
                                    const MCRegisterInfo &MRI,
                                    const MCSubtargetInfo &STI,
-                                   MCInstPrinter &Att, MCInstPrinter *Intel)
-    : MII(MII), MRI(MRI), STI(STI), Att(Att), Intel(Intel) {
+                                   MCInstPrinter &Att, MCInstPrinter *Intel,
+                                   ShapeCache *Shapes)
+    : MII(MII), MRI(MRI), STI(STI), Att(Att), Intel(Intel), Shapes(Shapes) {
   const Triple &TT = STI.getTargetTriple();
   X86 = TT.isX86();
   AArch64 = TT.isAArch64();
+  if (!this->Shapes) {
+    OwnShapes = std::make_unique<ShapeCache>();
+    this->Shapes = OwnShapes.get();
+  }
 }
 
 Instruction MCInstTranslator::translate(const MCInst &Inst) const {
@@ -314,13 +350,95 @@ Instruction MCInstTranslator::translate(const MCInst &Inst) const {
   return I;
 }
 
-const x86::RegInfo &MCInstTranslator::regInfo(MCRegister Reg) const {
+const ShapeCache::Register &MCInstTranslator::reg(MCRegister Reg) const {
   if (RegCache.empty())
     RegCache.resize(MRI.getNumRegs());
-  std::optional<x86::RegInfo> &Slot = RegCache[Reg.id()];
+  const ShapeCache::Register *&Slot = RegCache[Reg.id()];
   if (!Slot)
-    Slot = x86::lookupRegister(MRI.getName(Reg));
+    Slot = &Shapes->reg(Reg.id(), [&] {
+      ShapeCache::Register R;
+      const StringRef Name = MRI.getName(Reg);
+      R.Info = x86::lookupRegister(Name);
+      R.InstructionPointer = Name == "RIP" || Name == "EIP";
+      // In a shape key: the class of the name as the AT&T printer writes
+      // it, which is what formKeyFromAtt reads. x87 registers print by
+      // position ("%st", "%st(1)") and take part in printing aliases: by
+      // identity, as is a register of no class.
+      std::string Printed;
+      raw_string_ostream OS(Printed);
+      Att.printRegName(OS, Reg);
+      OS.flush();
+      const std::string Class = x86::operandClass(Printed);
+      R.Shape = Class.empty() || Class == "st" ? "r:" + std::to_string(Reg.id())
+                                               : "c:" + Class;
+      return R;
+    });
   return *Slot;
+}
+
+bool MCInstTranslator::shapeKey(const MCInst &MI, std::string &Key) const {
+  auto Raw = [&Key](auto V) {
+    Key.append(reinterpret_cast<const char *>(&V), sizeof(V));
+  };
+  // A symbol's name prints as is when it is plain (what ELF assemblers
+  // accept unquoted); its text then cannot change any operand's class or
+  // the mnemonic. Any other name is part of the key.
+  auto PlainName = [](StringRef N) {
+    return !N.empty() && !isDigit(N.front()) && llvm::all_of(N, [](char C) {
+      return isAlnum(C) || C == '_' || C == '.';
+    });
+  };
+  auto Symbol = [&](const MCSymbolRefExpr &Ref) {
+    Raw(static_cast<unsigned>(Ref.getKind()));
+    StringRef N = Ref.getSymbol().getName();
+    if (PlainName(N)) {
+      Key += 'p';
+    } else {
+      Key += 'n';
+      Raw(N.size());
+      Key += N;
+    }
+  };
+  Key.clear();
+  Key.reserve(64);
+  Raw(MI.getOpcode());
+  Raw(MI.getFlags());
+  Raw(MI.getNumOperands());
+  for (const MCOperand &Op : MI) {
+    if (Op.isReg()) {
+      if (!Op.getReg()) {
+        Key += 'z';
+        continue;
+      }
+      Key += 'R';
+      Key += reg(Op.getReg()).Shape;
+      Key += ';';
+    } else if (Op.isImm()) {
+      Key += 'I';
+      Raw(Op.getImm());
+    } else if (Op.isExpr()) {
+      const MCExpr *E = Op.getExpr();
+      if (const auto *C = llvm::dyn_cast<MCConstantExpr>(E)) {
+        Key += 'C';
+        Raw(C->getValue());
+      } else if (const auto *Ref = llvm::dyn_cast<MCSymbolRefExpr>(E)) {
+        Key += 'S';
+        Symbol(*Ref);
+      } else if (const auto *Add = llvm::dyn_cast<MCBinaryExpr>(E);
+                 Add && Add->getOpcode() == MCBinaryExpr::Add &&
+                 llvm::isa<MCSymbolRefExpr>(Add->getLHS()) &&
+                 llvm::isa<MCConstantExpr>(Add->getRHS())) {
+        Key += 'A';
+        Symbol(*llvm::cast<MCSymbolRefExpr>(Add->getLHS()));
+        Raw(llvm::cast<MCConstantExpr>(Add->getRHS())->getValue());
+      } else {
+        return false;
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::optional<ConstantUpdate>
@@ -408,10 +526,32 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   I.LlvmOpcode = MII.getName(MI.getOpcode()).str();
   const std::string Raw = printRaw(MI, Att, STI);
   I.Text = foldSpaces(Raw);
-  I.Mnemonic = mnemonicOf(I.Text);
-  // The raw printing, as tools/gen-models passes it: keys match by
-  // construction.
-  I.FormKey = x86::formKeyFromAtt(Raw);
+  std::optional<unsigned> Mem = memoryOperandIndex(D, MI);
+  // The form key, mnemonic and access width of this shape, computed from
+  // the printings once (ShapeCache).
+  std::string Key;
+  const bool Keyed = shapeKey(MI, Key);
+  const ShapeCache::Facts *Known = Keyed ? Shapes->find(Key) : nullptr;
+  ShapeCache::Facts Computed;
+  if (!Known) {
+    Computed.Mnemonic = mnemonicOf(I.Text);
+    // The raw printing, as tools/gen-models passes it: keys match by
+    // construction.
+    Computed.FormKey = x86::formKeyFromAtt(Raw);
+    if (Mem && Intel)
+      Computed.MemWidthBytes =
+          memoryWidthBytes(foldSpaces(printRaw(MI, *Intel, STI)));
+    const IsaTraits &Isa = x86Isa();
+    Isa.FlagReads(Computed.Mnemonic, Computed.FlagReads);
+    Isa.FlagWrites(Computed.Mnemonic, Computed.FlagWrites);
+    Computed.ZeroIdiomOperation = Isa.IsZeroIdiomOperation(Computed.Mnemonic);
+    Computed.EliminableMove = Isa.IsEliminableMove(Computed.Mnemonic);
+    if (Keyed)
+      Shapes->insert(Key, Computed);
+    Known = &Computed;
+  }
+  I.Mnemonic = Known->Mnemonic;
+  I.FormKey = Known->FormKey;
   I.IsBranch = D.isBranch();
   I.IsConditional = D.isConditionalBranch();
   I.IsCall = D.isCall();
@@ -427,7 +567,6 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   const StringRef Mnemonic(I.Mnemonic);
 
   std::vector<MCRegister> Defs, Uses, AddrRegs;
-  std::optional<unsigned> Mem = memoryOperandIndex(D, MI);
   for (unsigned K = 0; K < MI.getNumOperands(); ++K) {
     const MCOperand &Op = MI.getOperand(K);
     if (!Op.isReg() || !Op.getReg())
@@ -449,10 +588,10 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     auto AddressReg = [&](const MCOperand &Op, std::string &Name) {
       if (!Op.isReg() || !Op.getReg())
         return;
-      StringRef RegName = MRI.getName(Op.getReg());
-      if (RegName == "RIP" || RegName == "EIP")
+      const ShapeCache::Register &R = reg(Op.getReg());
+      if (R.InstructionPointer)
         return;
-      const x86::RegInfo &Info = regInfo(Op.getReg());
+      const x86::RegInfo &Info = R.Info;
       if (!Info.Valid)
         return;
       Name = Info.Canonical;
@@ -473,8 +612,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
         compat::printExpr(OS, *Disp.getExpr());
       }
     }
-    if (Intel)
-      M.WidthBytes = memoryWidthBytes(foldSpaces(printRaw(MI, *Intel, STI)));
+    M.WidthBytes = Known->MemWidthBytes;
     M.IsLoad = D.mayLoad();
     M.IsStore = D.mayStore();
     if (Mnemonic.starts_with("lea")) {
@@ -506,14 +644,13 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   Uses.insert(Uses.end(), D.implicit_uses().begin(), D.implicit_uses().end());
 
   // EFLAGS is one LLVM register; the engine tracks each flag, and the ISA
-  // traits say which flags the operation uses.
-  const IsaTraits &Isa = x86Isa();
+  // traits say which flags the operation uses (per shape, ShapeCache).
   auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).IsFlags; };
 
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
-      Isa.FlagWrites(Mnemonic, I.Writes);
+      appendUnits(I.Writes, Known->FlagWrites);
       continue;
     }
     // Registers the engine does not model (MXCSR, segment and x87 control
@@ -524,7 +661,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   }
   for (MCRegister Reg : Uses) {
     if (IsFlags(Reg)) {
-      Isa.FlagReads(Mnemonic, I.Reads);
+      appendUnits(I.Reads, Known->FlagReads);
       continue;
     }
     const x86::RegInfo &Info = regInfo(Reg);
@@ -537,7 +674,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
 
   // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
   // the (identical) sources.
-  if (!Mem && ExplicitUses.size() >= 2 && Isa.IsZeroIdiomOperation(Mnemonic) &&
+  if (!Mem && ExplicitUses.size() >= 2 && Known->ZeroIdiomOperation &&
       std::all_of(
           ExplicitUses.begin(), ExplicitUses.end(),
           [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
@@ -546,7 +683,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   }
   // mov %rax,%rbx / vmovaps %ymm1,%ymm2: the renamer may eliminate it.
   if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1 &&
-      Isa.IsEliminableMove(Mnemonic))
+      Known->EliminableMove)
     I.IsRegMove = true;
 
   sortUniqueUnits(I.Reads);

@@ -16,10 +16,12 @@
 
 #include "llvm/MC/MCRegister.h"
 
+#include <memory>
+#include <mutex>
 #include <optional>
-#include <vector>
-
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace llvm {
 class MCInst;
@@ -40,14 +42,74 @@ std::string printRaw(const llvm::MCInst &Inst, llvm::MCInstPrinter &Printer,
 /// no leading or trailing space.
 std::string foldSpaces(const std::string &Text);
 
+/// What the printing of an x86 MCInst decides that depends only on the
+/// instruction's shape: its opcode, MCInst flags, and per operand the
+/// register's operand class ("xmm", "r64"; x87 and unclassed registers by
+/// identity), the immediate's value, or the expression's form (a symbol of
+/// a plain name stands for any other). Two MCInsts of one shape print the
+/// same mnemonic and the same operand classes, so the form key, the
+/// mnemonic and the memory width (from the Intel printing) are computed and
+/// parsed once per shape, not per instruction (issue 20). Results are
+/// identical with or without the cache. Entries are never removed, so a
+/// found entry stays valid; thread-safe (the clang plugin shares one cache
+/// per subtarget across functions, and the host may compile on several
+/// threads); at most `MaxEntries` shapes, then it stops growing.
+class ShapeCache {
+public:
+  struct Facts {
+    std::string FormKey;
+    std::string Mnemonic;
+    unsigned MemWidthBytes = 0; ///< Intel printing's "xmmword ptr", 0 if none
+    /// What the mnemonic says (IsaTraits): the flag units the operation
+    /// reads and writes when it uses EFLAGS, whether it is a zero idiom
+    /// with equal sources and whether it is an eliminable move.
+    std::vector<RegUnit> FlagReads, FlagWrites;
+    bool ZeroIdiomOperation = false, EliminableMove = false;
+  };
+  /// An x86 register: its x86::lookupRegister facts and its shape in keys
+  /// (MCInstTranslator::registerShape).
+  struct Register {
+    x86::RegInfo Info;
+    std::string Shape;
+    bool InstructionPointer = false; ///< rip/eip: no address dependency
+  };
+  static constexpr size_t MaxEntries = 1 << 16;
+
+  /// Null when `Key` was not seen.
+  const Facts *find(const std::string &Key) const;
+  /// Stores `F` for `Key` (the first one stored wins; nothing once full).
+  void insert(const std::string &Key, const Facts &F);
+  /// The facts of register `Id`, made by `Make` the first time.
+  template <typename MakeFn>
+  const Register &reg(unsigned Id, const MakeFn &Make) {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto [It, New] = Registers.try_emplace(Id);
+    if (New)
+      It->second = Make();
+    return It->second;
+  }
+
+  /// One cache per target, CPU and feature string in this process, for
+  /// callers that create their printers the same way for every function
+  /// (the clang plugin: printers from the TargetMachine, default options).
+  static ShapeCache &forSubtarget(const llvm::MCSubtargetInfo &STI);
+
+private:
+  mutable std::mutex Lock;
+  std::unordered_map<std::string, Facts> Map;
+  std::unordered_map<unsigned, Register> Registers;
+};
+
 class MCInstTranslator {
 public:
   /// `Intel` (syntax variant 1) is used on x86 only, to read memory access
-  /// widths ("ymmword ptr"); it may be null elsewhere.
+  /// widths ("ymmword ptr"); it may be null elsewhere. `Shapes`: a cache
+  /// shared with other translators whose printers print alike
+  /// (ShapeCache::forSubtarget); null: the translator keeps its own.
   MCInstTranslator(const llvm::MCInstrInfo &MII,
                    const llvm::MCRegisterInfo &MRI,
                    const llvm::MCSubtargetInfo &STI, llvm::MCInstPrinter &Att,
-                   llvm::MCInstPrinter *Intel);
+                   llvm::MCInstPrinter *Intel, ShapeCache *Shapes = nullptr);
 
   /// The instruction with its form key, LLVM opcode name, branch/call flags,
   /// memory references and (x86) register units. `text` is the AT&T
@@ -74,8 +136,15 @@ private:
   /// add/sub/inc/dec/lea/mov of a GPR by constants (Instruction::Update).
   std::optional<ConstantUpdate>
   x86ConstantUpdate(const llvm::MCInst &MI, const llvm::MCInstrDesc &D) const;
-  /// x86::lookupRegister of an MC register, computed once per register.
-  const x86::RegInfo &regInfo(llvm::MCRegister Reg) const;
+  /// An MC register's facts, computed once per register and cache.
+  const ShapeCache::Register &reg(llvm::MCRegister Reg) const;
+  const x86::RegInfo &regInfo(llvm::MCRegister Reg) const {
+    return reg(Reg).Info;
+  }
+  /// The shape key of `Inst` (ShapeCache); false when an operand has no
+  /// shape (an expression other than a symbol, a symbol plus a constant or
+  /// a constant): then nothing is cached.
+  bool shapeKey(const llvm::MCInst &Inst, std::string &Key) const;
 
   const llvm::MCInstrInfo &MII;
   const llvm::MCRegisterInfo &MRI;
@@ -83,9 +152,11 @@ private:
   llvm::MCInstPrinter &Att;
   llvm::MCInstPrinter *Intel;
   bool X86 = false, AArch64 = false;
-  /// By MCRegister id. A translator belongs to one thread (one pass
-  /// instance or one CLI run), so the cache needs no lock.
-  mutable std::vector<std::optional<x86::RegInfo>> RegCache;
+  /// By MCRegister id, into `Shapes`. A translator belongs to one thread
+  /// (one pass instance or one CLI run), so this copy needs no lock.
+  mutable std::vector<const ShapeCache::Register *> RegCache;
+  std::unique_ptr<ShapeCache> OwnShapes;
+  ShapeCache *Shapes;
 };
 
 } // namespace loopperf::llvmmc

@@ -8,6 +8,7 @@
 
 #include "RenderCommon.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -26,12 +27,20 @@ std::string RemarkLine::text() const {
 
 namespace {
 
-std::string fixed2(double V) { return fmt::format("{:.2f}", V); }
+// Compiled format strings: the same text, without parsing the format at
+// run time (a remark line has dozens of numbers).
+std::string fixed2(double V) { return fmt::format(FMT_COMPILE("{:.2f}"), V); }
+
+/// "FrontEndBound": a stage's remark argument.
+std::string boundKey(const StageResult &S) {
+  return std::string(S.Stage->RemarkKey) + "Bound";
+}
 
 using detail::clean;
 
 class LineBuilder {
 public:
+  LineBuilder() { Line.Parts.reserve(32); }
   LineBuilder &operator<<(std::string Literal) {
     Line.Parts.push_back({std::string(), std::move(Literal)});
     return *this;
@@ -114,8 +123,8 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
   for (const StageResult &S : R.Stages) {
     if (!S.Stage->Throughput)
       continue;
-    B << fmt::format("{}{} ", First ? "" : ", ", S.Stage->Id);
-    B.arg(fmt::format("{}Bound", S.Stage->RemarkKey), fixed2(S.Bound));
+    B << (First ? "" : ", ") + std::string(S.Stage->Id) + " ";
+    B.arg(boundKey(S), fixed2(S.Bound));
     First = false;
   }
   B << "; ";
@@ -178,8 +187,8 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
     B << "bounds (cycles/iteration): ";
     bool First = true;
     for (const StageResult &S : R.Stages) {
-      B << fmt::format("{}{} ", First ? "" : ", ", S.Stage->Label);
-      B.arg(fmt::format("{}Bound", S.Stage->RemarkKey), fixed2(S.Bound));
+      B << (First ? "" : ", ") + std::string(S.Stage->Label) + " ";
+      B.arg(boundKey(S), fixed2(S.Bound));
       if (S.Stage->TextDetail)
         B << " " + S.Stage->TextDetail(S, R, M);
       First = false;
@@ -412,7 +421,8 @@ RemarkLine adviceLine(const LoopKernel &K, const LoopAdvice &A,
 RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
                          const MachineModel &M, const RemarkOptions &Opts) {
   RemarkText Out;
-  Out.Summary = summaryLine(K, R, M, Opts);
+  if (Opts.Summary)
+    Out.Summary = summaryLine(K, R, M, Opts);
   if (Opts.Detail >= 1)
     Out.Details = detailLines(K, R, M, Opts);
   if (Opts.Detail >= 2 && R.Simulation) {
@@ -423,8 +433,9 @@ RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
   if (Opts.Detail >= 2)
     for (const InstrReport &Ir : R.PerInstruction)
       Out.Instructions.push_back(instructionLine(K, Ir, M));
-  for (const LoopAdvice &A : adviseLoop(K, R, kernelIsa(K, M.Isa)))
-    Out.Advice.push_back(adviceLine(K, A, Opts));
+  if (Opts.Advice)
+    for (const LoopAdvice &A : adviseLoop(K, R, kernelIsa(K, M.Isa)))
+      Out.Advice.push_back(adviceLine(K, A, Opts));
   return Out;
 }
 

@@ -43,6 +43,10 @@ struct RemarkOptions {
   /// 0: the summary only; 1: and the detail lines; 2: and one line per
   /// instruction.
   unsigned Detail = 1;
+  /// Whether to word the summary and the advice lines (false: left empty,
+  /// for a caller whose compiler shows neither).
+  bool Summary = true;
+  bool Advice = true;
   /// Taken branches per iteration when the body spans several blocks; > 1
   /// adds a detail line (the front-end bound counts one).
   unsigned TakenBranches = 1;
