@@ -94,16 +94,34 @@ SimInput simulationInput(StageContext &C, const LoopReport &R) {
   return In;
 }
 
+/// The stage's result and the report's simulation, with a note when it did
+/// not converge.
+StageResult finishSimulation(std::shared_ptr<SimulationReport> Sim,
+                             LoopReport &R) {
+  if (!Sim->Converged)
+    R.Notes.push_back(fmt::format(
+        "the simulation found no repeating steady state in {} iterations "
+        "({} cycles); the prediction stays the bounds'",
+        Sim->Iterations, Sim->Cycles));
+  StageResult Out;
+  Out.Bound = Sim->CyclesPerIteration;
+  R.Simulation = std::move(Sim);
+  return Out;
+}
+
 SimProbe probe(const char *Id, const char *Label, const SimInput &In) {
   SimulationReport S = simulateLoop(In, 0, /*Accounts=*/false);
   return {Id, Label, S.CyclesPerIteration, S.Converged};
 }
 
 StageResult runSimulation(StageContext &C, LoopReport &R) {
-  const SimInput In = simulationInput(C, R);
+  SimInput In = simulationInput(C, R);
   SimLimits Met;
+  const bool Details = C.Options.SimulationDetails;
   auto Sim = std::make_shared<SimulationReport>(
-      simulateLoop(In, C.Options.TimelineIterations, true, &Met));
+      simulateLoop(In, C.Options.TimelineIterations, Details, &Met));
+  if (!Details) // the steady state alone: no stacks, probes or timeline
+    return finishSimulation(std::move(Sim), R);
   // A probe whose idealisation the run never met would repeat it cycle for
   // cycle (SimLimits): its result is the run's, without simulating again.
   const SimProbe Same = {"", "", Sim->CyclesPerIteration, Sim->Converged};
@@ -114,46 +132,36 @@ StageResult runSimulation(StageContext &C, LoopReport &R) {
     return P;
   };
 
+  // Each probe changes a few numbers of the input in place and runs it (no
+  // copy of the graph).
   if (Met.FrontEndStarved) {
-    SimInput FrontEnd = In;
-    FrontEnd.FrontEndWidth = 0;
-    FrontEnd.TakenBranchesPerCycle = 0;
-    FrontEnd.IterationMinCycles = 0;
-    Sim->Probes.push_back(
-        probe("perfect-front-end", "perfect front end", FrontEnd));
+    const double Width = In.FrontEndWidth, Taken = In.TakenBranchesPerCycle,
+                 MinCycles = In.IterationMinCycles;
+    In.FrontEndWidth = In.TakenBranchesPerCycle = In.IterationMinCycles = 0;
+    Sim->Probes.push_back(probe("perfect-front-end", "perfect front end", In));
+    In.FrontEndWidth = Width, In.TakenBranchesPerCycle = Taken,
+    In.IterationMinCycles = MinCycles;
   } else {
     Sim->Probes.push_back(SameAsRun("perfect-front-end", "perfect front end"));
   }
   if (Met.PortRefused) {
-    SimInput Ports = In;
-    Ports.UnlimitedPorts = true;
-    Sim->Probes.push_back(probe("unlimited-ports", "unlimited ports", Ports));
+    In.UnlimitedPorts = true;
+    Sim->Probes.push_back(probe("unlimited-ports", "unlimited ports", In));
+    In.UnlimitedPorts = false;
   } else {
     Sim->Probes.push_back(SameAsRun("unlimited-ports", "unlimited ports"));
   }
-  SimInput Independent = In;
-  Independent.Edges.clear();
-  for (SimNode &N : Independent.Nodes)
-    N.InEdges.clear();
-  Sim->Probes.push_back(
-      probe("no-dependencies", "no dependencies", Independent));
-  SimInput Window = In;
-  Window.RobSize *= WindowProbeFactor;
-  Window.SchedulerSize = Window.LoadQueueSize = Window.StoreQueueSize = 0;
+  In.NoDependencies = true;
+  Sim->Probes.push_back(probe("no-dependencies", "no dependencies", In));
+  In.NoDependencies = false;
+  In.RobSize *= WindowProbeFactor; // the last probe: not restored
+  In.SchedulerSize = In.LoadQueueSize = In.StoreQueueSize = 0;
   Sim->Probes.push_back(probe("unlimited-window",
                               "2x ROB, no scheduler or load/store "
                               "queue limit",
-                              Window));
+                              In));
 
-  if (!Sim->Converged)
-    R.Notes.push_back(fmt::format(
-        "the simulation found no repeating steady state in {} iterations "
-        "({} cycles); the prediction stays the bounds'",
-        Sim->Iterations, Sim->Cycles));
-  StageResult Out;
-  Out.Bound = Sim->CyclesPerIteration;
-  R.Simulation = std::move(Sim);
-  return Out;
+  return finishSimulation(std::move(Sim), R);
 }
 
 std::string simulationDetail(const StageResult &, const LoopReport &R,
