@@ -166,6 +166,8 @@ StageResult runSimulation(StageContext &C, LoopReport &R) {
 
 std::string simulationDetail(const StageResult &, const LoopReport &R,
                              const MachineModel &) {
+  if (!R.Simulation) // a loop with paths: the mix's bound, not its details
+    return {};
   const SimulationReport &S = *R.Simulation;
   if (!S.Converged)
     return fmt::format("(not converged after {} iterations)", S.Iterations);
