@@ -223,9 +223,13 @@ int usage() {
   fmt::print(
       stderr,
       "usage: loopperf-bench-engine [--cpu=CPU] [--reps=N] [--shape=mix|chain|"
-      "independent|memory] [--sizes=N,N,...] [--once] [--simulate]\n"
+      "independent|memory] [--sizes=N,N,...] [--once] [--simulate] "
+      "[--simulate-steady]\n"
       "  --simulate: time analyzeLoop with the cycle-level simulation (and "
-      "its four probes)\n"
+      "its four probes, CPI stacks and waits: what the CLI shows)\n"
+      "  --simulate-steady: the simulation's steady state alone "
+      "(AnalysisOptions::SimulationDetails off: the compilers below detail "
+      "2)\n"
       "  --once: per size, a warm-up call, then one measuredAnalysis call and "
       "no "
       "timing (for valgrind --tool=callgrind "
@@ -257,6 +261,8 @@ int main(int argc, char **argv) {
       Once = true;
     else if (Arg == "--simulate")
       Options.Simulate = true;
+    else if (Arg == "--simulate-steady")
+      Options.Simulate = true, Options.SimulationDetails = false;
     else
       return usage();
   }
@@ -287,7 +293,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   fmt::print("analyzeLoop{} on {}, {} bodies ({} repetitions per size)\n\n",
-             Options.Simulate ? " --simulate" : "", Cpu, ShapeName, Reps);
+             !Options.Simulate           ? ""
+             : Options.SimulationDetails ? " --simulate"
+                                         : " --simulate-steady",
+             Cpu, ShapeName, Reps);
   fmt::print("| instructions | median µs | min µs | cycles/iter "
              "|\n|---:|---:|---:|---:|\n");
   for (unsigned N : Sizes) {

@@ -21,9 +21,11 @@ TABLE_SIZES = [5, 50, 200, 1000, 5000]
 # What the CI guard counts: the issue's three sizes on the mixed body, and
 # every shape at 1,000 instructions (where a quadratic step shows).
 # "mix/simulate": the mixed body analysed with the cycle-level simulation
-# (--simulate, issue 16) at 50 instructions.
+# and its probes (--simulate, issue 16) at 5, 50 and 200 instructions;
+# "mix/steady": its steady state alone (--simulate-steady, the compilers
+# below detail 2) at 50.
 BUDGET_POINTS = [("mix", 5), ("mix", 50), ("mix", 200)] + [(s, 1000) for s in SHAPES] + [
-    ("mix/simulate", 50)]
+    ("mix/simulate", 5), ("mix/simulate", 50), ("mix/simulate", 200), ("mix/steady", 50)]
 MARGIN = 0.10  # a slowdown above 10 % fails
 
 
@@ -45,9 +47,10 @@ def callgrind_instructions(cmd, valgrind_options=()):
 
 def count(bench, shape, size):
     """`shape` is a body shape, or SHAPE/simulate for the same analysis with
-    the cycle-level simulation."""
+    the cycle-level simulation (probes, stacks: what the CLI shows), or
+    SHAPE/steady with its steady state alone (the compilers below detail 2)."""
     body, _, mode = shape.partition("/")
-    extra = ["--simulate"] if mode == "simulate" else []
+    extra = {"simulate": ["--simulate"], "steady": ["--simulate-steady"]}.get(mode, [])
     return callgrind_instructions([bench, f"--shape={body}", f"--sizes={size}", "--once", *extra],
                                   ["--toggle-collect=measuredAnalysis*"])
 

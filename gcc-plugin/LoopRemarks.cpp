@@ -20,6 +20,7 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
   const MachineModel &M = *Choice.Model;
   AnalysisOptions Analysis;
   Analysis.Simulate = Request.Simulate;
+  Analysis.SimulationDetails = Request.Detail >= 2; // simulationLines
   LoopKernel K = Base;
   LoopReport R;
   if (Paths) {

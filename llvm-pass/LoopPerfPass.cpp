@@ -367,6 +367,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
       }
       AnalysisOptions Analysis;
       Analysis.Simulate = Opts.Simulate;
+      Analysis.SimulationDetails = Opts.Detail >= 2; // simulationLines
       LoopReport Report;
       if (Body.MultiPath) {
         // Control flow inside the loop: the engine weighs its paths.

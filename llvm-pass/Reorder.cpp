@@ -187,6 +187,7 @@ bool reorderLoop(MachineLoop &L, const ReorderContext &C) {
 
   AnalysisOptions Analysis;
   Analysis.Simulate = true; // the simulation sees issue order; bounds do not
+  Analysis.SimulationDetails = false; // only its cycles are compared
   const LoopReport Before = analyzeLoop(Body.Kernel, C.Model, Analysis);
   const double CyclesBefore = predictedCycles(Before);
 

@@ -25,6 +25,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 
 namespace loopperf::detail {
 namespace {
@@ -43,6 +44,22 @@ constexpr int64_t StallCycles = 100000; ///< without a retire: give up
 constexpr double Unlimited = std::numeric_limits<double>::infinity();
 
 enum StageIndex { AtDispatch, AtIssue, AtCommit };
+
+/// An array that grows without initialising its new elements (the
+/// simulator sets each iteration's entries when it is delivered).
+template <class T> class Grown {
+public:
+  T &operator[](uint64_t I) { return Data[I]; }
+  const T &operator[](uint64_t I) const { return Data[I]; }
+  void grow(uint64_t Old, uint64_t New) {
+    std::unique_ptr<T[]> More(new T[New]);
+    std::copy(Data.get(), Data.get() + Old, More.get());
+    Data = std::move(More);
+  }
+
+private:
+  std::unique_ptr<T[]> Data;
+};
 enum class DispatchStall { None, QueueEmpty, Window };
 
 class Simulator {
@@ -53,21 +70,59 @@ public:
         TimelineIterations(TimelineIterations), Full(Full) {
     PortedNodes.assign(N, 0);
     DoneOffset.resize(V);
+    NodeInst.resize(V);
+    FirstDemand.assign(V + 1, 0);
     for (unsigned Node = 0; Node < V; ++Node) {
       const SimNode &S = In.Nodes[Node];
+      NodeInst[Node] = S.Inst;
+      NodePorted.push_back(!S.Uses.empty());
       PortedNodes[S.Inst] += !S.Uses.empty();
       DoneOffset[Node] = static_cast<int64_t>(std::ceil(
           S.Uses.empty() ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
+      for (const ResourceUse &U : S.Uses)
+        if (U.Ports != 0 && U.Cycles > 0)
+          Demands.push_back({U.Ports, U.Cycles});
+      FirstDemand[Node + 1] = static_cast<unsigned>(Demands.size());
     }
     BusyUntil.assign(In.NumPorts, 0);
     for (unsigned P = 0; P < In.NumPorts; ++P)
       AllPorts |= PortMask(1) << P;
     FreePorts = AllPorts;
+    // In- and out-edges of each node, contiguous (in-edges in the order of
+    // SimNode::InEdges); none for the probe "no dependencies".
+    const std::vector<SimEdge> NoEdges;
+    const std::vector<SimEdge> &Edges = In.NoDependencies ? NoEdges : In.Edges;
     double Horizon = 1;
-    EdgeDelay.reserve(In.Edges.size());
-    for (const SimEdge &E : In.Edges) {
+    std::vector<int64_t> EdgeDelay;
+    EdgeDelay.reserve(Edges.size());
+    for (const SimEdge &E : Edges) {
       Horizon = std::max(Horizon, std::ceil(E.Weight));
       EdgeDelay.push_back(static_cast<int64_t>(std::ceil(E.Weight - 1e-9)));
+    }
+    FirstIn.assign(V + 1, 0);
+    FirstOut.assign(V + 1, 0);
+    for (const SimEdge &E : Edges)
+      ++FirstOut[E.From + 1];
+    for (unsigned Node = 0; Node < V; ++Node) {
+      FirstIn[Node + 1] =
+          FirstIn[Node] +
+          (In.NoDependencies
+               ? 0
+               : static_cast<unsigned>(In.Nodes[Node].InEdges.size()));
+      FirstOut[Node + 1] += FirstOut[Node];
+    }
+    InEdges.resize(Edges.size());
+    OutEdges.resize(Edges.size());
+    std::vector<unsigned> OutFill(FirstOut.begin(), FirstOut.end() - 1);
+    for (unsigned Node = 0, K = 0; Node < V && !In.NoDependencies; ++Node)
+      for (unsigned E : In.Nodes[Node].InEdges) {
+        const SimEdge &Edge = Edges[E];
+        InEdges[K++] = {Edge.From, Edge.Distance, EdgeDelay[E], Edge.Weight};
+      }
+    for (unsigned E = 0; E < Edges.size(); ++E) {
+      const SimEdge &Edge = Edges[E];
+      OutEdges[OutFill[Edge.From]++] = {Edge.To, Edge.Distance, EdgeDelay[E],
+                                        Edge.Weight};
     }
     const uint64_t Slots = std::bit_ceil(static_cast<uint64_t>(Horizon) + 2);
     Calendar.resize(Slots);
@@ -86,6 +141,19 @@ public:
     if (In.RetireWidth > 0)
       Width = std::min(Width, In.RetireWidth);
     QueueCap = In.QueueUops ? In.QueueUops : 64;
+    // The first allocation holds what a run that converges at the first
+    // check needs (the warm-up, the window, the instructions in flight
+    // behind it), so most runs never grow their arrays.
+    FirstChunk = std::min<uint64_t>(
+        IterationCap + 1,
+        std::max<uint64_t>(
+            64, Warmup + 4 * MinWindowDeltas +
+                    static_cast<uint64_t>(std::ceil(
+                        (Window + QueueCap) / std::max(1.0, PerIteration)))));
+    IterationStart.reserve(FirstChunk);
+    IterationRetire.reserve(FirstChunk);
+    if (Full)
+      Snapshots.reserve(FirstChunk);
   }
 
   SimulationReport run();
@@ -99,11 +167,28 @@ private:
   const bool Full; ///< CPI stacks, had-to-wait, timeline (not for probes)
   std::vector<unsigned> PortedNodes;
   std::vector<int64_t> DoneOffset;
-  /// Per edge, whole cycles from the producer's issue until the consumer
-  /// may issue: ceil(Weight) (a producer's issue cycle is a whole number).
-  std::vector<int64_t> EdgeDelay;
+  std::vector<unsigned> NodeInst;  ///< per node, its instruction
+  std::vector<uint8_t> NodePorted; ///< per node, !Uses.empty()
+  /// Per node, its port demands with Ports != 0 and Cycles > 0
+  /// (Demands[FirstDemand[n] .. FirstDemand[n + 1]]).
+  struct Demand {
+    PortMask Ports;
+    double Cycles;
+  };
+  std::vector<Demand> Demands;
+  std::vector<unsigned> FirstDemand;
+  /// The graph's edges by consumer (InEdges, in SimNode::InEdges order) and
+  /// by producer (OutEdges): the other end, the distance, the delay.
+  struct EdgeRef {
+    unsigned Node, Distance;
+    int64_t Delay; ///< whole cycles: ceil(Weight)
+    double Weight;
+  };
+  std::vector<EdgeRef> InEdges, OutEdges;
+  std::vector<unsigned> FirstIn, FirstOut;
   unsigned Warmup = 0, IterationCap = 0, QueueCap = 0;
-  double Width = 4; ///< the CPI stacks' W: the narrowest of the stages
+  uint64_t FirstChunk = 64; ///< iterations of the first allocation
+  double Width = 4;         ///< the CPI stacks' W: the narrowest of the stages
 
   int64_t Cycle = 0;
   uint64_t Delivered = 0, Dispatched = 0, Retired = 0;
@@ -113,20 +198,22 @@ private:
   /// Per dynamic instruction (DoneAt: the last cycle its nodes occupy, set
   /// as they issue) and per dynamic node (IssueAt); grown by whole chunks
   /// of iterations (AllocatedIterations).
-  std::vector<int64_t> DispatchAt, RetireAt, DoneAt, IssueAt, IterationStart;
-  std::vector<unsigned> NodesLeft;
+  Grown<int64_t> DispatchAt, RetireAt, DoneAt, IssueAt;
+  Grown<unsigned> NodesLeft;
+  std::vector<int64_t> IterationStart;
   uint64_t AllocatedIterations = 0;
-  // The issue queue, event-driven: a dispatched node that waits for a
-  // producer which has not issued is on that producer's list of waiters
-  // (FirstWaiter/NextWaiter, one list per dynamic node); when the producer
-  // issues its waiters' ready cycles are computed again. A node whose ready
-  // cycle R is known waits in the calendar slot R (a ring of Slots cycles,
-  // longer than any edge); from R on it is a candidate, and a ported one
-  // that gets no port stays in Ready (sorted by age) for the next cycle.
-  // Candidates are tried oldest first, as the scan of every waiting node
-  // did, with the same results.
+  // The issue queue, event-driven: a dispatched node counts its producers
+  // that have not issued (Pending) and keeps the latest ready cycle of
+  // those that have (ReadyAcc); each producer that issues updates its
+  // dispatched consumers through its out-edges, and the last one places the
+  // node. A node whose ready cycle R is known waits in the calendar slot R
+  // (a ring of Slots cycles, longer than any edge); from R on it is a
+  // candidate, and a ported one that gets no port stays in Ready (sorted by
+  // age) for the next cycle. Candidates are tried oldest first, as the scan
+  // of every waiting node did, with the same results.
   static constexpr uint64_t NoNode = ~uint64_t(0);
-  std::vector<uint64_t> FirstWaiter, NextWaiter;
+  Grown<unsigned> Pending;
+  Grown<int64_t> ReadyAcc;
   std::vector<std::vector<uint64_t>> Calendar;
   uint64_t SlotMask = 0;
   std::vector<uint64_t> Ready, NextReady, Arrivals, Late;
@@ -142,6 +229,8 @@ private:
   std::vector<Accounts> Snapshots; ///< Cumulative when iteration k retired
   std::array<double, 3> Carry{};
   unsigned NDispatched = 0, NIssued = 0, NRetired = 0;
+  /// Dispatched % N and Retired % N, kept as they advance.
+  unsigned DispatchInst = 0, RetireInst = 0;
   DispatchStall Stall = DispatchStall::None;
   int64_t LastRetire = 0;
 
@@ -151,11 +240,14 @@ private:
 public:
   SimLimits Limits;
 
-  uint64_t dynInst(uint64_t Node) const {
-    return Node / V * N + In.Nodes[Node % V].Inst;
-  }
-  int64_t readyTime(uint64_t Node, uint64_t *Blocker = nullptr) const;
-  void enqueue(uint64_t Node, uint64_t Scanned);
+  struct ReadyOfIssued {
+    int64_t Ready;
+    unsigned Waiting;
+  };
+  ReadyOfIssued readyOfIssued(uint64_t Node) const;
+  int64_t readyTime(uint64_t Node) const;
+  void enqueue(uint64_t Node);
+  void place(uint64_t Node, int64_t Ready, uint64_t Scanned);
   bool tryIssue(uint64_t Node);
   bool allocatePorts(unsigned Node);
   CpiCause classifyHead(uint64_t D) const;
@@ -171,24 +263,30 @@ public:
   void finish(unsigned First, unsigned Last);
 };
 
-int64_t Simulator::readyTime(uint64_t Node, uint64_t *Blocker) const {
+/// A dispatched node's ready cycle over its producers that have issued (at
+/// least dispatch + 1) and how many have not.
+inline Simulator::ReadyOfIssued Simulator::readyOfIssued(uint64_t Node) const {
   const uint64_t It = Node / V;
-  const SimNode &S = In.Nodes[Node % V];
-  int64_t Ready = DispatchAt[It * N + S.Inst] + 1;
-  for (unsigned E : S.InEdges) {
-    const SimEdge &Edge = In.Edges[E];
-    if (It < Edge.Distance)
+  const unsigned Static = static_cast<unsigned>(Node - It * V);
+  int64_t Ready = DispatchAt[It * N + NodeInst[Static]] + 1;
+  unsigned Waiting = 0;
+  for (unsigned K = FirstIn[Static]; K < FirstIn[Static + 1]; ++K) {
+    const EdgeRef &E = InEdges[K];
+    if (It < E.Distance)
       continue; // a producer before the loop: ready
-    const uint64_t Producer = (It - Edge.Distance) * V + Edge.From;
-    int64_t P = IssueAt[Producer];
-    if (P < 0) {
-      if (Blocker)
-        *Blocker = Producer;
-      return -1;
-    }
-    Ready = std::max(Ready, P + EdgeDelay[E]);
+    const int64_t P = IssueAt[(It - E.Distance) * V + E.Node];
+    if (P < 0)
+      ++Waiting;
+    else
+      Ready = std::max(Ready, P + E.Delay);
   }
-  return Ready;
+  return {Ready, Waiting};
+}
+
+/// The cycle a dispatched node may issue, -1 while a producer has not.
+int64_t Simulator::readyTime(uint64_t Node) const {
+  const ReadyOfIssued R = readyOfIssued(Node);
+  return R.Waiting ? -1 : R.Ready;
 }
 
 /// Every demand of the node gets one port of its mask that is free this
@@ -197,59 +295,72 @@ int64_t Simulator::readyTime(uint64_t Node, uint64_t *Blocker) const {
 /// the one furthest behind the instruction's share of the ports stage's
 /// optimal assignment; ports without a share only when no other is free.
 bool Simulator::allocatePorts(unsigned Node) {
-  const SimNode &S = In.Nodes[Node];
-  const std::vector<double> &Share = In.PortShare[S.Inst];
-  std::vector<double> &Mine = Used[S.Inst];
+  const unsigned First = FirstDemand[Node], Last = FirstDemand[Node + 1];
+  // A demand none of whose ports is free refuses the node whatever the
+  // others would get (the common case of a node that waits for a port).
+  for (unsigned K = First; K < Last; ++K)
+    if ((Demands[K].Ports & FreePorts) == 0)
+      return false;
+  const unsigned Inst = NodeInst[Node];
+  const double *Share = In.PortShare[Inst].data();
+  double *Mine = Used[Inst].data();
+  auto Score = [&](unsigned P, double Cycles) {
+    return Share[P] > 0 ? (Mine[P] + Cycles) / Share[P] : 1e30 + Mine[P];
+  };
+  auto Choose = [&](PortMask M, double Cycles) {
+    unsigned Best = static_cast<unsigned>(std::countr_zero(M));
+    M &= M - 1;
+    if (M == 0)
+      return Best; // one candidate: no score to compare
+    double BestScore = Score(Best, Cycles);
+    for (; M; M &= M - 1) {
+      const unsigned P = static_cast<unsigned>(std::countr_zero(M));
+      const double S = Score(P, Cycles);
+      if (S < BestScore) {
+        Best = P;
+        BestScore = S;
+      }
+    }
+    return Best;
+  };
+  const double Full = static_cast<double>(Cycle) + 1 - 1e-9;
+  if (Last == First + 1) { // one demand: nothing to roll back
+    const Demand &U = Demands[First];
+    const unsigned Best = Choose(U.Ports & FreePorts, U.Cycles);
+    BusyUntil[Best] =
+        std::max(BusyUntil[Best], static_cast<double>(Cycle)) + U.Cycles;
+    if (BusyUntil[Best] >= Full)
+      FreePorts &= ~(PortMask(1) << Best);
+    Mine[Best] += U.Cycles;
+    return true;
+  }
   struct Taken {
     unsigned Port;
     double Before;
   };
   Taken Chosen[8];
   unsigned NChosen = 0;
-  bool Ok = true;
-  for (const ResourceUse &U : S.Uses) {
-    if (U.Ports == 0 || U.Cycles <= 0)
-      continue;
-    if ((U.Ports & FreePorts) == 0) {
-      Ok = false;
-      break;
+  // Only ports free at the start of the cycle (FreePorts, ports below
+  // NumPorts) can be; one this node's earlier demand filled is not (Avail).
+  PortMask Avail = FreePorts;
+  for (unsigned K = First; K < Last; ++K) {
+    const Demand &U = Demands[K];
+    const PortMask M = U.Ports & Avail;
+    if (M == 0 || NChosen == 8) {
+      while (NChosen)
+        --NChosen, BusyUntil[Chosen[NChosen].Port] = Chosen[NChosen].Before;
+      return false;
     }
-    int Best = -1;
-    double BestScore = 0;
-    // Only ports free at the start of the cycle (FreePorts, ports below
-    // NumPorts) can be; one this node's earlier demand took may be full.
-    for (PortMask M = U.Ports & FreePorts; M; M &= M - 1) {
-      unsigned P = static_cast<unsigned>(std::countr_zero(M));
-      if (BusyUntil[P] >= Cycle + 1 - 1e-9)
-        continue;
-      double Score =
-          Share[P] > 0 ? (Mine[P] + U.Cycles) / Share[P] : 1e30 + Mine[P];
-      if (Best < 0 || Score < BestScore) {
-        Best = static_cast<int>(P);
-        BestScore = Score;
-      }
-    }
-    if (Best < 0 || NChosen == 8) {
-      Ok = false;
-      break;
-    }
-    Chosen[NChosen++] = {static_cast<unsigned>(Best), BusyUntil[Best]};
+    const unsigned Best = Choose(M, U.Cycles);
+    Chosen[NChosen++] = {Best, BusyUntil[Best]};
     BusyUntil[Best] =
         std::max(BusyUntil[Best], static_cast<double>(Cycle)) + U.Cycles;
+    if (BusyUntil[Best] >= Full)
+      Avail &= ~(PortMask(1) << Best);
   }
-  if (!Ok) {
-    while (NChosen)
-      --NChosen, BusyUntil[Chosen[NChosen].Port] = Chosen[NChosen].Before;
-    return false;
-  }
-  unsigned K = 0;
-  for (const ResourceUse &U : S.Uses)
-    if (U.Ports != 0 && U.Cycles > 0) {
-      unsigned P = Chosen[K++].Port;
-      Mine[P] += U.Cycles;
-      if (BusyUntil[P] >= Cycle + 1 - 1e-9)
-        FreePorts &= ~(PortMask(1) << P);
-    }
+  for (unsigned K = First, C = 0; K < Last; ++K)
+    Mine[Chosen[C++].Port] += Demands[K].Cycles;
+  FreePorts = Avail;
   return true;
 }
 
@@ -288,12 +399,13 @@ CpiCause Simulator::issueCause() const {
     // Ready and only lacking a port: every producer had issued when the
     // node's turn came in this cycle's oldest-first pass (before this
     // cycle, or this cycle and older than it), and its ready cycle passed.
+    const unsigned Static = static_cast<unsigned>(Node % V);
     bool Known = DispatchAt[It * N + S.Inst] < Cycle;
-    for (unsigned E : S.InEdges) {
-      const SimEdge &Edge = In.Edges[E];
+    for (unsigned K = FirstIn[Static]; K < FirstIn[Static + 1]; ++K) {
+      const EdgeRef &Edge = InEdges[K];
       if (!Known || It < Edge.Distance)
         continue;
-      const uint64_t Producer = (It - Edge.Distance) * V + Edge.From;
+      const uint64_t Producer = (It - Edge.Distance) * V + Edge.Node;
       const int64_t P = IssueAt[Producer];
       Known = P >= 0 && (P < Cycle || Producer < Node);
     }
@@ -302,15 +414,15 @@ CpiCause Simulator::issueCause() const {
     // The producer that makes it wait longest (or has not issued).
     int Culprit = -1;
     double Latest = -1;
-    for (unsigned E : S.InEdges) {
-      const SimEdge &Edge = In.Edges[E];
+    for (unsigned K = FirstIn[Static]; K < FirstIn[Static + 1]; ++K) {
+      const EdgeRef &Edge = InEdges[K];
       if (It < Edge.Distance)
         continue;
-      int64_t P = IssueAt[(It - Edge.Distance) * V + Edge.From];
+      int64_t P = IssueAt[(It - Edge.Distance) * V + Edge.Node];
       double At = P < 0 ? Unlimited : static_cast<double>(P) + Edge.Weight;
       if (At > Cycle && At > Latest) {
         Latest = At;
-        Culprit = static_cast<int>(In.Nodes[Edge.From].Inst);
+        Culprit = static_cast<int>(NodeInst[Edge.Node]);
       }
     }
     if (Culprit < 0) // dispatched this cycle: nothing older waits
@@ -323,17 +435,26 @@ CpiCause Simulator::issueCause() const {
 void Simulator::deliver() {
   const unsigned I = static_cast<unsigned>(Delivered % N);
   if (I == 0) {
-    if (Delivered / N == AllocatedIterations) {
-      // Doubling, at least 64 iterations: not one resize per iteration.
-      AllocatedIterations += std::max<uint64_t>(64, AllocatedIterations);
-      DispatchAt.resize(AllocatedIterations * N, -1);
-      RetireAt.resize(AllocatedIterations * N, -1);
-      DoneAt.resize(AllocatedIterations * N, 0);
-      NodesLeft.resize(AllocatedIterations * N, 0);
-      IssueAt.resize(AllocatedIterations * V, -1);
-      FirstWaiter.resize(AllocatedIterations * V, NoNode);
-      NextWaiter.resize(AllocatedIterations * V, NoNode);
+    const uint64_t It = Delivered / N;
+    if (It == AllocatedIterations) {
+      // Doubling, from what a run usually needs: not one resize per
+      // iteration.
+      const uint64_t Old = AllocatedIterations;
+      AllocatedIterations += std::max<uint64_t>(FirstChunk, Old);
+      DispatchAt.grow(Old * N, AllocatedIterations * N);
+      RetireAt.grow(Old * N, AllocatedIterations * N);
+      DoneAt.grow(Old * N, AllocatedIterations * N);
+      NodesLeft.grow(Old * N, AllocatedIterations * N);
+      IssueAt.grow(Old * V, AllocatedIterations * V);
+      Pending.grow(Old * V, AllocatedIterations * V);
+      ReadyAcc.grow(Old * V, AllocatedIterations * V);
     }
+    // The iteration's entries (NodesLeft, Pending and ReadyAcc are set at
+    // dispatch).
+    for (uint64_t D = It * N; D < (It + 1) * N; ++D)
+      DispatchAt[D] = RetireAt[D] = -1, DoneAt[D] = 0;
+    for (uint64_t Node = It * V; Node < (It + 1) * V; ++Node)
+      IssueAt[Node] = -1;
     IterationStart.push_back(Cycle);
   }
   QueueUops += In.FusedUops[I];
@@ -341,15 +462,15 @@ void Simulator::deliver() {
 }
 
 void Simulator::retire() {
-  const double Full = In.RetireWidth > 0 ? In.RetireWidth : Unlimited;
-  double Budget = Full - RetireCarry;
+  const double Width = In.RetireWidth > 0 ? In.RetireWidth : Unlimited;
+  double Budget = Width - RetireCarry;
   RetireCarry = 0;
   NRetired = 0;
   while (Retired < Dispatched) {
     const uint64_t D = Retired;
-    const unsigned I = static_cast<unsigned>(D % N);
     if (NodesLeft[D] > 0)
       break;
+    const unsigned I = RetireInst;
     const unsigned U = In.FusedUops[I];
     if (DoneAt[D] > Cycle || (Budget <= 0 && U > 0))
       break;
@@ -366,7 +487,8 @@ void Simulator::retire() {
     NRetired += U;
     ++Retired;
     LastRetire = Cycle;
-    if (I + 1 == N) {
+    if (++RetireInst == N) {
+      RetireInst = 0;
       IterationRetire.push_back(Cycle);
       if (Full)
         Snapshots.push_back(Cumulative);
@@ -377,19 +499,11 @@ void Simulator::retire() {
   }
 }
 
-/// A dispatched node, or a waiter whose producer just issued: onto the
-/// list of the first producer that has not issued, else into the calendar
-/// at its ready cycle. `Scanned`: the node this cycle's pass is at (NoNode:
-/// none); a younger node ready now is still tried in this pass (Late), an
-/// older one from the next cycle, as the pass over every waiting node did.
-void Simulator::enqueue(uint64_t Node, uint64_t Scanned) {
-  uint64_t Blocker = 0;
-  const int64_t Ready = readyTime(Node, &Blocker);
-  if (Ready < 0) {
-    NextWaiter[Node] = FirstWaiter[Blocker];
-    FirstWaiter[Blocker] = Node;
-    return;
-  }
+/// A node whose ready cycle is known: into the calendar at that cycle.
+/// `Scanned`: the node this cycle's pass is at (NoNode: none); a younger
+/// node ready now is still tried in this pass (Late), an older one from the
+/// next cycle, as the pass over every waiting node did.
+void Simulator::place(uint64_t Node, int64_t Ready, uint64_t Scanned) {
   if (Ready <= Cycle && Scanned != NoNode && Node > Scanned) {
     Late.push_back(Node);
     std::push_heap(Late.begin(), Late.end(), std::greater<>());
@@ -399,26 +513,42 @@ void Simulator::enqueue(uint64_t Node, uint64_t Scanned) {
       .push_back(Node);
 }
 
+/// A node just dispatched: placed when every producer has issued, else it
+/// waits for the Pending ones (tryIssue places it when the last issues).
+void Simulator::enqueue(uint64_t Node) {
+  const auto [Ready, Waiting] = readyOfIssued(Node);
+  if (Waiting) {
+    Pending[Node] = Waiting;
+    ReadyAcc[Node] = Ready;
+    return;
+  }
+  place(Node, Ready, NoNode);
+}
+
 /// Issues a candidate (ready this cycle) when it needs no port or gets one;
-/// then its waiters are enqueued again.
+/// then its dispatched consumers learn its issue cycle.
 bool Simulator::tryIssue(uint64_t DynNode) {
-  const unsigned Node = static_cast<unsigned>(DynNode % V);
-  const SimNode &S = In.Nodes[Node];
-  const bool Ported = !S.Uses.empty();
+  const uint64_t It = DynNode / V;
+  const unsigned Node = static_cast<unsigned>(DynNode - It * V);
+  const bool Ported = NodePorted[Node];
   if (Ported && !In.UnlimitedPorts && !(FreePorts && allocatePorts(Node)))
     return false;
   IssueAt[DynNode] = Cycle;
   SchedCount -= Ported;
-  const uint64_t D = dynInst(DynNode);
+  const unsigned Inst = NodeInst[Node];
+  const uint64_t D = It * N + Inst;
   DoneAt[D] = std::max(DoneAt[D], Cycle + DoneOffset[Node]);
   if (--NodesLeft[D] == 0)
-    NIssued += In.FusedUops[S.Inst];
-  uint64_t W = FirstWaiter[DynNode];
-  FirstWaiter[DynNode] = NoNode;
-  while (W != NoNode) {
-    const uint64_t Next = NextWaiter[W];
-    enqueue(W, DynNode);
-    W = Next;
+    NIssued += In.FusedUops[Inst];
+  for (unsigned K = FirstOut[Node]; K < FirstOut[Node + 1]; ++K) {
+    const EdgeRef &E = OutEdges[K];
+    const uint64_t CIt = It + E.Distance;
+    if (CIt * N + NodeInst[E.Node] >= Dispatched)
+      continue; // not dispatched: it sees this issue when it is
+    const uint64_t Consumer = CIt * V + E.Node;
+    ReadyAcc[Consumer] = std::max(ReadyAcc[Consumer], Cycle + E.Delay);
+    if (--Pending[Consumer] == 0)
+      place(Consumer, ReadyAcc[Consumer], DynNode);
   }
   return true;
 }
@@ -470,8 +600,11 @@ void Simulator::issue() {
 }
 
 void Simulator::dispatch() {
-  const double Full = In.DispatchWidth > 0 ? In.DispatchWidth : Unlimited;
-  double Budget = Full - DispatchCarry;
+  const double Width = In.DispatchWidth > 0 ? In.DispatchWidth : Unlimited;
+  const unsigned RobSize = In.RobSize, SchedulerSize = In.SchedulerSize,
+                 LoadQueueSize = In.LoadQueueSize,
+                 StoreQueueSize = In.StoreQueueSize;
+  double Budget = Width - DispatchCarry;
   DispatchCarry = 0;
   NDispatched = 0;
   Stall = DispatchStall::None;
@@ -482,24 +615,24 @@ void Simulator::dispatch() {
       break;
     }
     const uint64_t D = Dispatched;
-    const unsigned I = static_cast<unsigned>(D % N);
-    const uint64_t It = D / N;
+    const unsigned I = DispatchInst;
     const unsigned U = In.FusedUops[I];
     if (Budget <= 0 && U > 0)
       break;
-    if ((In.RobSize && RobUops > 0 && RobUops + U > In.RobSize) ||
-        (In.SchedulerSize && SchedCount > 0 &&
-         SchedCount + PortedNodes[I] > In.SchedulerSize) ||
-        (In.LoadQueueSize && In.Loads[I] && LoadCount >= In.LoadQueueSize) ||
-        (In.StoreQueueSize && In.Stores[I] &&
-         StoreCount >= In.StoreQueueSize)) {
+    if ((RobSize && RobUops > 0 && RobUops + U > RobSize) ||
+        (SchedulerSize && SchedCount > 0 &&
+         SchedCount + PortedNodes[I] > SchedulerSize) ||
+        (LoadQueueSize && In.Loads[I] && LoadCount >= LoadQueueSize) ||
+        (StoreQueueSize && In.Stores[I] && StoreCount >= StoreQueueSize)) {
       Stall = DispatchStall::Window;
       break;
     }
     DispatchAt[D] = Cycle;
-    NodesLeft[D] = In.FirstNode[I + 1] - In.FirstNode[I];
-    for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
-      enqueue(It * V + Node, NoNode);
+    const unsigned FirstNode = In.FirstNode[I], EndNode = In.FirstNode[I + 1];
+    NodesLeft[D] = EndNode - FirstNode;
+    const uint64_t Base = D / N * V;
+    for (unsigned Node = FirstNode; Node < EndNode; ++Node)
+      enqueue(Base + Node);
     SchedCount += PortedNodes[I];
     RobUops += U;
     LoadCount += In.Loads[I];
@@ -513,6 +646,8 @@ void Simulator::dispatch() {
     }
     NDispatched += U;
     ++Dispatched;
+    if (++DispatchInst == N)
+      DispatchInst = 0;
   }
 }
 
@@ -523,7 +658,8 @@ void Simulator::frontEnd() {
   const double Taken = In.TakenBranchesPerCycle;
   if (Taken > 0)
     Tokens = std::min(std::max(1.0, Taken), Tokens + Taken);
-  while (Budget > 0 && Delivered / N < IterationCap) {
+  const uint64_t Cap = uint64_t(IterationCap) * N;
+  while (Budget > 0 && Delivered < Cap) {
     const unsigned I = static_cast<unsigned>(Delivered % N);
     const uint64_t It = Delivered / N;
     if (I == 0 && It > 0 && In.IterationMinCycles > 0 &&
@@ -646,13 +782,13 @@ void Simulator::finish(unsigned First, unsigned Last) {
       Out.HadToWait[S.Inst] += static_cast<double>(Issue - Start);
       int64_t Ready = Start;
       int Culprit = -1;
-      for (unsigned E : S.InEdges) {
-        const SimEdge &Edge = In.Edges[E];
-        const unsigned From = In.Nodes[Edge.From].Inst;
+      for (unsigned K = FirstIn[Node]; K < FirstIn[Node + 1]; ++K) {
+        const EdgeRef &Edge = InEdges[K];
+        const unsigned From = NodeInst[Edge.Node];
         if (It < Edge.Distance || (Edge.Distance == 0 && From == S.Inst))
           continue; // before the loop, or the instruction's own load part
         const int64_t At =
-            IssueAt[(It - Edge.Distance) * V + Edge.From] + EdgeDelay[E];
+            IssueAt[(It - Edge.Distance) * V + Edge.Node] + Edge.Delay;
         if (At > Ready) {
           Ready = At;
           Culprit = static_cast<int>(From);

@@ -51,8 +51,11 @@ struct SimInput {
   unsigned RobSize = 0, SchedulerSize = 0;   ///< 0: no limit
   unsigned LoadQueueSize = 0, StoreQueueSize = 0;
   /// Every port takes any number of uops per cycle (the probe "unlimited
-  /// ports"; the other probes change the numbers above instead).
+  /// ports").
   bool UnlimitedPorts = false;
+  /// The edges are ignored (the probe "no dependencies"; the other probes
+  /// change the numbers above instead).
+  bool NoDependencies = false;
 };
 
 /// What a run met, for deciding which probes would repeat it exactly.

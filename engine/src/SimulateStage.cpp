@@ -94,57 +94,10 @@ SimInput simulationInput(StageContext &C, const LoopReport &R) {
   return In;
 }
 
-SimProbe probe(const char *Id, const char *Label, const SimInput &In) {
-  SimulationReport S = simulateLoop(In, 0, /*Accounts=*/false);
-  return {Id, Label, S.CyclesPerIteration, S.Converged};
-}
-
-StageResult runSimulation(StageContext &C, LoopReport &R) {
-  const SimInput In = simulationInput(C, R);
-  SimLimits Met;
-  auto Sim = std::make_shared<SimulationReport>(
-      simulateLoop(In, C.Options.TimelineIterations, true, &Met));
-  // A probe whose idealisation the run never met would repeat it cycle for
-  // cycle (SimLimits): its result is the run's, without simulating again.
-  const SimProbe Same = {"", "", Sim->CyclesPerIteration, Sim->Converged};
-  auto SameAsRun = [&](const char *Id, const char *Label) {
-    SimProbe P = Same;
-    P.Id = Id;
-    P.Label = Label;
-    return P;
-  };
-
-  if (Met.FrontEndStarved) {
-    SimInput FrontEnd = In;
-    FrontEnd.FrontEndWidth = 0;
-    FrontEnd.TakenBranchesPerCycle = 0;
-    FrontEnd.IterationMinCycles = 0;
-    Sim->Probes.push_back(
-        probe("perfect-front-end", "perfect front end", FrontEnd));
-  } else {
-    Sim->Probes.push_back(SameAsRun("perfect-front-end", "perfect front end"));
-  }
-  if (Met.PortRefused) {
-    SimInput Ports = In;
-    Ports.UnlimitedPorts = true;
-    Sim->Probes.push_back(probe("unlimited-ports", "unlimited ports", Ports));
-  } else {
-    Sim->Probes.push_back(SameAsRun("unlimited-ports", "unlimited ports"));
-  }
-  SimInput Independent = In;
-  Independent.Edges.clear();
-  for (SimNode &N : Independent.Nodes)
-    N.InEdges.clear();
-  Sim->Probes.push_back(
-      probe("no-dependencies", "no dependencies", Independent));
-  SimInput Window = In;
-  Window.RobSize *= WindowProbeFactor;
-  Window.SchedulerSize = Window.LoadQueueSize = Window.StoreQueueSize = 0;
-  Sim->Probes.push_back(probe("unlimited-window",
-                              "2x ROB, no scheduler or load/store "
-                              "queue limit",
-                              Window));
-
+/// The stage's result and the report's simulation, with a note when it did
+/// not converge.
+StageResult finishSimulation(std::shared_ptr<SimulationReport> Sim,
+                             LoopReport &R) {
   if (!Sim->Converged)
     R.Notes.push_back(fmt::format(
         "the simulation found no repeating steady state in {} iterations "
@@ -156,8 +109,65 @@ StageResult runSimulation(StageContext &C, LoopReport &R) {
   return Out;
 }
 
+SimProbe probe(const char *Id, const char *Label, const SimInput &In) {
+  SimulationReport S = simulateLoop(In, 0, /*Accounts=*/false);
+  return {Id, Label, S.CyclesPerIteration, S.Converged};
+}
+
+StageResult runSimulation(StageContext &C, LoopReport &R) {
+  SimInput In = simulationInput(C, R);
+  SimLimits Met;
+  const bool Details = C.Options.SimulationDetails;
+  auto Sim = std::make_shared<SimulationReport>(
+      simulateLoop(In, C.Options.TimelineIterations, Details, &Met));
+  if (!Details) // the steady state alone: no stacks, probes or timeline
+    return finishSimulation(std::move(Sim), R);
+  // A probe whose idealisation the run never met would repeat it cycle for
+  // cycle (SimLimits): its result is the run's, without simulating again.
+  const SimProbe Same = {"", "", Sim->CyclesPerIteration, Sim->Converged};
+  auto SameAsRun = [&](const char *Id, const char *Label) {
+    SimProbe P = Same;
+    P.Id = Id;
+    P.Label = Label;
+    return P;
+  };
+
+  // Each probe changes a few numbers of the input in place and runs it (no
+  // copy of the graph).
+  if (Met.FrontEndStarved) {
+    const double Width = In.FrontEndWidth, Taken = In.TakenBranchesPerCycle,
+                 MinCycles = In.IterationMinCycles;
+    In.FrontEndWidth = In.TakenBranchesPerCycle = In.IterationMinCycles = 0;
+    Sim->Probes.push_back(probe("perfect-front-end", "perfect front end", In));
+    In.FrontEndWidth = Width, In.TakenBranchesPerCycle = Taken,
+    In.IterationMinCycles = MinCycles;
+  } else {
+    Sim->Probes.push_back(SameAsRun("perfect-front-end", "perfect front end"));
+  }
+  if (Met.PortRefused) {
+    In.UnlimitedPorts = true;
+    Sim->Probes.push_back(probe("unlimited-ports", "unlimited ports", In));
+    In.UnlimitedPorts = false;
+  } else {
+    Sim->Probes.push_back(SameAsRun("unlimited-ports", "unlimited ports"));
+  }
+  In.NoDependencies = true;
+  Sim->Probes.push_back(probe("no-dependencies", "no dependencies", In));
+  In.NoDependencies = false;
+  In.RobSize *= WindowProbeFactor; // the last probe: not restored
+  In.SchedulerSize = In.LoadQueueSize = In.StoreQueueSize = 0;
+  Sim->Probes.push_back(probe("unlimited-window",
+                              "2x ROB, no scheduler or load/store "
+                              "queue limit",
+                              In));
+
+  return finishSimulation(std::move(Sim), R);
+}
+
 std::string simulationDetail(const StageResult &, const LoopReport &R,
                              const MachineModel &) {
+  if (!R.Simulation) // a loop with paths: the mix's bound, not its details
+    return {};
   const SimulationReport &S = *R.Simulation;
   if (!S.Converged)
     return fmt::format("(not converged after {} iterations)", S.Iterations);

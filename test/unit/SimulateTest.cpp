@@ -35,6 +35,23 @@ ModelBuilder windowCore(unsigned MulLatency) {
   return B;
 }
 
+/// RobLimited's core and loop: windowCore(20) with a ROB of 8 fused uops,
+/// vmulpd %ymm1,%ymm1,%ymm2 (independent in every iteration) and three
+/// movl $imm.
+MachineModel robLimitedCore() {
+  ModelBuilder B = windowCore(20);
+  B.model().Pipeline.RobSize.Value = 8;
+  return B.build();
+}
+LoopKernel robLimitedLoop() {
+  KernelBuilder Kb;
+  Kb.add("vmulpd %ymm1, %ymm1, %ymm2")
+      .add("movl $1, %eax")
+      .add("movl $2, %ecx")
+      .add("movl $3, %edx");
+  return Kb.build();
+}
+
 AnalysisOptions simulate() {
   AnalysisOptions O;
   O.Simulate = true;
@@ -80,15 +97,8 @@ TEST(Simulate, RobLimited) {
   // 4 entries: iteration 2 dispatches at 22, iteration 3 at 23 (after
   // iteration 1 retires at 23). Retire cycles 22, 23, 43, 44, ...: deltas
   // 1, 20 repeating, (1 + 20) / 2 = 10.50 cycles/iteration.
-  ModelBuilder B = windowCore(20);
-  B.model().Pipeline.RobSize.Value = 8;
-  MachineModel M = B.build();
-  KernelBuilder Kb;
-  Kb.add("vmulpd %ymm1, %ymm1, %ymm2")
-      .add("movl $1, %eax")
-      .add("movl $2, %ecx")
-      .add("movl $3, %edx");
-  LoopReport R = analyzeLoop(Kb.build(), M, simulate());
+  const MachineModel M = robLimitedCore();
+  LoopReport R = analyzeLoop(robLimitedLoop(), M, simulate());
   ASSERT_NE(R.Simulation, nullptr);
   const SimulationReport &S = *R.Simulation;
   EXPECT_TRUE(S.Converged);
@@ -105,6 +115,37 @@ TEST(Simulate, RobLimited) {
   EXPECT_DOUBLE_EQ(probe(S, "unlimited-window"), 5.25);
   EXPECT_DOUBLE_EQ(probe(S, "unlimited-ports"), 10.5);
   expectStacksSum(S);
+}
+
+TEST(Simulate, SteadyStateWithoutDetails) {
+  // AnalysisOptions::SimulationDetails off (the compilers below detail 2):
+  // the same loop as RobLimited gives the same steady state (10.50 every 2
+  // iterations, the same iterations and cycles simulated) without probes,
+  // CPI stacks, waits or timeline.
+  const MachineModel M = robLimitedCore();
+  const LoopKernel K = robLimitedLoop();
+  AnalysisOptions O = simulate();
+  O.TimelineIterations = 2;
+  const LoopReport Full = analyzeLoop(K, M, O);
+  O.SimulationDetails = false;
+  const LoopReport Steady = analyzeLoop(K, M, O);
+  ASSERT_NE(Full.Simulation, nullptr);
+  ASSERT_NE(Steady.Simulation, nullptr);
+  const SimulationReport &F = *Full.Simulation, &S = *Steady.Simulation;
+  EXPECT_TRUE(S.Converged);
+  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, 10.5);
+  EXPECT_DOUBLE_EQ(Steady.CyclesPerIteration, 10.5);
+  EXPECT_EQ(S.PeriodIterations, F.PeriodIterations);
+  EXPECT_EQ(S.PeriodCycles, F.PeriodCycles);
+  EXPECT_EQ(S.WindowIterations, F.WindowIterations);
+  EXPECT_EQ(S.Iterations, F.Iterations);
+  EXPECT_EQ(S.Cycles, F.Cycles);
+  EXPECT_EQ(F.Probes.size(), 4u);
+  EXPECT_FALSE(F.Timeline.empty());
+  EXPECT_TRUE(S.Probes.empty());
+  EXPECT_TRUE(S.Timeline.empty());
+  EXPECT_TRUE(S.HadToWait.empty());
+  EXPECT_DOUBLE_EQ(S.Commit.total(), 0.0);
 }
 
 TEST(Simulate, SchedulerLimited) {

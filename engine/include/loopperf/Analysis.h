@@ -15,6 +15,11 @@ struct AnalysisOptions {
   bool Simulate = false;
   /// With Simulate: keep the timeline of this many first iterations.
   unsigned TimelineIterations = 0;
+  /// With Simulate: also the probes (one re-simulation each), the CPI
+  /// stacks, had/caused-to-wait and the timeline. Off: only the steady
+  /// state (the compilers below detail 2, the reorder pass), which is the
+  /// same either way and costs about a quarter.
+  bool SimulationDetails = true;
 };
 
 /// Analyse one kernel. Never throws for bad input: unknown instructions and

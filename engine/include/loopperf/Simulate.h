@@ -2,7 +2,9 @@
 // engine/src/SimulateStage.cpp; docs/DESIGN.md "Simulation"): its steady
 // state, the probes that re-simulate with one idealisation each, CPI stacks
 // at dispatch, issue and commit, and the timeline of the first iterations.
-// Computed only when AnalysisOptions::Simulate is set.
+// Computed only when AnalysisOptions::Simulate is set; the probes, CPI
+// stacks, waits and timeline only with AnalysisOptions::SimulationDetails
+// (without it they are empty or zero; the steady state is the same).
 #pragma once
 
 #include "loopperf/Json.h"

@@ -136,3 +136,15 @@ ifthen:
         cmpq    %r8, %r9
         jne     .Lthen
         retq
+
+# (At the end, so that the lines of the loops above stay where they were.)
+# With --simulate the text shows the simulation of the mixed sequence as a
+# bound without its details (it crashed before: the stage's detail read
+# the report's simulation, which a loop with paths does not keep). The
+# rotated loop's mix is divider-bound, 17 + 13 cycles per two iterations:
+# 15.00 simulated, as the divider bound.
+# RUN: %loopperf --mcpu=znver3 --simulate %s | %FileCheck --check-prefix=SIM %s
+# SIM: loop '.Lrot_div' in rotated
+# SIM: divider           15.00
+# SIM: simulated         15.00{{$}}
+# SIM: the simulation ran on the mixed sequence; its bound is shown per iteration, its details are not
