@@ -28,7 +28,8 @@
 #
 # Steps: the host's identity into DIR/host.{json,md}; the clock and probe
 # reference (loopperf-measure calibrate); lea.py, ldst.py, gathers.py,
-# tinyloops.py and forms.py (the suite's forms, compiled first by
+# tinyloops.py (also its taken-branch bodies: microbench-takenbranches.*)
+# and forms.py (the suite's forms, compiled first by
 # bench/validation/validate.py --compile-only when BUILD/validation is
 # empty; --quick: a fixed handful) into DIR; then
 #   python3 bench/microbench/overlay.py --results DIR --name NAME --base LLVMCPU --out DIR/NAME.json
@@ -194,6 +195,8 @@ if [[ $quick = 1 ]]; then
   step gathers python3 "$mb/gathers.py" "${common[@]}" "${fresh[@]}"
   step tinyloops python3 "$mb/tinyloops.py" "${common[@]}" --only count,alu2,nop56,vcopy \
     --offsets 0,48 --retries 0
+  step takenbranches python3 "$mb/tinyloops.py" "${common[@]}" --only count,jmp1,jmp3,jcc1 \
+    --offsets 0,32 --retries 0 --name microbench-takenbranches
   forms="vaddpd ymm,ymm,ymm;vmulpd ymm,ymm,ymm;vfmadd231pd ymm,ymm,ymm;imulq r64,r64;vdivpd ymm,ymm,ymm;vmovupd mem,ymm"
   forms+=";vaddpd zmm,zmm,zmm;vaddps zmm,zmm,zmm{k};vcmpltpd zmm,zmm,k;kmovw k,k;vgatherdps mem,zmm{k}"
   step forms python3 "$mb/forms.py" "${common[@]}" --forms "$forms"
@@ -202,6 +205,9 @@ else
   step ldst python3 "$mb/ldst.py" "${common[@]}" "${fresh[@]}"
   step gathers python3 "$mb/gathers.py" "${common[@]}" "${fresh[@]}"
   step tinyloops python3 "$mb/tinyloops.py" "${common[@]}"
+  step takenbranches python3 "$mb/tinyloops.py" "${common[@]}" \
+    --only count,jmp1,jmp2,jmp3,jcc1,jcc3,jline1,jline3 --offsets 0,16,32,48 \
+    --name microbench-takenbranches
   if ! compgen -G "$build/validation/*.s" > /dev/null; then
     step suite python3 "$root/bench/validation/validate.py" --build "$build" --compile-only
   fi

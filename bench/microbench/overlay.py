@@ -18,7 +18,10 @@ Rules (hardware facts only, never fitted to the kernel suite):
   LEA with at most two address components at latency 1, plus
   `lineCrossing` (64 bytes, 2 cycles): tinyloops.py measured every loop
   whose body spans more than one 64-byte line at 2.00 cycles/iteration or
-  more (bench/results/microbench-tinyloops.md);
+  more (bench/results/microbench-tinyloops.md), plus `takenBranchesPerCycle`
+  from bench/results/microbench-takenbranches.json (tinyloops.py's jmp*, jcc*
+  and jline* bodies: the fastest taken branches per cycle of a body inside
+  one 64-byte line);
 * latency: every register form whose chain latency was measured within 0.15
   of an integer gets that integer (formRules by key; load+op forms take the
   register form's latency for their operation in the dependency graph);
@@ -147,6 +150,13 @@ def body_value(bodies, spec, what):
     return c / arg
 
 
+def taken_per_iteration(body):
+    """Taken branches per iteration of a tinyloops.py body: the loop's own
+    and, for jmpK, jccK and jlineK, K more; 0 for the other bodies."""
+    m = re.match(r"(?:jmp|jcc|jline)(\d+)$", body)
+    return 1 + int(m.group(1)) if m else (1 if body == "count" else 0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -197,7 +207,7 @@ def main():
                             f"{meta['date']}: bench/microbench/forms.py with loopperf-measure, "
                             "clock calibrated against a dependent add chain, medians of "
                             f"{meta['rounds']} rounds; {forms_doc}")}],
-        "pipeline": base["pipeline"], "rules": dict(base["rules"]),
+        "pipeline": dict(base["pipeline"]), "rules": dict(base["rules"]),
         "formRules": [], "forms": []}
     if args.facts:
         overlay["cpus"] = sorted(set([args.name] + base.get("cpus", [])))
@@ -248,6 +258,30 @@ def main():
                          "64-byte line ran at 2.00 cycles/iteration or more at every offset and for "
                          "every body measured (counter, popcount, vector copy/scale/sum loops); inside "
                          "one line the same loops ran at 1.00-1.36")}
+    # Taken branches per cycle (bench/microbench/tinyloops.py bodies jmp*,
+    # jcc*, jline*: counter loops with k more jumps, each taken on every
+    # iteration, to the next instruction or the next 64-byte line): the
+    # fastest rate any body inside one line reached, taken branches per
+    # iteration / cycles per iteration (development host: k + 1 taken
+    # branches ran at k + 1.00 cycles/iteration at every offset, 1 per
+    # cycle). A fact of the front end, not fitted to any kernel.
+    tb_path = os.path.join(results, "microbench-takenbranches.json")
+    if os.path.exists(tb_path):
+        tb = json.load(open(tb_path))
+        rates = [taken_per_iteration(l["body"]) / l["cycles"] for l in tb["loops"]
+                 if l["lines64"] == 1 and l.get("contention", 1.0) <= 1.10 and
+                 taken_per_iteration(l["body"])]
+        if rates:
+            tb_src = (f"measured-host-takenbranches-{tb['meta']['date']}" if args.name == NAME
+                      else f"measured-{args.name}-takenbranches-{tb['meta']['date']}")
+            overlay["sources"].append({
+                "id": tb_src,
+                "description": (f"measured on {host}, {tb['meta']['date']}: "
+                                "bench/microbench/tinyloops.py with loopperf-measure, counter loops "
+                                "with 1-3 more jumps taken on every iteration; "
+                                f"{rel_results}/microbench-takenbranches.md")})
+            overlay["pipeline"]["takenBranchesPerCycle"] = {"value": round(max(rates), 2),
+                                                            "source": tb_src}
     # Gathers (bench/microbench/gathers.py): latency through the merged
     # destination after the producer compilers use, throughput with every
     # lane on its own line; measured clean only.

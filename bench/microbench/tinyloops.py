@@ -8,10 +8,12 @@ per body the table gives cycles per iteration at each offset, the
 body's length in bytes and how many 64-byte lines (and 32-byte fetch
 windows) it spans there.
 
-Writes OUT/microbench-tinyloops.{json,md} (--out, default bench/results).
+Writes OUT/NAME.{json,md} (--out, default bench/results; --name, default
+microbench-tinyloops).
 
   /usr/bin/python3 bench/microbench/tinyloops.py [--build build] [--rounds 31]
       [--max-seconds 20] [--offsets 0,8,...] [--only NAME,...] [--out bench/results]
+      [--name microbench-tinyloops]
 """
 import argparse, datetime, json, os, re, subprocess, tempfile
 
@@ -48,6 +50,28 @@ BODIES = {
                     for i in range(k - 2)] + ["addq $1, %rax", "cmpq %rax, %rdi", "jne 1b"],
                    f"{k} macro-ops (ALU and vector)")
        for k in (5, 6, 7, 8, 9, 12, 13)},
+    # k taken branches per iteration besides the loop's own (issue 15: how
+    # many taken jumps per cycle the front end follows): unconditional jumps
+    # to the next instruction, conditional ones always taken, and jumps to
+    # the start of the next 64-byte line (as a branchy body spreads over
+    # several lines)
+    **{f"jmp{k}": ("xorl %eax, %eax",
+                   ["addq $1, %rax"] + [x for j in range(k) for x in (f"jmp {2 + j}f", f"{2 + j}:")]
+                   + ["cmpq %rax, %rdi", "jne 1b"],
+                   f"counter + {k} jmp to the next instruction ({k + 1} taken/iteration)")
+       for k in (1, 2, 3)},
+    **{f"jcc{k}": ("xorl %eax, %eax",
+                   ["addq $1, %rax"] + [x for j in range(k) for x in ("testq %rdi, %rdi", f"jne {2 + j}f",
+                                                                      f"{2 + j}:")]
+                   + ["cmpq %rax, %rdi", "jne 1b"],
+                   f"counter + {k} always-taken jne ({k + 1} taken/iteration)")
+       for k in (1, 3)},
+    **{f"jline{k}": ("xorl %eax, %eax",
+                     ["addq $1, %rax"] + [x for j in range(k) for x in (f"jmp {2 + j}f", ".p2align 6",
+                                                                        f"{2 + j}:")]
+                     + ["cmpq %rax, %rdi", "jne 1b"],
+                     f"counter + {k} jmp to the next 64-byte line ({k + 1} taken/iteration)")
+       for k in (1, 3)},
     # gcc -O2 style pointer loops (one element per iteration)
     "popcount": ("movq %rsi, %rdx; leaq (%rsi,%rdi,8), %rsi; xorl %eax, %eax",
                  ["popcntq (%rdx), %rcx", "addq $8, %rdx", "addq %rcx, %rax", "cmpq %rdx, %rsi", "jne 1b"],
@@ -131,9 +155,11 @@ def main():
     ap.add_argument("--retries", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"),
                     help="results folder (default bench/results)")
+    ap.add_argument("--name", default="microbench-tinyloops",
+                    help="base name of the outputs: NAME.{json,md} in --out")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    out_base = os.path.join(args.out, "microbench-tinyloops")
+    out_base = os.path.join(args.out, args.name)
     measure = os.path.join(args.build, "bin", "loopperf-measure")
     offsets = [int(o) for o in args.offsets.split(",")]
     bodies = {k: v for k, v in BODIES.items() if not args.only or k in args.only.split(",")}

@@ -37,6 +37,15 @@ MARCH = {
     "gcc-12": [["-march=x86-64-v3"], ["-march=znver3"], ["-march=native"]],
 }
 OPTS = ["-O2", "-O3"]
+# Loops with a branch inside whose direction the data steers (issue 15,
+# item 4): measured and predicted like every kernel, but reported in a
+# section of their own ("Loops with several paths"), not in the summary's
+# figures, the per-loop table or the plot (branchy_section).
+BRANCHY = "branchy.c"
+# Per-file flags. branchy.c's kernels of one shape differ only in their data
+# (NAME_init): gcc's identical code folding would leave all but the first a
+# jump to it, with no loop in their own function to predict.
+FILE_FLAGS = {("gcc-12", BRANCHY): ["-fno-ipa-icf"]}
 
 
 def run(cmd, **kw):
@@ -44,7 +53,9 @@ def run(cmd, **kw):
 
 
 def kernels_of(path):
-    return re.findall(r"^(?:KERNEL|RED)\((\w+)[,)]", open(path).read(), re.M)
+    """The kernels a suite file defines: KERNEL(name), RED(name, ...) and
+    branchy.c's BRANCHY(name, ...)."""
+    return re.findall(r"^(?:KERNEL|RED|BRANCHY)\((\w+)[,)]", open(path).read(), re.M)
 
 
 def function_lines(asm_lines, names):
@@ -166,7 +177,9 @@ def main_loops(asm_path, symbols, mcpu, loopperf, starts=None, model_file="", ex
                 per_fn.setdefault(owner, []).append(loop)
                 continue
             if not loop.get("elements_per_iteration"):
-                loop["elements_per_iteration"] = strided_elements(loop, element_bytes_hint(owner))
+                sel = selector_elements(loop) if owner in branchy_patterns() else 0
+                loop["elements_per_iteration"] = sel or strided_elements(
+                    loop, element_bytes_hint(owner))
                 loop["elements_source"] = "validate.py"
             per_fn.setdefault(owner, []).append(loop)
     chosen = {}
@@ -176,6 +189,83 @@ def main_loops(asm_path, symbols, mcpu, loopperf, starts=None, model_file="", ex
                                          -loops.index(l)))
         chosen[s] = (best, len(loops))
     return chosen, lines
+
+
+def branchy_patterns():
+    """{kernel: (percent, alternate)} from branchy.c's BRANCHY(name, loop,
+    percent, alternate) lines."""
+    src = open(os.path.join(SUITE, BRANCHY)).read()
+    return {m[0]: (int(m[2]), m[3] == "1")
+            for m in re.findall(r"^BRANCHY\((\w+), (\w+), (\d+), (\d)\)", src, re.M)}
+
+
+def selectors(n, percent, alternate):
+    """branchy.c's fill_sel: the selector of each of n elements (True: the
+    first arm), the same xorshift32 sequence."""
+    x, out = 2463534242, []
+    for i in range(n):
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        out.append(i % 2 == 0 if alternate else x % 100 < percent)
+    return out
+
+
+def first_arm_share(kernel, n1, n2):
+    """The share of elements taking the first arm (non-zero selector) among
+    those the measurement times: elements n1..n2-1, the difference of its
+    two trip counts (each call starts the sequence at element 0)."""
+    percent, alternate = branchy_patterns()[kernel]
+    sel = selectors(n2, percent, alternate)[n1:n2]
+    return sum(sel) / len(sel)
+
+
+def selector_jumps(loop):
+    """[(line, jump, compare)] of the loop's conditional jumps on the
+    selector: those whose flags come from `cmpl $0, MEM` or `testl %R, %R`
+    (a 32-bit selector against zero; the compilers may schedule a move or a
+    load between the two)."""
+    out = []
+    flags = ""  # the last instruction that wrote the flags
+    for ins in loop["instructions"]:
+        t = " ".join(ins["text"].split())
+        op = t.split(" ")[0]
+        if op.startswith("j"):
+            if op != "jmp" and (re.match(r"cmpl \$0, ", flags) or
+                                re.match(r"testl (%\w+), \1$", flags)):
+                out.append((ins["line"], op, flags))
+        elif not (op.startswith(("mov", "lea", "nop")) or
+                  (op.startswith("v") and "test" not in op and "comis" not in op)):
+            flags = t
+    return out
+
+
+def selector_elements(loop):
+    """Elements per iteration of a branchy.c loop: its distinct selector
+    compares (each element tests its selector once on every path; an arm's
+    copy of the next element's compare is the same text). Needed where the
+    engine's per-path counts disagree and strided_elements adds up a counter
+    that several arms advance (clang -O3 unrolled 2x: `addq $2` in both
+    latches, 4 by the stride, 2 really)."""
+    return len({c for _, _, c in selector_jumps(loop)})
+
+
+def selector_branches(loop, share):
+    """{line: taken probability} of the selector jumps (selector_jumps):
+    taken with `share` when the jump is on non-zero (jne/jnz: to the first
+    arm), with 1 - share when on zero (je/jz). The sense differs between
+    compilers and even inside one loop (clang -O2 unrolled 4x: three je and
+    one jne), so each branch gets its own. None when such a jump has
+    another condition."""
+    out = {}
+    for line, op, _ in selector_jumps(loop):
+        if op in ("jne", "jnz"):
+            out[line] = share
+        elif op in ("je", "jz"):
+            out[line] = 1 - share
+        else:
+            return None
+    return out
 
 
 def mca_cycles(lines, first, last, mcpu, mca, tmp):
@@ -489,7 +579,8 @@ def main():
                         shutil.copyfile(os.path.join(args.asm_dir, os.path.basename(base) + ".s"),
                                         base + ".s")
                     else:
-                        run([cc, opt, *march, *COMMON, *NO_IDIOM[cc], "-I", SUITE, "-S",
+                        run([cc, opt, *march, *COMMON, *NO_IDIOM[cc],
+                             *FILE_FLAGS.get((cc, src), []), "-I", SUITE, "-S",
                              os.path.join(SUITE, src), "-o", base + ".s"])
                     run([cc, "-shared", "-o", base + ".so", base + ".s"])
                     if args.compile_only:
@@ -528,6 +619,10 @@ def main():
                     sim_loops = (main_loops(base + ".s", syms, args.mcpu, loopperf, starts,
                                             args.model_file, ["--simulate"])[0]
                                  if args.simulate else {})
+                    hinted = {}
+                    if src == BRANCHY:
+                        hinted = branchy_predictions(base + ".s", loops, meas["results"], args,
+                                                     loopperf, starts)
                     for m in meas["results"]:
                         s = m["name"]
                         calib.append(m["ghz"])
@@ -572,12 +667,58 @@ def main():
                                     row["sim_converged"] = (sim.get("simulation") or {}).get(
                                         "converged", "")
                                 row["mca"] = cpi / e if cpi else None
+                                if s in hinted:
+                                    row.update(hinted[s])
+                                    row["branchy"] = True
                         rows.append(row)
                     print(f"{label:40s} {src:14s} {len(syms)} kernels", file=sys.stderr)
     shutil.rmtree(tmp, ignore_errors=True)
     if args.compile_only:
         return
     write_outputs(args, rows, calib, host_cpu, lp_model_name, mca_cpu, failures)
+
+
+def branchy_predictions(asm, loops, results, args, loopperf, starts):
+    """{kernel: report fields} of branchy.c's kernels: the main loop
+    predicted again with the branch probabilities its data really has
+    (`--branch-probability=LINE:P` per selector branch, selector_branches,
+    from the share of first-arm elements at the measured trip counts), its
+    paths (expected, weighted average, hottest path alone, mispredictions)
+    per element. One loopperf run for the whole file: the lines are
+    distinct."""
+    info, hint = {}, []
+    for m in results:
+        s = m["name"]
+        if s not in loops or loops[s][0].get("analysable") is False:
+            continue
+        n1, n2 = m["n1"], m["n2"]
+        if not n2:
+            continue
+        share = first_arm_share(s, n1, n2)
+        lines = selector_branches(loops[s][0], share)
+        info[s] = {"share": share, "hint": lines}
+        if lines:
+            hint += [f"{ln}:{p:.6g}" for ln, p in sorted(lines.items())]
+    if not hint:
+        return {s: {"first_share": i["share"]} for s, i in info.items()}
+    extra = ["--branch-probability=" + ",".join(hint)]
+    hinted, _ = main_loops(asm, set(info), args.mcpu, loopperf, starts, args.model_file, extra)
+    out = {}
+    for s, i in info.items():
+        f = {"first_share": i["share"],
+             "hint": " ".join(f"{ln}:{p:.3g}" for ln, p in sorted((i["hint"] or {}).items()))}
+        loop = hinted.get(s, (None,))[0]
+        e = (loop or {}).get("elements_per_iteration") or 0
+        paths = (loop or {}).get("paths")
+        if i["hint"] and paths and e:
+            f.update(paths=paths["count"], lp_hint=paths["expected_cycles_per_iteration"] / e,
+                     lp_hint_avg=paths["weighted_average_cycles_per_iteration"] / e,
+                     lp_hottest=paths["hottest_cycles_per_iteration"] / e,
+                     hottest_p=paths["hottest_probability"],
+                     mispred=paths["mispredict_cycles_per_iteration"] / e,
+                     hint_bottleneck=loop["bottleneck"])
+        out[s] = f
+    return out
 
 
 def fmt(v, d=2):
@@ -592,6 +733,9 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
               "lines", "not_analysable", "start", "bytes", "lines64", "lp_cpi_asm", "loopperf_asm"]
     if any(r.get("loopperf_sim") for r in rows):
         fields += ["lp_sim_cpi", "loopperf_sim", "sim_converged"]  # --simulate
+    if any(r.get("branchy") for r in rows):
+        fields += ["first_share", "hint", "paths", "lp_hint", "lp_hint_avg", "lp_hottest",
+                   "hottest_p", "mispred", "hint_bottleneck"]  # branchy.c (branchy_section)
     if any(r.get("source") for r in rows):
         fields.append("source")  # which earlier run (--measured/--resume) a row comes from
     with open(os.path.join(args.out, args.name + ".csv"), "w", newline="") as f:
@@ -599,6 +743,8 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         w.writeheader()
         for r in rows:
             w.writerow(r)
+    branchy = [r for r in rows if r.get("file") == BRANCHY]
+    rows = [r for r in rows if r.get("file") != BRANCHY]
     comparable = [r for r in rows if r.get("loopperf") and r.get("mca")]
     stable = [r for r in comparable if r["iqr"] <= 0.10 * r["measured"]]
     groups = [("overall", comparable)] + [
@@ -686,6 +832,10 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         L.append(f"\n{len(excluded)} measured kernels are not in the statistics (no innermost loop "
                  "found, or elements per iteration unknown, or llvm-mca failed): " +
                  ", ".join(sorted({f"{r['kernel']} ({r['config']})" for r in excluded})) + ".")
+    if branchy:
+        L.append(f"\nThe {len(branchy)} measured kernels of bench/suite/{BRANCHY} (a branch inside "
+                 "the loop whose direction the data steers) are not in this summary, the per-loop "
+                 "table or the plot: see \"Loops with several paths\" below.")
     if failures:
         L.append("\nNot measured (the program failed): " + "; ".join(failures) + ".")
     L.append(f"\n![predicted vs measured]({args.name}.png)\n")
@@ -709,17 +859,104 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
                  f"{fmt(r.get('loopperf_asm'), 3)} | "
                  f"{fmt(r.get('mca'), 3)} | {err('mca')} | {r.get('lines64', '')} | "
                  f"{r.get('bottleneck', '')} |")
+    if branchy:
+        L += branchy_section(args, branchy)
     if args.notes and os.path.exists(args.notes):
         L.append("\n" + open(args.notes).read())
     with open(os.path.join(args.out, args.name + ".md"), "w") as f:
         f.write("\n".join(L) + "\n")
-    plot(comparable, os.path.join(args.out, args.name + ".png"), lp_model, mca_cpu)
+    if comparable:
+        plot(comparable, os.path.join(args.out, args.name + ".png"), lp_model, mca_cpu)
     for name, rs in groups:
         for key in ("loopperf", "loopperf_sim", "loopperf_asm", "loopperf_base", "mca"):
             s = summary(rs, key)
             if s:
                 print(f"{name:9s} {key:13s} n={s['n']} MAPE={s['mape']:.1f}% "
                       f"median={s['median_abs']:.1f}% within10={s['within10']:.0f}% tau={s['tau']:.3f}")
+
+
+def branchy_section(args, rows):
+    """The kernels of bench/suite/branchy.c: per kernel and configuration the
+    measured cycles per element beside loopperf's expected cycles with the
+    branch probabilities the data has (--branch-probability per selector
+    branch), with what a user gets without a hint (equal weights), the
+    weighted average of the paths alone, the hottest path alone, the
+    misprediction estimate (never in a prediction) and llvm-mca on the same
+    lines (straight-line code); the error of each over these kernels."""
+    cols = [("lp_hint", "expected, the data's probabilities"),
+            ("loopperf", "expected, equal weights (no hint)"),
+            ("lp_hint_avg", "weighted average of the paths alone"),
+            ("lp_hottest", "hottest path alone"),
+            ("lp_hint_mis", "expected + misprediction estimate"),
+            ("mca", "llvm-mca-19 (straight-line)")]
+    for r in rows:
+        if r.get("lp_hint") is not None and r.get("mispred") is not None:
+            r["lp_hint_mis"] = r["lp_hint"] + r["mispred"]
+    done = [r for r in rows if r.get("lp_hint")]
+    sets = [("all", done)] + [(cc, [r for r in done if r["compiler"] == cc])
+                              for cc in ("clang-19", "gcc-12")]
+    shapes = sorted({r["kernel"].split("_")[0] for r in done})
+    sets += [(f"{sh}_* ({cc})", [r for r in done if r["kernel"].split("_")[0] == sh
+                                 and r["compiler"] == cc])
+             for sh in shapes for cc in ("clang-19", "gcc-12")]
+    sets.append(("clean rounds only", [r for r in done if is_clean(r)]))
+    L = ["\n## Loops with several paths (bench/suite/branchy.c)\n",
+         "Loops with a branch inside whose direction the data steers (issue 15, item 4): `br_*` a "
+         "partition whose two arms cost the same (`a[j++] = v[i] * 2.0` or `c[k++] = v[i] + "
+         "1.0`), `brdiv_*` one whose first arm divides (`v[i] / 3.0`) and whose second adds; "
+         "each with five selector patterns (always the first arm, never, alternating, 50 % and "
+         "90 % pseudo-random; a fixed xorshift sequence, the same on every call). They are "
+         "measured like every kernel and are **not** in the Summary above, the per-loop table or "
+         "the plot, so those figures are the straight-line (and earlier) loops' as before; "
+         "the clang `div_u64` and gcc `cond_scale` loops, which also have several paths, stay "
+         "there.",
+         "Predictions per element: *expected* is loopperf's prediction for the mixed sequence of "
+         "paths (docs/DESIGN.md \"Loops with several paths\") with the probability each branch "
+         "really has here (`--branch-probability=LINE:P` for each branch on the selector: the "
+         "share of first-arm elements among the elements the measurement times, the difference "
+         "of its two trip counts; taken with that share for a `jne`, with its complement for a "
+         "`je`, per branch: clang's unrolled loop has both), and with *equal weights*, what a "
+         "CLI user gets without a hint; the *weighted average* of the paths' own predictions; "
+         "the *hottest path* alone; *+ mispredictions*: the expected cycles plus loopperf's "
+         "misprediction estimate (penalty × 1 − the likelier direction's probability per "
+         "branch: an upper estimate for a branch with history, never part of a prediction). "
+         "Error = (predicted − measured) / measured.\n",
+         "| set | loops | " + " | ".join(f"{h} MAPE % (median signed %)" for _, h in cols) + " |",
+         "|---|---:|" + "---:|" * len(cols)]
+    for name, rs in sets:
+        if not rs:
+            continue
+        cells = []
+        for key, _ in cols:
+            sm = summary(rs, key)
+            cells.append(f"{sm['mape']:.1f} ({sm['median_signed']:+.1f})" if sm else "")
+        L.append(f"| {name} | {len(rs)} | " + " | ".join(cells) + " |")
+    missing = [r for r in rows if not r.get("lp_hint")]
+    if missing:
+        L.append("\nNot predicted with the data's probabilities (no loop with paths found, or a "
+                 "selector branch of unknown sense): " +
+                 ", ".join(f"{r['kernel']} ({r['config']})" for r in missing) + ".")
+    L += ["", "| config | kernel | first arm | elem/iter | measured | IQR | clean | hint (line:P) | "
+          "expected | err % | equal weights | err % | weighted avg. | hottest (P) | err % | "
+          "mispred. | + mispred. | err % | llvm-mca | err % | bottleneck (expected) |",
+          "|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "---:|---:|---:|---|"]
+    for r in rows:
+        def err(k):
+            return fmt(100 * (r[k] - r["measured"]) / r["measured"], 0) if r.get(k) else ""
+        share = r.get("first_share")
+        hot = (f"{fmt(r.get('lp_hottest'), 3)} ({r['hottest_p']:.2f})"
+               if r.get("lp_hottest") is not None else "")
+        L.append(f"| {r['config']} | {r['kernel']} | "
+                 f"{'' if share is None else f'{100 * share:.1f} %'} | {r.get('elements', '')} | "
+                 f"{fmt(r['measured'], 3)} | {fmt(r['iqr'], 3)} | "
+                 f"{'yes' if is_clean(r) else 'no'} | {r.get('hint', '')} | "
+                 f"{fmt(r.get('lp_hint'), 3)} | {err('lp_hint')} | {fmt(r.get('loopperf'), 3)} | "
+                 f"{err('loopperf')} | {fmt(r.get('lp_hint_avg'), 3)} | {hot} | "
+                 f"{err('lp_hottest')} | {fmt(r.get('mispred'), 3)} | "
+                 f"{fmt(r.get('lp_hint_mis'), 3)} | {err('lp_hint_mis')} | {fmt(r.get('mca'), 3)} | "
+                 f"{err('mca')} | {r.get('hint_bottleneck', '')} |")
+    return L
 
 
 def off_by(r, key, limit):

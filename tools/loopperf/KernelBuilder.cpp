@@ -88,8 +88,8 @@ LoopKernel KernelBuilder::build(const CodeRegion &Region) const {
 
 std::optional<MultiPathLoop>
 KernelBuilder::buildPaths(const CodeRegion &Region,
-                          std::optional<double> TakenProbability) const {
-  std::optional<LoopBlocks> Blocks = loopBlocks(R, Region, TakenProbability);
+                          const BranchHint &Hint) const {
+  std::optional<LoopBlocks> Blocks = loopBlocks(R, Region, Hint);
   if (!Blocks)
     return std::nullopt;
   MultiPathLoop L;
@@ -98,7 +98,7 @@ KernelBuilder::buildPaths(const CodeRegion &Region,
   L.Kernel.Function = Region.Function;
   L.Kernel.Layout = layoutOf(Region);
   L.Shape = std::move(Blocks->Shape);
-  L.ProbabilitySource = TakenProbability ? "hint" : "equal";
+  L.ProbabilitySource = Hint.empty() ? "equal" : "hint";
   const auto &Stmts = R.statements();
   for (auto [Begin, End] : Blocks->Statements) {
     LoopBlockCode C;
@@ -110,10 +110,12 @@ KernelBuilder::buildPaths(const CodeRegion &Region,
   return L;
 }
 
-std::vector<AnalyzedLoop> analyzeRegions(
-    const KernelBuilder &Builder, const std::vector<CodeRegion> &Regions,
-    const MachineModel &M, bool PerElement, unsigned MaxInstructions,
-    const AnalysisOptions &Options, std::optional<double> BranchProbability) {
+std::vector<AnalyzedLoop> analyzeRegions(const KernelBuilder &Builder,
+                                         const std::vector<CodeRegion> &Regions,
+                                         const MachineModel &M, bool PerElement,
+                                         unsigned MaxInstructions,
+                                         const AnalysisOptions &Options,
+                                         const BranchHint &Hint) {
   std::vector<AnalyzedLoop> Loops;
   for (const CodeRegion &Region : Regions) {
     AnalyzedLoop L;
@@ -135,7 +137,7 @@ std::vector<AnalyzedLoop> analyzeRegions(
                                std::to_string(MaxInstructions);
     std::optional<MultiPathLoop> Paths;
     if (L.Region.NotAnalysable.empty())
-      Paths = Builder.buildPaths(Region, BranchProbability);
+      Paths = Builder.buildPaths(Region, Hint);
     if (Paths) {
       // Control flow inside the body: its paths, weighed (issue 15).
       Paths->CountElements = PerElement;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "MCInstTranslator.h"
+#include "Regions.h"
 
 #include "loopperf/Analysis.h"
 #include "loopperf/Kernel.h"
@@ -25,7 +26,6 @@ namespace loopperf::cli {
 class AsmReader;
 struct AnalyzedLoop;
 struct AsmStatement;
-struct CodeRegion;
 
 class KernelBuilder {
 public:
@@ -44,10 +44,9 @@ public:
 
   /// A loop region whose body branches inside it, as the engine's
   /// MultiPathLoop (loopperf/PathAnalysis.h), else nullopt (loopBlocks in
-  /// Regions.h; `TakenProbability` is --branch-probability).
-  std::optional<MultiPathLoop>
-  buildPaths(const CodeRegion &Region,
-             std::optional<double> TakenProbability) const;
+  /// Regions.h; `Hint` is --branch-probability).
+  std::optional<MultiPathLoop> buildPaths(const CodeRegion &Region,
+                                          const BranchHint &Hint) const;
 
   /// One instruction statement.
   Instruction buildInstruction(const AsmStatement &S) const;
@@ -65,13 +64,12 @@ private:
 /// input lines; with `PerElement` the elements per iteration counted as the
 /// plugins count them; the analysis on `M` unless the region is not
 /// analysable (bodies of more than `MaxInstructions` instructions are not),
-/// with `Options` (--simulate, --timeline).
-std::vector<AnalyzedLoop>
-analyzeRegions(const KernelBuilder &Builder,
-               const std::vector<CodeRegion> &Regions, const MachineModel &M,
-               bool PerElement,
-               unsigned MaxInstructions = DefaultMaxLoopInstructions,
-               const AnalysisOptions &Options = {},
-               std::optional<double> BranchProbability = std::nullopt);
+/// with `Options` (--simulate, --timeline) and the branches' `Hint`
+/// (--branch-probability).
+std::vector<AnalyzedLoop> analyzeRegions(
+    const KernelBuilder &Builder, const std::vector<CodeRegion> &Regions,
+    const MachineModel &M, bool PerElement,
+    unsigned MaxInstructions = DefaultMaxLoopInstructions,
+    const AnalysisOptions &Options = {}, const BranchHint &Hint = {});
 
 } // namespace loopperf::cli

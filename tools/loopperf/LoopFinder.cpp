@@ -167,7 +167,7 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
 
 std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
                                      const CodeRegion &Region,
-                                     std::optional<double> TakenProbability) {
+                                     const BranchHint &Hint) {
   const auto &Stmts = R.statements();
   if (Region.Kind != CodeRegion::RegionKind::Loop ||
       Region.Begin >= Region.End || Region.End > Stmts.size() ||
@@ -240,8 +240,8 @@ std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
       Blk.Succs.push_back(static_cast<unsigned>(B + 1));
     if (Blk.Succs.size() == 2) {
       Branchy = true;
-      if (TakenProbability)
-        Blk.SuccProbs = {*TakenProbability, 1 - *TakenProbability};
+      if (std::optional<double> P = Hint.at(Last->Line))
+        Blk.SuccProbs = {*P, 1 - *P};
     }
     Out.Shape.Blocks.push_back(std::move(Blk));
   }

@@ -9,6 +9,7 @@
 #include "llvm/Support/SMLoc.h"
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,14 +65,31 @@ struct LoopBlocks {
   std::vector<std::pair<size_t, size_t>> Statements;
 };
 
+/// --branch-probability: the probability that a conditional branch with
+/// both directions inside the loop is taken, for every such branch (`All`,
+/// `P`) or for the branch on one line of the input (`ByLine`, `LINE:P`,
+/// which wins). A branch neither names has equal weights.
+struct BranchHint {
+  std::optional<double> All;
+  std::map<unsigned, double> ByLine;
+
+  bool empty() const { return !All && ByLine.empty(); }
+  /// The taken probability of the branch on input line `Line`, if hinted.
+  std::optional<double> at(unsigned Line) const {
+    if (auto It = ByLine.find(Line); It != ByLine.end())
+      return It->second;
+    return All;
+  }
+};
+
 /// The region's blocks when control flow inside it chooses between paths
 /// (a block with two successors inside the loop, or a jump over code of the
 /// loop), else nullopt: one straight path, analysed as the instructions in
-/// order. `TakenProbability` (--branch-probability): the probability that
-/// a conditional branch with both directions inside the loop is taken;
-/// none: equal weights.
+/// order. `Hint` (--branch-probability): the probability that a conditional
+/// branch with both directions inside the loop is taken; a branch without
+/// one has equal weights.
 std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
                                      const CodeRegion &Region,
-                                     std::optional<double> TakenProbability);
+                                     const BranchHint &Hint);
 
 } // namespace loopperf::cli

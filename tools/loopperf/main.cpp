@@ -114,13 +114,15 @@ cl::opt<bool> CpiStack(
              "dispatch, issue and commit, each summing to the simulated "
              "cycles/iteration"),
     cl::cat(LoopperfCat));
-cl::opt<double> BranchProbability(
+cl::list<std::string> BranchProbability(
     "branch-probability",
     cl::desc("For a loop with branches inside its body: the probability "
              "(0 to 1) that each conditional branch with both directions "
              "inside the loop is taken (default: both directions equally "
-             "likely). The loop's paths are weighed by it"),
-    cl::value_desc("p"), cl::cat(LoopperfCat));
+             "likely), or with LINE:P that the branch on line LINE of the "
+             "input is (it wins over P). The loop's paths are weighed by "
+             "it. Repeatable, or comma-separated"),
+    cl::value_desc("p|line:p"), cl::CommaSeparated, cl::cat(LoopperfCat));
 cl::opt<bool> ListModels("list-models",
                          cl::desc("List the built-in machine models and exit"),
                          cl::cat(LoopperfCat));
@@ -165,6 +167,29 @@ bool parseSectionStarts(std::map<std::string, uint64_t> &Out,
       return false;
     }
     Out[Name.str()] = Value;
+  }
+  return true;
+}
+
+/// --branch-probability values: P for every branch, LINE:P for one line's.
+bool parseBranchHint(BranchHint &Out, std::string &Error) {
+  for (const std::string &V : BranchProbability) {
+    StringRef Arg(V);
+    auto [LineText, PText] =
+        Arg.contains(':') ? Arg.split(':') : std::pair(StringRef(), Arg);
+    unsigned Line = 0;
+    double P = -1;
+    bool BadLine =
+        Arg.contains(':') && (LineText.getAsInteger(10, Line) || Line == 0);
+    if (BadLine || PText.trim().getAsDouble(P) || !(P >= 0 && P <= 1)) {
+      Error = "--branch-probability must be between 0 and 1 (" + V +
+              ": expected P or LINE:P)";
+      return false;
+    }
+    if (Line)
+      Out.ByLine[Line] = P;
+    else
+      Out.All = P;
   }
   return true;
 }
@@ -304,15 +329,14 @@ int main(int argc, char **argv) {
   AnalysisOptions Options;
   Options.Simulate = Simulate || Timeline || CpiStack;
   Options.TimelineIterations = Timeline ? TimelineIterations : 0;
-  std::optional<double> TakenProbability;
-  if (BranchProbability.getNumOccurrences()) {
-    if (!(BranchProbability >= 0 && BranchProbability <= 1))
-      return fail("--branch-probability must be between 0 and 1");
-    TakenProbability = BranchProbability;
+  BranchHint Hint;
+  {
+    std::string Error;
+    if (!parseBranchHint(Hint, Error))
+      return fail(Error);
   }
-  std::vector<AnalyzedLoop> Loops =
-      analyzeRegions(Builder, Regions, *Model, PerElement, MaxInstructions,
-                     Options, TakenProbability);
+  std::vector<AnalyzedLoop> Loops = analyzeRegions(
+      Builder, Regions, *Model, PerElement, MaxInstructions, Options, Hint);
 
   // -o FILE: the report there instead of standard output ("-" is stdout).
   std::error_code EC;

@@ -148,3 +148,22 @@ ifthen:
 # SIM: divider           15.00
 # SIM: simulated         15.00{{$}}
 # SIM: the simulation ran on the mixed sequence; its bound is shown per iteration, its details are not
+
+# A hint per branch, by its input line (appended here so that the lines
+# above keep their numbers): the diamond's je (line 114) taken with 0.9
+# gives the 1.05 of --branch-probability=0.9 above; the rotated loop's jne
+# (line 102) is not named, so it keeps equal weights (15.00), but its
+# source is the hint.
+# RUN: %loopperf --mcpu=znver3 --branch-probability=114:0.9 %s | %FileCheck --check-prefix=PERLINE %s
+# RUN: %loopperf --mcpu=znver3 --branch-probability=0.5,114:0.9 %s | %FileCheck --check-prefix=PERLINE %s
+# RUN: %not %loopperf --mcpu=znver3 --branch-probability=0:0.5 %s 2>&1 | %FileCheck --check-prefix=BADHINT %s
+# PERLINE: loop '.Lrot_div' in rotated
+# PERLINE: Predicted 15.00 cycles/iteration
+# PERLINE: Paths: 2 of 2 weighed (100.0 % of iterations, hint probabilities); expected 15.00 cycles/iteration
+# PERLINE-NEXT:   path 1    50.0 %   17.00 cycles/iteration
+# PERLINE: loop '.Lhead' in diamond
+# PERLINE: Predicted 1.05 cycles/iteration; bottleneck: ports
+# PERLINE: Paths: 2 of 2 weighed (100.0 % of iterations, hint probabilities); expected 1.05 cycles/iteration from a mixed sequence of 10 iteration(s)
+# PERLINE-NEXT:   path 1    90.0 %    1.00 cycles/iteration
+# PERLINE-NEXT:   path 2    10.0 %    1.50 cycles/iteration
+# BADHINT: --branch-probability must be between 0 and 1 (0:0.5: expected P or LINE:P)
