@@ -157,6 +157,14 @@ def taken_per_iteration(body):
     return 1 + int(m.group(1)) if m else (1 if body == "count" else 0)
 
 
+def source_id(name, kind, date):
+    """The overlay source id of a measurement: "measured-host-KIND-DATE" for
+    the development host's overlay, "measured-NAME-KIND-DATE" for another
+    (no KIND: the forms' microbenchmarks)."""
+    who = "host" if name == NAME else name
+    return "-".join(["measured", who] + ([kind] if kind else []) + [date])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -184,7 +192,7 @@ def main():
     mb = json.load(open(args.forms or os.path.join(results, "microbench.json")))
     meta = mb["meta"]
     host = args.host or f"{meta['cpu']} (KVM guest, family 25 model 1)"
-    src = f"measured-host-{meta['date']}" if args.name == NAME else f"measured-{args.name}-{meta['date']}"
+    src = source_id(args.name, "", meta['date'])
     facts_path = args.facts or os.path.join(ROOT, "models", "overlays", args.base + ".json")
     base = json.load(open(facts_path))
     # The model the measurements are compared with: the base with the facts
@@ -244,8 +252,7 @@ def main():
         tl = json.load(open(tl_path))
         across = [l["cycles"] for l in tl["loops"] if l["lines64"] > 1]
         if across and min(across) >= 1.95:
-            lines_src = (f"measured-host-tinyloops-{tl['meta']['date']}" if args.name == NAME
-                         else f"measured-{args.name}-tinyloops-{tl['meta']['date']}")
+            lines_src = source_id(args.name, "tinyloops", tl['meta']['date'])
             overlay["sources"].append({
                 "id": lines_src,
                 "description": (f"measured on {host}, {tl['meta']['date']}: "
@@ -272,8 +279,7 @@ def main():
                  if l["lines64"] == 1 and l.get("contention", 1.0) <= 1.10 and
                  taken_per_iteration(l["body"])]
         if rates:
-            tb_src = (f"measured-host-takenbranches-{tb['meta']['date']}" if args.name == NAME
-                      else f"measured-{args.name}-takenbranches-{tb['meta']['date']}")
+            tb_src = source_id(args.name, "takenbranches", tb['meta']['date'])
             overlay["sources"].append({
                 "id": tb_src,
                 "description": (f"measured on {host}, {tb['meta']['date']}: "
@@ -289,8 +295,7 @@ def main():
     g_path = os.path.join(results, "microbench-gathers.json")
     if os.path.exists(g_path):
         gdoc = json.load(open(g_path))
-        g_src = (f"measured-host-gathers-{gdoc['meta']['date']}" if args.name == NAME
-                 else f"measured-{args.name}-gathers-{gdoc['meta']['date']}")
+        g_src = source_id(args.name, "gathers", gdoc['meta']['date'])
         add_source(overlay, g_src, gdoc["meta"]["date"], "gathers",
                    "index lanes on distinct 64-byte lines; latency through the merged destination",
                    host, rel_results)
@@ -322,8 +327,7 @@ def main():
                                          for p, _ in probe["res"]):
             separate = False
         if separate and os.path.exists(base_file):
-            ld_src = (f"measured-host-ldst-{ld['meta']['date']}" if args.name == NAME
-                      else f"measured-{args.name}-ldst-{ld['meta']['date']}")
+            ld_src = source_id(args.name, "ldst", ld['meta']['date'])
             add_source(overlay, ld_src, ld["meta"]["date"], "ldst",
                        "vector loads and stores alone and mixed", host, rel_results)
             base_forms = json.load(open(base_file))["forms"]
