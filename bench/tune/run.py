@@ -21,7 +21,9 @@ for the host's model (--mcpu, the plugin's `mcpu=`):
   project's own flags; a kernel of bench/tune/real_kernels.c calls the
   function on n pseudo-random bytes and stores its result, and is linked
   with the project's object (ld -r), so each copy of the function is
-  measured per byte and its result checked.
+  measured per byte and its result checked. clang configurations are tuned
+  and measured with a profile of a training run (TRAIN_SIZES,
+  bench/tune/train.c), as a project tunes a real program.
 
 Every file is compiled with -falign-functions=64 (ALIGN), so that both
 copies of a function start a 64-byte line. For each changed kernel, both
@@ -90,6 +92,18 @@ REAL_CONFIGS = [
 REAL = [
     ("bzip2", "blocksort.c", "bzip2_blocksort", "fallbackSort", (2048, 6144)),
 ]
+# A real program is tuned as a project would tune it: with a profile of a
+# training run (clang: -fprofile-instr-generate, then -fprofile-instr-use
+# for the tuner and for both measured copies, so the baseline is the
+# compiler's own profile-guided code). The profile gives the tuner each
+# loop's hotness and how often its unrolled body and its remainder really
+# run (docs/tune.md, "the score"); without one, the tuner scores the steady
+# state of a long loop, which a loop of 0-1 iterations per entry never
+# reaches. The training sizes are not the measured ones (TRAIN_SIZES vs
+# REAL's trip counts). GCC's profile files are named after the object,
+# which the tuner's scratch compiles rename, so GCC configurations are
+# tuned without a profile.
+TRAIN_SIZES = (1000, 4096, 9000)
 
 
 def run(cmd, env=None, cwd=None, warnings=None):
@@ -369,6 +383,20 @@ def part_reorder(args, tools, files, rows, notes, stats):
                         validate.trip_counts(k, 0), notes, rows)
 
 
+def train_profile(cc, cmd, wrapper, base, kernel, cwd):
+    """The profile of the project's file from a training run of the kernel
+    (bench/tune/train.c at TRAIN_SIZES), merged with llvm-profdata."""
+    instr = base + ".instr.o"
+    run([*cmd, "-fprofile-instr-generate", "-o", instr], cwd=cwd)
+    exe = base + ".train"
+    run([cc, "-O2", f"-DKERNEL={kernel}", os.path.join(HERE, "train.c"), wrapper, instr,
+         "-fprofile-instr-generate", "-o", exe])
+    raw, profile = base + ".profraw", base + ".profdata"
+    run([exe, *map(str, TRAIN_SIZES)], env=dict(os.environ, LLVM_PROFILE_FILE=raw))
+    run([f"llvm-profdata-{cc.split('-')[1]}", "merge", "-o", profile, raw])
+    return profile
+
+
 def part_real(args, tools, rows, notes, stats):
     cache = args.cache or os.environ.get("LOOPPERF_CAMPAIGN_CACHE") or os.path.expanduser(
         "~/.cache/loopperf-campaign")
@@ -389,6 +417,9 @@ def part_real(args, tools, rows, notes, stats):
             wrapper = base + ".wrapper.o"
             run([cc, "-O2", "-fPIC", *ALIGN, f"-DKERNEL_{kernel}", "-I.", *include, "-c",
                  os.path.join(HERE, "real_kernels.c"), "-o", wrapper], cwd=src)
+            if cc.startswith("clang"):
+                cmd = [*cmd, "-fprofile-instr-use=" + train_profile(cc, cmd, wrapper, base,
+                                                                     kernel, src)]
             run([*cmd, "-o", base + ".default.o"], cwd=src)
             variants = []
             try:
