@@ -249,8 +249,9 @@ void fillMemRef(const RtlMem &M, MemRef &Ref) {
     Ref.Symbol = "label";
 }
 
-/// A general register set to a constant, another register or a register
-/// plus a constant by the insn's single set.
+/// A general register set to a constant, another register, a register
+/// plus a constant, or a register shifted left or multiplied by a constant,
+/// by the insn's single set.
 std::optional<ConstantUpdate> constantUpdate(rtx_insn *Insn) {
   rtx Set = single_set(Insn);
   if (!Set || !REG_P(SET_DEST(Set)))
@@ -269,6 +270,15 @@ std::optional<ConstantUpdate> constantUpdate(rtx_insn *Insn) {
              CONST_INT_P(XEXP(Src, 1))) {
     U.From = gprName(REGNO(XEXP(Src, 0)));
     U.Delta = INTVAL(XEXP(Src, 1));
+  } else if ((GET_CODE(Src) == ASHIFT || GET_CODE(Src) == MULT) &&
+             REG_P(XEXP(Src, 0)) && CONST_INT_P(XEXP(Src, 1))) {
+    // (ashift (reg) (const_int k)), (mult (reg) (const_int c)): a scaled
+    // copy (GCC -O3 indexes a vector loop with its counter shifted).
+    const HOST_WIDE_INT C = INTVAL(XEXP(Src, 1));
+    if (GET_CODE(Src) == ASHIFT && (C < 0 || C >= 32))
+      return std::nullopt;
+    U.From = gprName(REGNO(XEXP(Src, 0)));
+    U.Scale = GET_CODE(Src) == ASHIFT ? int64_t(1) << C : int64_t(C);
   } else {
     return std::nullopt;
   }

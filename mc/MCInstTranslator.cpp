@@ -109,7 +109,7 @@ void appendUnits(std::vector<RegUnit> &To, const std::vector<RegUnit> &From) {
 /// digits and operand form ("ADD64ri32" -> ADD, 64, ri32; "LEA64_32r" ->
 /// LEA, 64_32, r; "INC32r_NF" -> INC, 32, r). False for anything else.
 bool splitX86Opcode(StringRef Name, StringRef &Op, StringRef &Form) {
-  for (StringRef O : {"ADD", "SUB", "INC", "DEC", "LEA", "MOV"})
+  for (StringRef O : {"ADD", "SUB", "INC", "DEC", "LEA", "MOV", "SHL", "IMUL"})
     if (Name.starts_with(O)) {
       StringRef Rest = Name.drop_front(O.size());
       size_t Digits = Rest.find_first_not_of("0123456789_");
@@ -492,9 +492,17 @@ MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
     const MCOperand &Index = MI.getOperand(1 + MemIndex);
     const MCOperand &Seg = MI.getOperand(1 + MemSegment);
     std::optional<int64_t> C = Imm(MI.getOperand(1 + MemDisp));
-    if (!Dst || !C || (Index.isReg() && Index.getReg()) ||
-        (Seg.isReg() && Seg.getReg()))
+    if (!Dst || !C || (Seg.isReg() && Seg.getReg()))
       return std::nullopt;
+    if (Index.isReg() && Index.getReg()) {
+      // c(,%i,s), %r: a scaled copy of the index, when there is no base.
+      const x86::RegInfo *I = Gpr(Index);
+      std::optional<int64_t> S = Imm(MI.getOperand(1 + MemScale));
+      if (!I || !S || (Base.isReg() && Base.getReg()))
+        return std::nullopt;
+      U = {Dst->Canonical, I->Canonical, *C, Dst->WidthBits, *S};
+      return U;
+    }
     std::string From;
     if (Base.isReg() && Base.getReg()) {
       const x86::RegInfo *B = Gpr(Base);
@@ -503,6 +511,22 @@ MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
       From = B->Canonical;
     }
     U = {Dst->Canonical, From, *C, Dst->WidthBits};
+  } else if (Op == "SHL" && (Form == "ri" || Form == "r1") && N >= 2) {
+    // shl $k, %r: a scaled copy of itself (GCC -O3 indexes vector loops so).
+    const x86::RegInfo *Src = Gpr(MI.getOperand(1));
+    std::optional<int64_t> K =
+        Form == "r1" ? std::optional<int64_t>(1)
+                     : (N >= 3 ? Imm(MI.getOperand(2)) : std::nullopt);
+    if (!Dst || !Src || !K || *K < 0 || *K >= 32)
+      return std::nullopt;
+    U = {Dst->Canonical, Src->Canonical, 0, Dst->WidthBits, int64_t(1) << *K};
+  } else if (Op == "IMUL" &&
+             (Form == "rri" || Form == "rri8" || Form == "rri32") && N >= 3) {
+    const x86::RegInfo *Src = Gpr(MI.getOperand(1));
+    std::optional<int64_t> C = Imm(MI.getOperand(2));
+    if (!Dst || !Src || !C)
+      return std::nullopt;
+    U = {Dst->Canonical, Src->Canonical, 0, Dst->WidthBits, *C};
   } else if (Op == "MOV" && (Form == "ri" || Form == "ri32") && N >= 2) {
     std::optional<int64_t> C = Imm(MI.getOperand(1));
     if (!Dst || !C)

@@ -134,7 +134,7 @@ private:
   /// A narrower write is opaque.
   std::optional<std::pair<std::string, SymValue>>
   constantEffect(const Instruction &In) {
-    if (!In.Update || In.Update->WidthBits != 64)
+    if (!In.Update || In.Update->WidthBits != 64 || In.Update->Scale != 1)
       return std::nullopt;
     const ConstantUpdate &U = *In.Update;
     SymValue V = U.From.empty() ? SymValue{0, 0} : value(U.From);

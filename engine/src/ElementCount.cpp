@@ -33,27 +33,32 @@ unsigned commonElementBytes(const LoopKernel &K, const IsaTraits &Isa) {
 }
 
 /// A GPR's value at some point of an iteration: the value `Base` had when
-/// the iteration started, plus `Offset`; `Base` empty = a constant (the same
-/// every iteration). What a register holds after anything but a constant
-/// update (Instruction::Update) is not affine: nullopt.
+/// the iteration started, times `Mul`, plus `Offset`; `Base` empty = a
+/// constant (the same every iteration). What a register holds after
+/// anything but a constant update (Instruction::Update) is not affine:
+/// nullopt.
 struct Affine {
   std::string Base;
+  int64_t Mul = 1;
   int64_t Offset = 0;
 };
 using AffineMap = std::map<std::string, std::optional<Affine>, std::less<>>;
 
 std::optional<Affine> valueOf(const AffineMap &Values, const std::string &R) {
   auto It = Values.find(R);
-  return It == Values.end() ? Affine{R, 0} : It->second;
+  return It == Values.end() ? Affine{R, 1, 0} : It->second;
 }
 
 /// How much `R`'s value at the start of an iteration advances per
 /// iteration, from `End` (every register's value when the iteration ends).
 /// R steps by itself (End = R + d: d), holds a constant (0), or is copied
-/// from another register T (End = T + e: then R advances as T does, one
-/// iteration later); a copy cycle that never reaches a step or a constant
-/// (two registers swapped every iteration) has no stride.
+/// from another register T, perhaps scaled (End = m x T + e: then R
+/// advances m times as fast as T, one iteration later); a register that
+/// scales itself (End = m x R + e, m != 1) grows geometrically, and a copy
+/// cycle that never reaches a step or a constant (two registers swapped
+/// every iteration) has no stride.
 std::optional<int64_t> iterationStride(const AffineMap &End, std::string R) {
+  int64_t Factor = 1;
   for (size_t Hops = 0; Hops <= End.size(); ++Hops) {
     std::optional<Affine> V = valueOf(End, R);
     if (!V)
@@ -61,7 +66,9 @@ std::optional<int64_t> iterationStride(const AffineMap &End, std::string R) {
     if (V->Base.empty())
       return 0;
     if (V->Base == R)
-      return V->Offset;
+      return V->Mul == 1 ? std::optional<int64_t>(Factor * V->Offset)
+                         : std::nullopt;
+    Factor *= V->Mul;
     R = V->Base;
   }
   return std::nullopt;
@@ -97,11 +104,12 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
       Refs.push_back({&In, &R, At(R.Base), At(R.Index)});
     }
     std::optional<Affine> Updated;
-    if (In.Update) {
-      if (In.Update->From.empty())
-        Updated = Affine{"", In.Update->Delta};
-      else if (std::optional<Affine> From = valueOf(Values, In.Update->From))
-        Updated = Affine{From->Base, From->Offset + In.Update->Delta};
+    if (const std::optional<ConstantUpdate> &U = In.Update) {
+      if (U->From.empty())
+        Updated = Affine{"", 1, U->Delta};
+      else if (std::optional<Affine> From = valueOf(Values, U->From))
+        Updated = Affine{From->Base, From->Mul * U->Scale,
+                         From->Offset * U->Scale + U->Delta};
     }
     for (RegUnit U : In.Writes) {
       if (!Isa.IsGprUnit(U))
@@ -114,7 +122,12 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
       [&](const std::optional<Affine> &V) -> std::optional<int64_t> {
     if (!V)
       return std::nullopt;
-    return V->Base.empty() ? 0 : iterationStride(Values, V->Base);
+    if (V->Base.empty())
+      return 0;
+    std::optional<int64_t> Stride = iterationStride(Values, V->Base);
+    if (!Stride)
+      return std::nullopt;
+    return V->Mul * *Stride;
   };
 
   const unsigned LoopElem = commonElementBytes(K, Isa);

@@ -97,6 +97,37 @@ TEST(ElementCount, OtherWritesAndDisagreementsAreUnknownOrSkipped) {
   EXPECT_EQ(countElementsPerIteration(K), 0u);
 }
 
+TEST(ElementCount, ScaledCopiesOfAnInductionFollowIt) {
+  // gcc-12 -O3 -march=znver3 sum_f32_8acc (bench/suite/reductions.c): the
+  // counter %rax steps 1, the address is a copy of it shifted left by 5 (x
+  // 32), so the vaddps reads 32 bytes further each iteration: 32 bytes / 4
+  // (vaddps) = 8 elements.
+  EXPECT_EQ(
+      countElementsPerIteration(body(
+          {"movq %rax, %rsi", "incq %rax", "salq $5, %rsi",
+           "vaddps (%rdx,%rsi), %ymm0, %ymm0", "cmpq %rcx, %rax", "jb .L59"},
+          {0, 0, 0, 4})),
+      8u);
+  // The same through imul $24 (3 doubles = 24 bytes per step of 1) and
+  // lea (,%rax,8) (8 bytes per step of 1 over 8-byte doubles).
+  EXPECT_EQ(countElementsPerIteration(body({"imulq $24, %rax, %rsi",
+                                            "vaddsd (%rdx,%rsi), %xmm0, %xmm0",
+                                            "incq %rax", "jne .L1"},
+                                           {0, 8})),
+            3u);
+  EXPECT_EQ(countElementsPerIteration(body({"leaq (,%rax,8), %rsi",
+                                            "vaddsd (%rdx,%rsi), %xmm0, %xmm0",
+                                            "incq %rax", "jne .L1"},
+                                           {0, 8})),
+            1u);
+  // A register that scales itself every iteration grows geometrically: no
+  // stride, no count.
+  EXPECT_EQ(countElementsPerIteration(body({"vaddsd (%rdx,%rsi), %xmm0, %xmm0",
+                                            "salq $1, %rsi", "jne .L1"},
+                                           {8})),
+            0u);
+}
+
 TEST(ElementCount, CopiesOfAnInductionFollowIt) {
   // clang's unrolled gauss_seidel1d (bench/suite/stencils.c, -O3
   // -ffast-math): the next index goes through %rdx and back, so %rcx steps

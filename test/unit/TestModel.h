@@ -200,7 +200,8 @@ public:
 
 private:
   /// What a front end reads off its IR as Instruction::Update: add/sub $c,
-  /// %r; inc/dec %r; lea c(%b), %r; mov $c, %r; mov %s, %r.
+  /// %r; inc/dec %r; lea c(%b), %r; lea c(,%i,s), %r; shl/sal $k, %r; imul
+  /// $c, %s, %r; mov $c, %r; mov %s, %r.
   static std::optional<ConstantUpdate>
   constantUpdate(std::string M, const std::vector<std::string> &Ops,
                  const std::vector<MemRef> &Mem) {
@@ -229,6 +230,25 @@ private:
         Mem[0].Index.empty() && Mem[0].Symbol.empty()) {
       U.From = Mem[0].Base;
       U.Delta = Mem[0].Disp;
+      return U;
+    }
+    if (M == "lea" && Ops.size() == 2 && Mem.size() == 1 &&
+        Mem[0].Base.empty() && !Mem[0].Index.empty() && Mem[0].Symbol.empty()) {
+      U.From = Mem[0].Index; // c(,%i,s): a scaled copy of the index
+      U.Delta = Mem[0].Disp;
+      U.Scale = Mem[0].Scale;
+      return U;
+    }
+    if ((M == "shl" || M == "sal") && Ops.size() == 2 && Imm(Ops[0])) {
+      U.Scale = int64_t(1) << *Imm(Ops[0]);
+      return U;
+    }
+    if (M == "imul" && Ops.size() == 3 && Imm(Ops[0])) {
+      x86::RegInfo Src = x86::lookupRegister(Ops[1]);
+      if (!Src.Valid || !Src.IsGpr)
+        return std::nullopt;
+      U.From = Src.Canonical;
+      U.Scale = *Imm(Ops[0]);
       return U;
     }
     if (M == "mov" && Ops.size() == 2 && Mem.empty()) {

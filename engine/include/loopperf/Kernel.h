@@ -51,14 +51,20 @@ struct MemRef {
 };
 
 /// A general-purpose register set by one instruction to another register's
-/// value (or its own) plus a constant, or to a constant: after the
-/// instruction, `reg` = `from` + `delta`. The front end reads it from its
-/// own IR (MCInst operands, RTL `(set (reg) (plus (reg) (const_int)))`).
+/// value (or its own) times a constant plus a constant, or to a constant:
+/// after the instruction, `reg` = `from` x `scale` + `delta`. The front end
+/// reads it from its own IR (MCInst operands, RTL `(set (reg) (plus (reg)
+/// (const_int)))`).
 ///  - an induction step: `from == reg` (`add $16,%rsi`, `sub`, `inc`/`dec`,
 ///    `lea 8(%rax),%rax`, AArch64 `add x1,x1,#16` and the base update of a
 ///    pre/post-indexed access `ldr q0,[x1],#16`);
 ///  - a copy plus a constant: `mov %rsi,%rax`, `lea 8(%rsi),%rax`;
 ///  - a constant: `from` empty (`mov $5,%rax`).
+///  - a scaled copy: `shl $5,%rsi` (scale 32, `from == reg`), `imul
+///    $24,%rax,%rdx`, `lea (,%rax,8),%rdx`; GCC -O3 indexes a vector loop
+///    with a copy of its counter shifted by the vector's size. Only
+///    ElementCount follows scales; every other reader takes `scale == 1`
+///    updates only.
 /// Registers are named as in MemRef. `widthBits` is the width of the write:
 /// `addl $1,%eax` is a 32-bit step of "rax" (the upper half becomes zero).
 struct ConstantUpdate {
@@ -66,7 +72,8 @@ struct ConstantUpdate {
   std::string From;
   int64_t Delta = 0;
   unsigned WidthBits = 64;
-  bool isStep() const { return !From.empty() && From == Reg; }
+  int64_t Scale = 1;
+  bool isStep() const { return !From.empty() && From == Reg && Scale == 1; }
 };
 
 /// Whether `acc = acc op x`, repeated, may be split over several
