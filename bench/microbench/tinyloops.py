@@ -72,6 +72,70 @@ BODIES = {
                      + ["cmpq %rax, %rdi", "jne 1b"],
                      f"counter + {k} jmp to the next 64-byte line ({k + 1} taken/iteration)")
        for k in (1, 3)},
+    # k never-taken conditional branches besides the loop's own taken one
+    # (issue 15: whether branches the front end does not follow cost
+    # anything; clang's branchy bodies have 3-5 per iteration)
+    **{f"nt{k}": ("xorl %eax, %eax",
+                  ["addq $1, %rax"] + [x for j in range(k) for x in ("testq %rdi, %rdi", f"je {2 + j}f",
+                                                                     f"{2 + j}:")]
+                  + ["cmpq %rax, %rdi", "jne 1b"],
+                  f"counter + {k} never-taken je ({k + 1} branches, 1 taken/iteration)")
+       for k in (1, 2, 4)},
+    # clang -O2's partition loop without its memory (bench/suite/branchy.c
+    # br_always): per half a never-taken je over the other arm and a jmp
+    # over it; here closed by the loop's own jne
+    "brshape": ("xorl %eax, %eax",
+                ["addq $1, %rax"] + [x for j in range(2) for x in (
+                    "testq %rdi, %rdi", f"je {2 + j}f", "addq $1, %r9", f"jmp {4 + j}f",
+                    f"{2 + j}:", "addq $1, %r10", f"{4 + j}:")]
+                + ["cmpq %rax, %rdi", "jne 1b"],
+                "counter + 2 x (never-taken je, add, jmp over the other arm): 3 taken, 2 not"),
+    # the same with its memory, as clang -O2 -march=x86-64-v3 emits
+    # br_always (first arm: the je is never taken, the jmp always; the
+    # buffers hold zeros, so `cmpl $1` differs) and br_never (second arm:
+    # `cmpl $0`, the je always taken); two elements per iteration
+    **{f"brmem_{arm}": ("xorl %eax, %eax; xorl %r9d, %r9d; xorl %r10d, %r10d; shlq $1, %rdi",
+                        [x for j in range(2) for x in (
+                            f"cmpl ${c}, {4 * j}(%rsi,%rax,4)", f"vmovsd {8 * j}(%rdx,%rax,8), %xmm1",
+                            f"je {2 + j}f", "vaddsd %xmm1, %xmm1, %xmm1", "vmovsd %xmm1, (%rcx,%r10,8)",
+                            "incq %r10", f"jmp {4 + j}f", f"{2 + j}:", "vaddsd %xmm0, %xmm1, %xmm1",
+                            "vmovsd %xmm1, (%r8,%r9,8)", "incq %r9", f"{4 + j}:")]
+                        + ["addq $2, %rax", "cmpq %rax, %rdi", "jne 1b"],
+                        f"clang's br_{'always' if c else 'never'} body, {arm} arm (2 elements/iteration)")
+       for arm, c in (("first", 1), ("second", 0))},
+    # brmem_first without its stores (nost) or without its loads (nold: the
+    # compare on a zeroed register, the loaded value a register copy)
+    "brmem_nost": ("xorl %eax, %eax; xorl %r9d, %r9d; xorl %r10d, %r10d; shlq $1, %rdi",
+                   [x for j in range(2) for x in (
+                       f"cmpl $1, {4 * j}(%rsi,%rax,4)", f"vmovsd {8 * j}(%rdx,%rax,8), %xmm1",
+                       f"je {2 + j}f", "vaddsd %xmm1, %xmm1, %xmm1", "incq %r10", f"jmp {4 + j}f",
+                       f"{2 + j}:", "vaddsd %xmm0, %xmm1, %xmm1", "incq %r9", f"{4 + j}:")]
+                   + ["addq $2, %rax", "cmpq %rax, %rdi", "jne 1b"],
+                   "brmem_first without the stores"),
+    "brmem_nold": ("xorl %eax, %eax; xorl %r9d, %r9d; xorl %r10d, %r10d; xorl %r11d, %r11d; shlq $1, %rdi",
+                   [x for j in range(2) for x in (
+                       "cmpl $1, %r11d", "vmovaps %xmm2, %xmm1",
+                       f"je {2 + j}f", "vaddsd %xmm1, %xmm1, %xmm1", "vmovsd %xmm1, (%rcx,%r10,8)",
+                       "incq %r10", f"jmp {4 + j}f", f"{2 + j}:", "vaddsd %xmm0, %xmm1, %xmm1",
+                       "vmovsd %xmm1, (%r8,%r9,8)", "incq %r9", f"{4 + j}:")]
+                   + ["addq $2, %rax", "cmpq %rax, %rdi", "jne 1b"],
+                   "brmem_first without the loads"),
+    # brmem_nost with the compare on a register (cmpreg) or without the
+    # vector loads (cmpmem)
+    "brmem_cmpreg": ("xorl %eax, %eax; xorl %r9d, %r9d; xorl %r10d, %r10d; xorl %r11d, %r11d; shlq $1, %rdi",
+                     [x for j in range(2) for x in (
+                         "cmpl $1, %r11d", f"vmovsd {8 * j}(%rdx,%rax,8), %xmm1",
+                         f"je {2 + j}f", "vaddsd %xmm1, %xmm1, %xmm1", "incq %r10", f"jmp {4 + j}f",
+                         f"{2 + j}:", "vaddsd %xmm0, %xmm1, %xmm1", "incq %r9", f"{4 + j}:")]
+                     + ["addq $2, %rax", "cmpq %rax, %rdi", "jne 1b"],
+                     "brmem_nost, compare on a register"),
+    "brmem_cmpmem": ("xorl %eax, %eax; xorl %r9d, %r9d; xorl %r10d, %r10d; shlq $1, %rdi",
+                     [x for j in range(2) for x in (
+                         f"cmpl $1, {4 * j}(%rsi,%rax,4)", "vmovaps %xmm2, %xmm1",
+                         f"je {2 + j}f", "vaddsd %xmm1, %xmm1, %xmm1", "incq %r10", f"jmp {4 + j}f",
+                         f"{2 + j}:", "vaddsd %xmm0, %xmm1, %xmm1", "incq %r9", f"{4 + j}:")]
+                     + ["addq $2, %rax", "cmpq %rax, %rdi", "jne 1b"],
+                     "brmem_nost without the vector loads"),
     # gcc -O2 style pointer loops (one element per iteration)
     "popcount": ("movq %rsi, %rdx; leaq (%rsi,%rdi,8), %rsi; xorl %eax, %eax",
                  ["popcntq (%rdx), %rcx", "addq $8, %rdx", "addq %rcx, %rax", "cmpq %rdx, %rsi", "jne 1b"],
