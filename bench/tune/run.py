@@ -21,8 +21,8 @@ for the host's model (--mcpu, the plugin's `mcpu=`):
   project's own flags; a kernel of bench/tune/real_kernels.c calls the
   function on n pseudo-random bytes and stores its result, and is linked
   with the project's object (ld -r), so each copy of the function is
-  measured per byte and its result checked. clang configurations are tuned
-  and measured with a profile of a training run (TRAIN_SIZES,
+  measured per byte and its result checked. The real program is tuned and
+  measured with a profile of a training run (TRAIN_SIZES,
   bench/tune/train.c), as a project tunes a real program.
 
 Every file is compiled with -falign-functions=64 (ALIGN), so that both
@@ -93,16 +93,14 @@ REAL = [
     ("bzip2", "blocksort.c", "bzip2_blocksort", "fallbackSort", (2048, 6144)),
 ]
 # A real program is tuned as a project would tune it: with a profile of a
-# training run (clang: -fprofile-instr-generate, then -fprofile-instr-use
-# for the tuner and for both measured copies, so the baseline is the
-# compiler's own profile-guided code). The profile gives the tuner each
-# loop's hotness and how often its unrolled body and its remainder really
-# run (docs/tune.md, "the score"); without one, the tuner scores the steady
-# state of a long loop, which a loop of 0-1 iterations per entry never
-# reaches. The training sizes are not the measured ones (TRAIN_SIZES vs
-# REAL's trip counts). GCC's profile files are named after the object,
-# which the tuner's scratch compiles rename, so GCC configurations are
-# tuned without a profile.
+# training run (clang: -fprofile-instr-generate, then -fprofile-instr-use;
+# GCC: -fprofile-generate, then -fprofile-use) for the tuner and for both
+# measured copies, so the baseline is the compiler's own profile-guided
+# code. The profile gives the tuner each loop's hotness and how often its
+# unrolled body and its remainder really run (docs/tune.md, "the score");
+# without one, the tuner scores the steady state of a long loop, which a
+# loop of 0-1 iterations per entry never reaches. The training sizes are
+# not the measured ones (TRAIN_SIZES vs REAL's trip counts).
 TRAIN_SIZES = (1000, 4096, 9000)
 
 
@@ -384,17 +382,31 @@ def part_reorder(args, tools, files, rows, notes, stats):
 
 
 def train_profile(cc, cmd, wrapper, base, kernel, cwd):
-    """The profile of the project's file from a training run of the kernel
-    (bench/tune/train.c at TRAIN_SIZES), merged with llvm-profdata."""
+    """The project's file trained on the kernel (bench/tune/train.c at
+    TRAIN_SIZES): the option that makes a compile use the profile. clang:
+    the merged profile (llvm-profdata). GCC reads <object>.gcda, named
+    after each object: the trained file is linked under the names of the
+    objects this script and the tuner write (default, x, tuned); the tuner
+    links its own scratch objects' names (tools/tune/Compile.cpp)."""
+    clang = cc.startswith("clang")
     instr = base + ".instr.o"
-    run([*cmd, "-fprofile-instr-generate", "-o", instr], cwd=cwd)
+    flag = "-fprofile-instr-generate" if clang else "-fprofile-generate"
+    run([*cmd, flag, "-o", instr], cwd=cwd)
     exe = base + ".train"
-    run([cc, "-O2", f"-DKERNEL={kernel}", os.path.join(HERE, "train.c"), wrapper, instr,
-         "-fprofile-instr-generate", "-o", exe])
-    raw, profile = base + ".profraw", base + ".profdata"
-    run([exe, *map(str, TRAIN_SIZES)], env=dict(os.environ, LLVM_PROFILE_FILE=raw))
-    run([f"llvm-profdata-{cc.split('-')[1]}", "merge", "-o", profile, raw])
-    return profile
+    run([cc, "-O2", f"-DKERNEL={kernel}", os.path.join(HERE, "train.c"), wrapper, instr, flag,
+         "-o", exe])
+    raw = base + ".profraw"
+    run([exe, *map(str, TRAIN_SIZES)], env=dict(os.environ, LLVM_PROFILE_FILE=raw), cwd=cwd)
+    if clang:
+        profile = base + ".profdata"
+        run([f"llvm-profdata-{cc.split('-')[1]}", "merge", "-o", profile, raw])
+        return "-fprofile-instr-use=" + profile
+    for name in ("default", "x", "tuned"):
+        link = f"{base}.{name}.gcda"
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(base + ".instr.gcda", link)
+    return "-fprofile-use"
 
 
 def part_real(args, tools, rows, notes, stats):
@@ -417,9 +429,7 @@ def part_real(args, tools, rows, notes, stats):
             wrapper = base + ".wrapper.o"
             run([cc, "-O2", "-fPIC", *ALIGN, f"-DKERNEL_{kernel}", "-I.", *include, "-c",
                  os.path.join(HERE, "real_kernels.c"), "-o", wrapper], cwd=src)
-            if cc.startswith("clang"):
-                cmd = [*cmd, "-fprofile-instr-use=" + train_profile(cc, cmd, wrapper, base,
-                                                                     kernel, src)]
+            cmd = [*cmd, train_profile(cc, cmd, wrapper, base, kernel, src)]
             run([*cmd, "-o", base + ".default.o"], cwd=src)
             variants = []
             try:

@@ -1,11 +1,11 @@
 /* train.c - the training run of a real program's kernel (bench/tune/run.py,
- * part "real"): with the project's file compiled by clang with
- * -fprofile-instr-generate, runs KERNEL (a kernel of real_kernels.c, named
- * by -DKERNEL=name) once per size given on the command line, on the
- * buffers real_kernels.c's KERNEL_init fills, so that LLVM_PROFILE_FILE
- * receives the profile loopperf-tune and the measured copies are compiled
- * with (-fprofile-instr-use). run.py trains on sizes other than the ones it
- * measures.
+ * part "real"): with the project's file compiled with
+ * -fprofile-instr-generate (clang) or -fprofile-generate (GCC), runs KERNEL
+ * (a kernel of real_kernels.c, named by -DKERNEL=name) once per size given
+ * on the command line, on the buffers real_kernels.c's KERNEL_init fills,
+ * so that the profile loopperf-tune and the measured copies are compiled
+ * with (-fprofile-instr-use, -fprofile-use) is written. run.py trains on
+ * sizes other than the ones it measures.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -81,16 +81,23 @@ bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
   }
   bool Compiles = false;
   std::vector<std::string> Sources;
+  std::string Output, GccProfileUse;
   for (size_t I = 1; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
     if (A == "-c" || A == "-S")
       Compiles = true;
+    else if (A == "-o" && I + 1 < Args.size())
+      Output = Args[++I];
     else if (takesValue(A))
       ++I;
+    else if (A.starts_with("-o") && A.size() > 2 && !A.starts_with("-opt"))
+      Output = A.drop_front(2).str();
     else if (A.starts_with("-fprofile-use") ||
-             A.starts_with("-fprofile-instr-use"))
+             A.starts_with("-fprofile-instr-use")) {
       Out.Profile = true;
-    else if (!A.starts_with("-") && isSource(A))
+      if (A.starts_with("-fprofile-use"))
+        GccProfileUse = A.str();
+    } else if (!A.starts_with("-") && isSource(A))
       Sources.push_back(A.str());
   }
   if (!Compiles || Sources.size() != 1) {
@@ -124,6 +131,28 @@ bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
   else {
     Error = "'" + Args[0] + "' is neither clang nor GCC (its --version)";
     return false;
+  }
+  if (Out.Kind == CompilerKind::Gcc && !GccProfileUse.empty()) {
+    if (GccProfileUse != "-fprofile-use") {
+      Error = "GCC's " + GccProfileUse +
+              " names the profile after the object's path, which the "
+              "tuner's compiles change: give -fprofile-use with the .gcda "
+              "beside the object (or run from its directory)";
+      return false;
+    }
+    // GCC reads <object without its extension>.gcda, the object being -o's
+    // or the source's name with .o in the current directory.
+    llvm::SmallString<256> Data(
+        Output.empty() ? llvm::sys::path::filename(Out.Source).str() : Output);
+    llvm::sys::path::replace_extension(Data, "gcda");
+    llvm::sys::fs::make_absolute(Data);
+    if (!llvm::sys::fs::exists(Data)) {
+      Error = "GCC's profile " + Data.str().str() +
+              " (the object's name, .gcda) does not exist: without it the "
+              "compiles would not use a profile";
+      return false;
+    }
+    Out.GccProfileData = Data.str().str();
   }
   Out.Args = std::move(Args);
   return true;
@@ -181,6 +210,15 @@ CompileResult compileWithPlan(const CompileCommand &C,
     Args.insert(Args.end(), {"-fplugin=" + C.Plugin,
                              "-fplugin-arg-loopperf-plan=" + PlanPath,
                              "-fsave-optimization-record"});
+    if (!C.GccProfileData.empty()) {
+      const std::string Link = Base + ".gcda";
+      llvm::sys::fs::remove(Link);
+      if (std::error_code EC =
+              llvm::sys::fs::create_link(C.GccProfileData, Link)) {
+        R.Error = "cannot link " + Link + " to GCC's profile: " + EC.message();
+        return R;
+      }
+    }
   }
   const auto Start = std::chrono::steady_clock::now();
   const int Status = run(Args, Env, Log, R.Error);

@@ -21,11 +21,19 @@ struct CompileCommand {
   std::string Source;   ///< the one source file it compiles
   std::string Plugin;   ///< loopperf's plugin for this compiler
   bool Profile = false; ///< -fprofile-use / -fprofile-instr-use is given
+  /// GCC with -fprofile-use: the absolute path of the .gcda the user's
+  /// compile reads. GCC names it after the object (`-o d/k.o` reads
+  /// d/k.gcda), so every scratch compile gets a link to it under its own
+  /// object's name; without one GCC would compile without the profile and
+  /// only warn.
+  std::string GccProfileData;
 };
 
 /// Checks the command (one source file, -c or -S), finds the compiler kind
-/// from its --version and the source file among the arguments. On error
-/// returns false with `Error` set to one line.
+/// from its --version and the source file among the arguments, and GCC's
+/// profile data (GccProfileData: it must exist; `-fprofile-use=DIR` is
+/// refused, as its file name is the object's path). On error returns false
+/// with `Error` set to one line.
 bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
                     std::string &Error);
 

@@ -40,3 +40,28 @@ long count_e(const unsigned char *s, long n) {
 // GCC has no interleave request: asking for one is a usage error.
 // RUN: not %tune --interleave=2 -- %gcc -O2 -c %s 2>&1 | %FileCheck %s --check-prefix=NOIL
 // NOIL: loopperf-tune: --interleave: GCC has no interleave request
+//
+// With a profile: GCC reads the .gcda named after the object (%t/p.gcda
+// for -o %t/p.o), which the tuner's scratch objects are not, so each
+// scratch compile gets a link to it; -Werror=missing-profile fails any
+// compile that would run without it. The profile makes GCC unroll the loop
+// itself (-fprofile-use enables -funroll-loops), so the compiler's choice
+// is no longer the scalar loop's 1.250 of the run above.
+// RUN: %gcc -O2 -march=znver3 -fprofile-generate -c %s -o %t/p.o
+// RUN: %gcc -fprofile-generate %t/p.o %S/Inputs/train_main.c -o %t/train
+// RUN: cd %t && ./train && test -e %t/p.gcda
+// RUN: %tune -o %t/p.plan -- %gcc -O2 -march=znver3 -fprofile-use \
+// RUN:   -Werror=missing-profile -c %s -o %t/p.o | %FileCheck %s --check-prefix=PROFILE
+// PROFILE: loop | compiler's choice | best candidate | gain | plan
+// PROFILE-NEXT: tune-gcc.c:9:22 count_e (loop 1) | {{0\.[0-9]+}} | {{.*}}
+// PROFILE-NOT: | 1.250 | 1.125 (unroll 8) |
+// PROFILE: 1 loops, {{[01]}} planned; {{[56]}} compiles
+//
+// Without the .gcda, or with -fprofile-use=DIR (the file then is named
+// after the object's path), the tuner refuses rather than tune without it.
+// RUN: not %tune -- %gcc -O2 -fprofile-use -c %s -o %t/none.o 2>&1 \
+// RUN:   | %FileCheck %s --check-prefix=NOPROFILE
+// NOPROFILE: loopperf-tune: GCC's profile {{.*}}none.gcda (the object's name, .gcda) does not exist: without it the compiles would not use a profile
+// RUN: not %tune -- %gcc -O2 -fprofile-use=%t -c %s -o %t/none.o 2>&1 \
+// RUN:   | %FileCheck %s --check-prefix=PROFILEDIR
+// PROFILEDIR: loopperf-tune: GCC's -fprofile-use={{.*}} names the profile after the object's path, which the tuner's compiles change: give -fprofile-use with the .gcda beside the object (or run from its directory)
