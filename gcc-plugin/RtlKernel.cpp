@@ -22,6 +22,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -223,6 +224,12 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
         if (Inst.FormKey.rfind("call ", 0) == 0)
           Inst.FormKey.insert(4, "q");
       }
+      // GCC writes "sal", LLVM (and so the models) "shl": one opcode.
+      if (Inst.FormKey.rfind("sal", 0) == 0 && Inst.FormKey.size() > 4 &&
+          Inst.FormKey[4] == ' ' &&
+          std::string_view("bwlq").find(Inst.FormKey[3]) !=
+              std::string_view::npos)
+        Inst.FormKey.replace(0, 3, "shl");
       if (JUMP_P(Insn)) {
         Inst.IsBranch = true;
         Inst.IsConditional = any_condjump_p(Insn);
