@@ -80,11 +80,13 @@ double loadPartLatency(const Instruction &In, const ResolvedInst &R,
 /// carried in several units becomes one edge listing its units. Every add
 /// is one flat record; take() groups them with a hash of the keys (linear,
 /// no sort, no string) in order of first appearance, each group's units
-/// distinct and in order of addition.
+/// distinct and in order of addition. Its buffers are kept per thread
+/// across graphs (issue 20): clear() empties it, the capacity stays.
 class EdgeSet {
 public:
   static constexpr int NoUnit = -1;
 
+  void clear() { Recs.clear(); }
   void reserve(size_t Records) { Recs.reserve(Records); }
 
   void add(unsigned From, unsigned To, double W, unsigned Dist, bool Memory,
@@ -103,9 +105,9 @@ public:
     while (Cap < 2 * Recs.size())
       Cap *= 2;
     constexpr uint32_t Empty = ~uint32_t(0);
-    std::vector<uint32_t> Slot(Cap, Empty), GroupOf(Recs.size());
-    std::vector<uint64_t> Keys;
-    Keys.reserve(Recs.size());
+    Slot.assign(Cap, Empty);
+    GroupOf.resize(Recs.size());
+    Keys.clear();
     for (size_t I = 0; I < Recs.size(); ++I) {
       const uint64_t Key = Recs[I].Key;
       size_t H = (Key * 0x9e3779b97f4a7c15ull) >> 20 & (Cap - 1);
@@ -119,13 +121,14 @@ public:
     }
     // Records by group, in order of addition within each (counting sort).
     const size_t NG = Keys.size();
-    std::vector<uint32_t> First(NG + 1, 0), Order(Recs.size());
+    First.assign(NG + 1, 0);
+    Order.resize(Recs.size());
     for (uint32_t Gr : GroupOf)
       ++First[Gr + 1];
     for (size_t Gr = 0; Gr < NG; ++Gr)
       First[Gr + 1] += First[Gr];
     {
-      std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
+      Fill.assign(First.begin(), First.end() - 1);
       for (size_t I = 0; I < Recs.size(); ++I)
         Order[Fill[GroupOf[I]]++] = static_cast<uint32_t>(I);
     }
@@ -161,6 +164,8 @@ private:
     int Unit;
   };
   std::vector<Rec> Recs;
+  std::vector<uint32_t> Slot, GroupOf, First, Order, Fill;
+  std::vector<uint64_t> Keys;
 };
 
 } // namespace
@@ -219,7 +224,15 @@ DepGraph buildDepGraph(const LoopKernel &K,
   G.LoadNode.resize(N);
   G.WritebackNode.resize(N);
   G.Nodes.reserve(2 * N);
-  EdgeSet Edges;
+  // Buffers kept per thread across graphs (buildDepGraph never runs inside
+  // itself).
+  struct BuildScratch {
+    EdgeSet Edges;
+    std::vector<int> LastWriter, Writer;
+  };
+  thread_local BuildScratch Scratch;
+  EdgeSet &Edges = Scratch.Edges;
+  Edges.clear();
   {
     // At most one record per load, per register read and per address read
     // (twice with a writeback), plus the memory edges: one allocation.
@@ -262,7 +275,9 @@ DepGraph buildDepGraph(const LoopKernel &K,
   for (const Instruction &In : K.Insts)
     for (RegUnit U : In.Writes)
       Units = std::max(Units, size_t(U) + 1);
-  std::vector<int> LastWriter(Units, NoWriter), Writer(Units, NoWriter);
+  std::vector<int> &LastWriter = Scratch.LastWriter, &Writer = Scratch.Writer;
+  LastWriter.assign(Units, NoWriter);
+  Writer.assign(Units, NoWriter);
   for (unsigned I = 0; I < N; ++I)
     for (RegUnit U : K.Insts[I].Writes)
       LastWriter[U] = static_cast<int>(I);
