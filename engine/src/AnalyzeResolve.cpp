@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace loopperf::detail {
 
@@ -88,14 +89,24 @@ public:
 
 private:
   static constexpr uint32_t Empty = ~uint32_t(0);
+  /// Up to 8 bytes of `s` from `at` as an integer (zero-padded).
+  static uint64_t word(std::string_view S, size_t At) {
+    uint64_t W = 0;
+    if (At < S.size())
+      std::memcpy(&W, S.data() + At, std::min<size_t>(8, S.size() - At));
+    return W;
+  }
+  /// A hash of both strings from their lengths and first and last 8 bytes
+  /// (forms of one body differ there: "VADDPDYrr"/"VMULPDYrr", "... mem,ymm"
+  /// / "... ymm,ymm"); entries are compared whole, so a collision costs a
+  /// probe, never a wrong form. A few words instead of a multiply per byte
+  /// (issue 20).
   static size_t hash(std::string_view A, std::string_view B) {
-    uint64_t H = 1469598103934665603ull; // FNV-1a
-    for (char C : A)
-      H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
-    H = (H ^ 0xff) * 1099511628211ull; // separator: ("ab","c") != ("a","bc")
-    for (char C : B)
-      H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
-    return static_cast<size_t>(H ^ H >> 32);
+    uint64_t H = A.size() * 0x9e3779b97f4a7c15ull ^ B.size();
+    for (uint64_t W : {word(A, 0), word(A, A.size() < 8 ? 0 : A.size() - 8),
+                       word(B, 0), word(B, B.size() < 8 ? 0 : B.size() - 8)})
+      H = (H ^ W) * 0xff51afd7ed558ccdull;
+    return static_cast<size_t>(H ^ H >> 29);
   }
   const MachineModel &M;
   std::vector<uint32_t> Slot;
