@@ -19,10 +19,52 @@ PortMask unknownInstructionPorts(const MachineModel &M) {
   return Compute ? Compute : All;
 }
 
+namespace {
+
+/// MachineModel::findOpcode, its found answers remembered per thread
+/// across analyses (issue 20: a binary search by string costs ~700
+/// instructions, and bodies repeat the same forms call after call). A
+/// remembered answer is the index of the form; it is used only after
+/// checking, in the model at hand, that the form there has the opcode and
+/// the one before it (forms are sorted by opcode) does not: exactly what
+/// the search returns. So a model freed and another built at the same
+/// address can never yield a stale form; a failed lookup is not
+/// remembered.
+const InstrForm *findOpcodeMemo(const MachineModel &M, std::string_view Op) {
+  struct Slot {
+    const InstrForm *Base = nullptr; ///< the model's forms when remembered
+    std::string Opcode;
+    size_t Index = 0;
+  };
+  constexpr size_t Slots = 256;
+  thread_local std::vector<Slot> Memo(Slots);
+  if (Op.empty())
+    return nullptr;
+  uint64_t H = reinterpret_cast<uintptr_t>(M.Forms.data()) ^ Op.size();
+  for (char C : Op)
+    H = (H ^ static_cast<unsigned char>(C)) * 0x100000001b3ull;
+  Slot &S = Memo[(H ^ H >> 29) & (Slots - 1)];
+  const std::span<const InstrForm> Fs = M.Forms;
+  if (S.Base == Fs.data() && S.Opcode == Op && S.Index < Fs.size() &&
+      Fs[S.Index].Opcode == Op &&
+      (S.Index == 0 || Fs[S.Index - 1].Opcode != Op))
+    return &Fs[S.Index];
+  const InstrForm *F = M.findOpcode(Op);
+  if (F) {
+    S.Base = Fs.data();
+    S.Opcode.assign(Op);
+    S.Index = static_cast<size_t>(F - Fs.data());
+  }
+  return F;
+}
+
+} // namespace
+
 const InstrForm *registerFormOf(const Instruction &In, const MachineModel &M) {
   const std::string &Op = In.LlvmOpcode;
   if (Op.size() > 2 && Op.compare(Op.size() - 2, 2, "rm") == 0)
-    if (const InstrForm *F = M.findOpcode(Op.substr(0, Op.size() - 2) + "rr"))
+    if (const InstrForm *F =
+            findOpcodeMemo(M, Op.substr(0, Op.size() - 2) + "rr"))
       return F;
   const std::string &Key = In.FormKey;
   size_t Mem = Key.find("mem");
@@ -73,7 +115,7 @@ public:
     Entry &E = Entries.emplace_back();
     E.Opcode = In.LlvmOpcode;
     E.Key = In.FormKey;
-    E.Form = M.findOpcode(In.LlvmOpcode);
+    E.Form = findOpcodeMemo(M, In.LlvmOpcode);
     if (!E.Form && !In.FormKey.empty())
       E.Form = M.findAsmKey(In.FormKey);
     return E;
