@@ -101,23 +101,31 @@ public:
   void take(DepGraph &G) {
     // Group id of every record, groups numbered in order of first
     // appearance (open addressing on the key).
-    size_t Cap = 16;
+    // A slot is (stamp << 32 | group) and taken only when its stamp is
+    // this call's, so the table kept across calls is not cleared each time
+    // (only when it grows, or when the stamp wraps). Group ids do not
+    // depend on the table's size.
+    size_t Cap = std::max<size_t>(16, Slot.size());
     while (Cap < 2 * Recs.size())
       Cap *= 2;
-    constexpr uint32_t Empty = ~uint32_t(0);
-    Slot.assign(Cap, Empty);
+    if (Slot.size() != Cap || ++Stamp == 0) {
+      Slot.assign(Cap, 0);
+      Stamp = 1;
+    }
+    const uint64_t Taken = uint64_t(Stamp) << 32;
     GroupOf.resize(Recs.size());
     Keys.clear();
     for (size_t I = 0; I < Recs.size(); ++I) {
       const uint64_t Key = Recs[I].Key;
       size_t H = (Key * 0x9e3779b97f4a7c15ull) >> 20 & (Cap - 1);
-      while (Slot[H] != Empty && Keys[Slot[H]] != Key)
+      while ((Slot[H] & ~uint64_t(0xffffffff)) == Taken &&
+             Keys[static_cast<uint32_t>(Slot[H])] != Key)
         H = (H + 1) & (Cap - 1);
-      if (Slot[H] == Empty) {
-        Slot[H] = static_cast<uint32_t>(Keys.size());
+      if ((Slot[H] & ~uint64_t(0xffffffff)) != Taken) {
+        Slot[H] = Taken | Keys.size();
         Keys.push_back(Key);
       }
-      GroupOf[I] = Slot[H];
+      GroupOf[I] = static_cast<uint32_t>(Slot[H]);
     }
     // Records by group, in order of addition within each (counting sort).
     const size_t NG = Keys.size();
@@ -132,10 +140,10 @@ public:
       for (size_t I = 0; I < Recs.size(); ++I)
         Order[Fill[GroupOf[I]]++] = static_cast<uint32_t>(I);
     }
-    G.Edges.resize(NG);
+    G.Edges.reserve(NG);
     G.EdgeUnits.reserve(Recs.size());
     for (size_t Gr = 0; Gr < NG; ++Gr) {
-      GraphEdge &E = G.Edges[Gr];
+      GraphEdge &E = G.Edges.emplace_back();
       const uint64_t Key = Keys[Gr];
       E.From = static_cast<unsigned>(Key >> 40);
       E.To = static_cast<unsigned>(Key >> 16 & 0xffffff);
@@ -164,7 +172,9 @@ private:
     int Unit;
   };
   std::vector<Rec> Recs;
-  std::vector<uint32_t> Slot, GroupOf, First, Order, Fill;
+  std::vector<uint64_t> Slot;
+  uint32_t Stamp = 0;
+  std::vector<uint32_t> GroupOf, First, Order, Fill;
   std::vector<uint64_t> Keys;
 };
 

@@ -407,7 +407,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
                                     // their union is tight
   }
   // By demand, in order of assignment within one (a counting sort).
-  // Sorted in scratch and copied back: Shares keeps its one allocation.
+  // Sorted into the scratch buffer, which then trades places with Shares
+  // (no copy; the scratch keeps the other buffer for the next solve).
   std::vector<uint32_t> &First = S.First;
   First.assign(Demands.size() + 1, 0);
   for (const PortShare &Sh : Sol.Shares)
@@ -418,7 +419,7 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
   Sorted.resize(Sol.Shares.size());
   for (const PortShare &Sh : Sol.Shares)
     Sorted[First[Sh.Demand]++] = Sh;
-  std::copy(Sorted.begin(), Sorted.end(), Sol.Shares.begin());
+  Sol.Shares.swap(Sorted);
   return Sol;
 }
 
