@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace loopperf::detail {
 
@@ -18,10 +19,52 @@ PortMask unknownInstructionPorts(const MachineModel &M) {
   return Compute ? Compute : All;
 }
 
+namespace {
+
+/// MachineModel::findOpcode, its found answers remembered per thread
+/// across analyses (issue 20: a binary search by string costs ~700
+/// instructions, and bodies repeat the same forms call after call). A
+/// remembered answer is the index of the form; it is used only after
+/// checking, in the model at hand, that the form there has the opcode and
+/// the one before it (forms are sorted by opcode) does not: exactly what
+/// the search returns. So a model freed and another built at the same
+/// address can never yield a stale form; a failed lookup is not
+/// remembered.
+const InstrForm *findOpcodeMemo(const MachineModel &M, std::string_view Op) {
+  struct Slot {
+    const InstrForm *Base = nullptr; ///< the model's forms when remembered
+    std::string Opcode;
+    size_t Index = 0;
+  };
+  constexpr size_t Slots = 256;
+  thread_local std::vector<Slot> Memo(Slots);
+  if (Op.empty())
+    return nullptr;
+  uint64_t H = reinterpret_cast<uintptr_t>(M.Forms.data()) ^ Op.size();
+  for (char C : Op)
+    H = (H ^ static_cast<unsigned char>(C)) * 0x100000001b3ull;
+  Slot &S = Memo[(H ^ H >> 29) & (Slots - 1)];
+  const std::span<const InstrForm> Fs = M.Forms;
+  if (S.Base == Fs.data() && S.Opcode == Op && S.Index < Fs.size() &&
+      Fs[S.Index].Opcode == Op &&
+      (S.Index == 0 || Fs[S.Index - 1].Opcode != Op))
+    return &Fs[S.Index];
+  const InstrForm *F = M.findOpcode(Op);
+  if (F) {
+    S.Base = Fs.data();
+    S.Opcode.assign(Op);
+    S.Index = static_cast<size_t>(F - Fs.data());
+  }
+  return F;
+}
+
+} // namespace
+
 const InstrForm *registerFormOf(const Instruction &In, const MachineModel &M) {
   const std::string &Op = In.LlvmOpcode;
   if (Op.size() > 2 && Op.compare(Op.size() - 2, 2, "rm") == 0)
-    if (const InstrForm *F = M.findOpcode(Op.substr(0, Op.size() - 2) + "rr"))
+    if (const InstrForm *F =
+            findOpcodeMemo(M, Op.substr(0, Op.size() - 2) + "rr"))
       return F;
   const std::string &Key = In.FormKey;
   size_t Mem = Key.find("mem");
@@ -72,7 +115,7 @@ public:
     Entry &E = Entries.emplace_back();
     E.Opcode = In.LlvmOpcode;
     E.Key = In.FormKey;
-    E.Form = M.findOpcode(In.LlvmOpcode);
+    E.Form = findOpcodeMemo(M, In.LlvmOpcode);
     if (!E.Form && !In.FormKey.empty())
       E.Form = M.findAsmKey(In.FormKey);
     return E;
@@ -88,14 +131,24 @@ public:
 
 private:
   static constexpr uint32_t Empty = ~uint32_t(0);
+  /// Up to 8 bytes of `s` from `at` as an integer (zero-padded).
+  static uint64_t word(std::string_view S, size_t At) {
+    uint64_t W = 0;
+    if (At < S.size())
+      std::memcpy(&W, S.data() + At, std::min<size_t>(8, S.size() - At));
+    return W;
+  }
+  /// A hash of both strings from their lengths and first and last 8 bytes
+  /// (forms of one body differ there: "VADDPDYrr"/"VMULPDYrr", "... mem,ymm"
+  /// / "... ymm,ymm"); entries are compared whole, so a collision costs a
+  /// probe, never a wrong form. A few words instead of a multiply per byte
+  /// (issue 20).
   static size_t hash(std::string_view A, std::string_view B) {
-    uint64_t H = 1469598103934665603ull; // FNV-1a
-    for (char C : A)
-      H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
-    H = (H ^ 0xff) * 1099511628211ull; // separator: ("ab","c") != ("a","bc")
-    for (char C : B)
-      H = (H ^ static_cast<unsigned char>(C)) * 1099511628211ull;
-    return static_cast<size_t>(H ^ H >> 32);
+    uint64_t H = A.size() * 0x9e3779b97f4a7c15ull ^ B.size();
+    for (uint64_t W : {word(A, 0), word(A, A.size() < 8 ? 0 : A.size() - 8),
+                       word(B, 0), word(B, B.size() < 8 ? 0 : B.size() - 8)})
+      H = (H ^ W) * 0xff51afd7ed558ccdull;
+    return static_cast<size_t>(H ^ H >> 29);
   }
   const MachineModel &M;
   std::vector<uint32_t> Slot;

@@ -10,8 +10,10 @@ namespace {
 
 StageResult runCriticalPath(StageContext &C, LoopReport &R) {
   const DepGraph &G = C.depGraph();
-  std::vector<double> NodeLatency;
-  NodeLatency.reserve(G.Nodes.size());
+  // Buffers kept per thread across analyses (issue 20).
+  thread_local std::vector<double> NodeLatency;
+  thread_local std::vector<int> Position;
+  NodeLatency.clear();
   for (const DepNode &N : G.Nodes)
     NodeLatency.push_back(N.Latency);
   LongestPath Cp = longestPathDistanceZero(NodeLatency, C.graphRatioEdges());
@@ -20,7 +22,7 @@ StageResult runCriticalPath(StageContext &C, LoopReport &R) {
   R.CriticalPath.CyclesPerIteration = Cp.Length;
   // Through memory: some store-to-load edge joins two consecutive nodes of
   // the path (positions looked up, not searched: linear in the graph).
-  std::vector<int> Position(G.Nodes.size(), -1);
+  Position.assign(G.Nodes.size(), -1);
   for (size_t I = 0; I < Cp.Nodes.size(); ++I)
     Position[Cp.Nodes[I]] = static_cast<int>(I);
   for (const GraphEdge &E : G.Edges)

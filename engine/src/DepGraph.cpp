@@ -80,11 +80,13 @@ double loadPartLatency(const Instruction &In, const ResolvedInst &R,
 /// carried in several units becomes one edge listing its units. Every add
 /// is one flat record; take() groups them with a hash of the keys (linear,
 /// no sort, no string) in order of first appearance, each group's units
-/// distinct and in order of addition.
+/// distinct and in order of addition. Its buffers are kept per thread
+/// across graphs (issue 20): clear() empties it, the capacity stays.
 class EdgeSet {
 public:
   static constexpr int NoUnit = -1;
 
+  void clear() { Recs.clear(); }
   void reserve(size_t Records) { Recs.reserve(Records); }
 
   void add(unsigned From, unsigned To, double W, unsigned Dist, bool Memory,
@@ -99,40 +101,49 @@ public:
   void take(DepGraph &G) {
     // Group id of every record, groups numbered in order of first
     // appearance (open addressing on the key).
-    size_t Cap = 16;
+    // A slot is (stamp << 32 | group) and taken only when its stamp is
+    // this call's, so the table kept across calls is not cleared each time
+    // (only when it grows, or when the stamp wraps). Group ids do not
+    // depend on the table's size.
+    size_t Cap = std::max<size_t>(16, Slot.size());
     while (Cap < 2 * Recs.size())
       Cap *= 2;
-    constexpr uint32_t Empty = ~uint32_t(0);
-    std::vector<uint32_t> Slot(Cap, Empty), GroupOf(Recs.size());
-    std::vector<uint64_t> Keys;
-    Keys.reserve(Recs.size());
+    if (Slot.size() != Cap || ++Stamp == 0) {
+      Slot.assign(Cap, 0);
+      Stamp = 1;
+    }
+    const uint64_t Taken = uint64_t(Stamp) << 32;
+    GroupOf.resize(Recs.size());
+    Keys.clear();
     for (size_t I = 0; I < Recs.size(); ++I) {
       const uint64_t Key = Recs[I].Key;
       size_t H = (Key * 0x9e3779b97f4a7c15ull) >> 20 & (Cap - 1);
-      while (Slot[H] != Empty && Keys[Slot[H]] != Key)
+      while ((Slot[H] & ~uint64_t(0xffffffff)) == Taken &&
+             Keys[static_cast<uint32_t>(Slot[H])] != Key)
         H = (H + 1) & (Cap - 1);
-      if (Slot[H] == Empty) {
-        Slot[H] = static_cast<uint32_t>(Keys.size());
+      if ((Slot[H] & ~uint64_t(0xffffffff)) != Taken) {
+        Slot[H] = Taken | Keys.size();
         Keys.push_back(Key);
       }
-      GroupOf[I] = Slot[H];
+      GroupOf[I] = static_cast<uint32_t>(Slot[H]);
     }
     // Records by group, in order of addition within each (counting sort).
     const size_t NG = Keys.size();
-    std::vector<uint32_t> First(NG + 1, 0), Order(Recs.size());
+    First.assign(NG + 1, 0);
+    Order.resize(Recs.size());
     for (uint32_t Gr : GroupOf)
       ++First[Gr + 1];
     for (size_t Gr = 0; Gr < NG; ++Gr)
       First[Gr + 1] += First[Gr];
     {
-      std::vector<uint32_t> Fill(First.begin(), First.end() - 1);
+      Fill.assign(First.begin(), First.end() - 1);
       for (size_t I = 0; I < Recs.size(); ++I)
         Order[Fill[GroupOf[I]]++] = static_cast<uint32_t>(I);
     }
-    G.Edges.resize(NG);
+    G.Edges.reserve(NG);
     G.EdgeUnits.reserve(Recs.size());
     for (size_t Gr = 0; Gr < NG; ++Gr) {
-      GraphEdge &E = G.Edges[Gr];
+      GraphEdge &E = G.Edges.emplace_back();
       const uint64_t Key = Keys[Gr];
       E.From = static_cast<unsigned>(Key >> 40);
       E.To = static_cast<unsigned>(Key >> 16 & 0xffffff);
@@ -161,6 +172,10 @@ private:
     int Unit;
   };
   std::vector<Rec> Recs;
+  std::vector<uint64_t> Slot;
+  uint32_t Stamp = 0;
+  std::vector<uint32_t> GroupOf, First, Order, Fill;
+  std::vector<uint64_t> Keys;
 };
 
 } // namespace
@@ -219,7 +234,15 @@ DepGraph buildDepGraph(const LoopKernel &K,
   G.LoadNode.resize(N);
   G.WritebackNode.resize(N);
   G.Nodes.reserve(2 * N);
-  EdgeSet Edges;
+  // Buffers kept per thread across graphs (buildDepGraph never runs inside
+  // itself).
+  struct BuildScratch {
+    EdgeSet Edges;
+    std::vector<int> LastWriter, Writer;
+  };
+  thread_local BuildScratch Scratch;
+  EdgeSet &Edges = Scratch.Edges;
+  Edges.clear();
   {
     // At most one record per load, per register read and per address read
     // (twice with a writeback), plus the memory edges: one allocation.
@@ -262,7 +285,9 @@ DepGraph buildDepGraph(const LoopKernel &K,
   for (const Instruction &In : K.Insts)
     for (RegUnit U : In.Writes)
       Units = std::max(Units, size_t(U) + 1);
-  std::vector<int> LastWriter(Units, NoWriter), Writer(Units, NoWriter);
+  std::vector<int> &LastWriter = Scratch.LastWriter, &Writer = Scratch.Writer;
+  LastWriter.assign(Units, NoWriter);
+  Writer.assign(Units, NoWriter);
   for (unsigned I = 0; I < N; ++I)
     for (RegUnit U : K.Insts[I].Writes)
       LastWriter[U] = static_cast<int>(I);

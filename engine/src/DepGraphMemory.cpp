@@ -40,12 +40,24 @@ struct Address {
 
 constexpr unsigned MaxForwardDistance = 1024;
 
+/// a == b for register names (a handful of bytes): compared inline, the
+/// length first, where a memcmp call per table entry cost more than the
+/// comparison (issue 20).
+bool sameName(std::string_view A, std::string_view B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I] != B[I])
+      return false;
+  return true;
+}
+
 class AddressTracker {
 public:
   explicit AddressTracker(const IsaTraits &Isa) : Isa(Isa) {}
 
   SymValue value(const std::string &Reg) {
-    if (Reg.empty() || Reg == "rip")
+    if (Reg.empty() || sameName(Reg, "rip"))
       return {0, 0};
     if (const SymValue *V = find(Current, Reg))
       return *V;
@@ -75,8 +87,9 @@ public:
         continue;
       const std::string *Reg = &Isa.unitRegister(U);
       if (std::find_if(Written.begin(), Written.end(),
-                       [&](const std::string *W) { return *W == *Reg; }) ==
-          Written.end())
+                       [&](const std::string *W) {
+                         return W == Reg || sameName(*W, *Reg);
+                       }) == Written.end())
         Written.push_back(Reg);
     }
     if (Written.empty())
@@ -84,7 +97,7 @@ public:
     std::optional<std::pair<std::string, SymValue>> Known = constantEffect(In);
     for (const std::string *W : Written) {
       const std::string &Reg = *W;
-      const SymValue V = Known && Known->first == Reg
+      const SymValue V = Known && sameName(Known->first, Reg)
                              ? Known->second
                              : SymValue{-static_cast<int>(I) - 1, 0};
       if (SymValue *Old = find(Current, Reg))
@@ -124,7 +137,7 @@ private:
   static T *find(std::vector<std::pair<std::string, T>> &Table,
                  const std::string &Reg) {
     for (auto &[Name, Value] : Table)
-      if (Name == Reg)
+      if (sameName(Name, Reg))
         return &Value;
     return nullptr;
   }

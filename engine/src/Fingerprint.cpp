@@ -1,8 +1,6 @@
 // Fingerprint.cpp - see Fingerprint.h.
 #include "loopperf/Fingerprint.h"
 
-#include <fmt/format.h>
-
 namespace loopperf {
 
 namespace {
@@ -47,7 +45,11 @@ std::string loopFingerprint(const LoopKernel &K) {
   uint64_t H = FnvOffsetBasis;
   for (const Instruction &In : K.Insts)
     H = fnv1a64From(fnv1a64From(H, formOf(In)), "\n");
-  return fmt::format("{:016x}", H);
+  // fmt::format("{:016x}", h), written directly (issue 20).
+  std::string Hex(16, '0');
+  for (int I = 15; I >= 0; --I, H >>= 4)
+    Hex[static_cast<size_t>(I)] = "0123456789abcdef"[H & 15];
+  return Hex;
 }
 
 } // namespace loopperf

@@ -4,8 +4,8 @@
 #include "loopperf/AArch64.h"
 #include "loopperf/X86.h"
 
-#include <set>
 #include <stdexcept>
+#include <unordered_set>
 #include <vector>
 
 namespace loopperf {
@@ -81,10 +81,13 @@ constexpr IsaTraits AArch64{"aarch64",
                             aarch64EliminableMove,
                             aarch64Reduction};
 
-/// Per-ISA tables, filled on first use (thread-safe static init).
+/// Per-ISA tables, filled on first use (thread-safe static init). The
+/// register-name sets are hashed (a lookup per memory operand's index on
+/// the analysis path, issue 20); their views point into `names`, which is
+/// never resized after construction.
 struct Tables {
   std::vector<std::string> Names;
-  std::set<std::string, std::less<>> Gprs, Vectors;
+  std::unordered_set<std::string_view> Gprs, Vectors;
 
   explicit Tables(const IsaTraits &Isa) : Names(MaxUnits) {
     for (unsigned U = 0; U < MaxUnits; ++U) {

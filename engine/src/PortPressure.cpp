@@ -38,18 +38,20 @@ void consider(DensestSet &Best, double Density, PortMask S) {
     Best = {Density, S};
 }
 
-std::vector<PortMask> distinctMasks(std::span<const PortDemand> Demands) {
-  std::vector<PortMask> Masks;
+/// The distinct nonzero masks of `demands`, sorted, into `masks`.
+void distinctMasks(std::span<const PortDemand> Demands,
+                   std::vector<PortMask> &Masks) {
+  Masks.clear();
   for (const PortDemand &D : Demands)
     if (D.Mask)
       Masks.push_back(D.Mask);
   std::sort(Masks.begin(), Masks.end());
   Masks.erase(std::unique(Masks.begin(), Masks.end()), Masks.end());
-  return Masks;
 }
 
 /// Routes all demands onto their ports with capacity `cap` per port.
-/// Returns the flow network and, per demand, its (port, edge id) pairs.
+/// Holds the flow network and, per demand, its (port, edge id) pairs; one
+/// object is reused from solve to solve (its buffers only grow).
 struct Routing {
   MaxFlow Flow;
   double Routed = 0;
@@ -59,7 +61,8 @@ struct Routing {
   std::array<uint32_t, 64> PortNode{}; ///< node of each port used, 0 if none
 };
 
-Routing route(std::span<const PortDemand> Demands, PortMask Ports, double Cap) {
+void route(Routing &R, std::span<const PortDemand> Demands, PortMask Ports,
+           double Cap) {
   // Nodes: 0 source, 1 sink, 2.. demands, then one node per port in use.
   const size_t N = Demands.size();
   PortMask Used = Ports;
@@ -69,7 +72,11 @@ Routing route(std::span<const PortDemand> Demands, PortMask Ports, double Cap) {
     Pairs += static_cast<size_t>(std::popcount(D.Mask));
   }
   const size_t UsedPorts = static_cast<size_t>(std::popcount(Used));
-  Routing R{MaxFlow(2 + N + UsedPorts, N + Pairs + UsedPorts), 0, {}, {}, {}};
+  R.Flow.reset(2 + N + UsedPorts, N + Pairs + UsedPorts);
+  R.Routed = 0;
+  R.PortEdges.clear();
+  R.First.clear();
+  R.PortNode.fill(0);
   uint32_t Next = static_cast<uint32_t>(2 + N);
   for (unsigned P = 0; P < 64; ++P)
     if (Used >> P & 1)
@@ -89,7 +96,6 @@ Routing route(std::span<const PortDemand> Demands, PortMask Ports, double Cap) {
     if (Ports >> P & 1)
       R.Flow.addEdge(R.PortNode[P], 1, Cap);
   R.Routed = R.Flow.run(0, 1);
-  return R;
 }
 
 PortMask unionOfMasks(std::span<const PortDemand> Demands) {
@@ -110,13 +116,25 @@ double totalCycles(std::span<const PortDemand> Demands) {
 
 namespace {
 
+/// Buffers of the densest-set search, kept per thread across solves.
+struct DensestScratch {
+  std::vector<PortMask> Comps, Keep, Masks, Unions;
+  std::vector<PortDemand> Comp, ByMask;
+};
+
+DensestScratch &densestScratch() {
+  thread_local DensestScratch S;
+  return S;
+}
+
 /// densestPortSetByUnions with the distinct masks of `demands` known.
 DensestSet densestByUnions(std::span<const PortDemand> Demands,
-                           const std::vector<PortMask> &Masks) {
+                           const std::vector<PortMask> &Masks,
+                           DensestScratch &S) {
   // Demands with the same mask are interchangeable: sum them once so each
   // candidate set costs O(distinct masks), not O(demands).
-  std::vector<PortDemand> ByMask;
-  ByMask.reserve(Masks.size());
+  std::vector<PortDemand> &ByMask = S.ByMask;
+  ByMask.clear();
   for (PortMask M : Masks)
     ByMask.push_back({M, 0, 0});
   for (const PortDemand &D : Demands)
@@ -127,8 +145,8 @@ DensestSet densestByUnions(std::span<const PortDemand> Demands,
           ->Cycles += D.Cycles;
   // Every union of distinct masks: the densest set is one of them. Kept
   // sorted and unique after each mask (at most 2^12 unions).
-  std::vector<PortMask> Unions;
-  Unions.reserve(size_t(2) << std::min<size_t>(Masks.size(), 12));
+  std::vector<PortMask> &Unions = S.Unions;
+  Unions.clear();
   for (PortMask M : Masks) {
     const size_t N = Unions.size();
     for (size_t I = 0; I < N; ++I)
@@ -146,7 +164,10 @@ DensestSet densestByUnions(std::span<const PortDemand> Demands,
 } // namespace
 
 DensestSet densestPortSetByUnions(std::span<const PortDemand> Demands) {
-  return densestByUnions(Demands, distinctMasks(Demands));
+  DensestScratch S;
+  std::vector<PortMask> Masks;
+  distinctMasks(Demands, Masks);
+  return densestByUnions(Demands, Masks, S);
 }
 
 DensestSet densestPortSetByFlow(std::span<const PortDemand> Demands) {
@@ -158,8 +179,9 @@ DensestSet densestPortSetByFlow(std::span<const PortDemand> Demands) {
   // Each round either routes everything (best is optimal) or finds a set
   // whose density strictly exceeds the current one; there are finitely many
   // sets, and in practice two or three rounds suffice.
+  Routing R;
   for (;;) {
-    Routing R = route(Demands, All, Best.Density);
+    route(R, Demands, All, Best.Density);
     if (!greater(Total, R.Routed))
       return Best;
     std::vector<bool> Side = R.Flow.sourceSide(0);
@@ -180,13 +202,12 @@ namespace {
 /// whole is the union of the densest sets of the components that reach the
 /// highest density. Integer, FP and load/store pipes usually form separate
 /// components, which keeps the enumeration small.
-/// The port sets of the components, in order of their last merge.
-std::vector<PortMask> componentPorts(std::span<const PortDemand> Demands) {
-  std::vector<PortMask> Comps, Keep; // port sets of the components found so far
-  // At most one component per port (the masks of two are disjoint).
-  const size_t MaxComps = std::min<size_t>(Demands.size(), 64);
-  Comps.reserve(MaxComps);
-  Keep.reserve(MaxComps);
+/// The port sets of the components, in order of their last merge, into
+/// `comps` (`keep` is scratch).
+void componentPorts(std::span<const PortDemand> Demands,
+                    std::vector<PortMask> &Comps, std::vector<PortMask> &Keep) {
+  // Port sets of the components found so far.
+  Comps.clear();
   for (const PortDemand &D : Demands) {
     PortMask Merged = D.Mask;
     Keep.clear();
@@ -195,35 +216,31 @@ std::vector<PortMask> componentPorts(std::span<const PortDemand> Demands) {
     Keep.push_back(Merged);
     Comps.swap(Keep);
   }
-  return Comps;
 }
 
-std::vector<std::vector<PortDemand>>
-splitIntoComponents(std::span<const PortDemand> Demands) {
-  const std::vector<PortMask> Comps = componentPorts(Demands);
-  std::vector<std::vector<PortDemand>> Out(Comps.size());
-  for (const PortDemand &D : Demands)
-    for (size_t C = 0; C < Comps.size(); ++C)
-      if (D.Mask & Comps[C]) {
-        Out[C].push_back(D);
-        break;
-      }
-  return Out;
-}
-
-DensestSet densestInComponent(std::span<const PortDemand> Demands) {
-  std::vector<PortMask> Masks = distinctMasks(Demands);
-  if (Masks.size() <= MaxMasksForEnumeration)
-    return densestByUnions(Demands, Masks);
+DensestSet densestInComponent(std::span<const PortDemand> Demands,
+                              DensestScratch &S) {
+  distinctMasks(Demands, S.Masks);
+  if (S.Masks.size() <= MaxMasksForEnumeration)
+    return densestByUnions(Demands, S.Masks, S);
   return densestPortSetByFlow(Demands);
 }
 
 } // namespace
 
 DensestSet densestPortSet(std::span<const PortDemand> Demands) {
+  DensestScratch &S = densestScratch();
   DensestSet Best;
-  for (const std::vector<PortDemand> &Comp : splitIntoComponents(Demands)) {
-    DensestSet D = densestInComponent(Comp);
+  // The demands of each component (masks are disjoint across components,
+  // so a demand belongs to the one component its mask meets), in demand
+  // order.
+  componentPorts(Demands, S.Comps, S.Keep);
+  for (PortMask Ports : S.Comps) {
+    S.Comp.clear();
+    for (const PortDemand &D : Demands)
+      if (D.Mask & Ports)
+        S.Comp.push_back(D);
+    DensestSet D = densestInComponent(S.Comp, S);
     if (greater(D.Density, Best.Density))
       Best = D;
     else if (nearlyEqual(D.Density, Best.Density))
@@ -250,10 +267,22 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
   // per distinct mask, then share its per-port flow among the members in
   // proportion to their cycles. Members are kept in flat rows (no vector
   // per aggregate).
-  std::vector<PortDemand> Aggregates;
-  Aggregates.reserve(Demands.size());
+  // Buffers kept per thread across solves (issue 20): every one is
+  // cleared or assigned before use.
+  struct SolveScratch {
+    std::vector<PortDemand> Aggregates, Rest, Inside, Outside;
+    std::vector<uint32_t> AggregateOf, MemberFirst, Members, Fill, First;
+    std::vector<size_t> Origin, InsideOrigin, OutsideOrigin;
+    std::vector<PortMask> Comps, Keep;
+    std::vector<PortShare> Sorted;
+    Routing Route;
+  };
+  thread_local SolveScratch S;
+  std::vector<PortDemand> &Aggregates = S.Aggregates;
+  Aggregates.clear();
   constexpr uint32_t NoAggregate = ~uint32_t(0);
-  std::vector<uint32_t> AggregateOf(Demands.size(), NoAggregate);
+  std::vector<uint32_t> &AggregateOf = S.AggregateOf;
+  AggregateOf.assign(Demands.size(), NoAggregate);
   for (size_t I = 0; I < Demands.size(); ++I) {
     if (!Demands[I].Mask || Demands[I].Cycles <= 0)
       continue;
@@ -265,7 +294,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
     Aggregates[A].Cycles += Demands[I].Cycles;
     AggregateOf[I] = static_cast<uint32_t>(A);
   }
-  std::vector<uint32_t> MemberFirst(Aggregates.size() + 1, 0), Members;
+  std::vector<uint32_t> &MemberFirst = S.MemberFirst, &Members = S.Members;
+  MemberFirst.assign(Aggregates.size() + 1, 0);
   for (uint32_t A : AggregateOf)
     if (A != NoAggregate)
       ++MemberFirst[A + 1];
@@ -273,7 +303,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
     MemberFirst[A + 1] += MemberFirst[A];
   Members.resize(MemberFirst.back());
   {
-    std::vector<uint32_t> Fill(MemberFirst.begin(), MemberFirst.end() - 1);
+    std::vector<uint32_t> &Fill = S.Fill;
+    Fill.assign(MemberFirst.begin(), MemberFirst.end() - 1);
     for (size_t I = 0; I < Demands.size(); ++I)
       if (AggregateOf[I] != NoAggregate)
         Members[Fill[AggregateOf[I]]++] = static_cast<uint32_t>(I);
@@ -303,12 +334,10 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
     Sol.Shares.reserve(MaxShares);
   }
   // Buffers reused by every layer of every component.
-  std::vector<PortDemand> Rest, Inside, Outside;
-  std::vector<size_t> Origin, InsideOrigin, OutsideOrigin;
-  for (auto *V : {&Rest, &Inside, &Outside})
-    V->reserve(Aggregates.size());
-  for (auto *V : {&Origin, &InsideOrigin, &OutsideOrigin})
-    V->reserve(Aggregates.size());
+  std::vector<PortDemand> &Rest = S.Rest, &Inside = S.Inside,
+                          &Outside = S.Outside;
+  std::vector<size_t> &Origin = S.Origin, &InsideOrigin = S.InsideOrigin,
+                      &OutsideOrigin = S.OutsideOrigin;
   // Masks shrink as layers are peeled off. Peels rest/origin.
   auto Peel = [&]() {
     DensestSet FirstLayer;
@@ -348,7 +377,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
           if (Layer.Ports >> Port & 1)
             Assign(InsideOrigin[0], Port, Layer.Density);
       } else {
-        Routing R = route(Inside, Layer.Ports, Layer.Density);
+        Routing &R = S.Route;
+        route(R, Inside, Layer.Ports, Layer.Density);
         for (size_t D = 0; D < Inside.size(); ++D)
           for (size_t E = R.First[D]; E < R.First[D + 1]; ++E)
             if (auto [port, edge] = R.PortEdges[E]; port < NumPorts)
@@ -360,7 +390,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
     return FirstLayer;
   };
 
-  for (PortMask Ports : componentPorts(Aggregates)) {
+  componentPorts(Aggregates, S.Comps, S.Keep);
+  for (PortMask Ports : S.Comps) {
     Rest.clear();
     Origin.clear();
     for (size_t I = 0; I < Aggregates.size(); ++I)
@@ -376,15 +407,19 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
                                     // their union is tight
   }
   // By demand, in order of assignment within one (a counting sort).
-  std::vector<uint32_t> First(Demands.size() + 1, 0);
-  for (const PortShare &S : Sol.Shares)
-    ++First[S.Demand + 1];
+  // Sorted into the scratch buffer, which then trades places with Shares
+  // (no copy; the scratch keeps the other buffer for the next solve).
+  std::vector<uint32_t> &First = S.First;
+  First.assign(Demands.size() + 1, 0);
+  for (const PortShare &Sh : Sol.Shares)
+    ++First[Sh.Demand + 1];
   for (size_t D = 0; D < Demands.size(); ++D)
     First[D + 1] += First[D];
-  std::vector<PortShare> Sorted(Sol.Shares.size());
-  for (const PortShare &S : Sol.Shares)
-    Sorted[First[S.Demand]++] = S;
-  Sol.Shares = std::move(Sorted);
+  std::vector<PortShare> &Sorted = S.Sorted;
+  Sorted.resize(Sol.Shares.size());
+  for (const PortShare &Sh : Sol.Shares)
+    Sorted[First[Sh.Demand]++] = Sh;
+  Sol.Shares.swap(Sorted);
   return Sol;
 }
 

@@ -10,9 +10,15 @@ namespace loopperf::detail {
 // residuals below this are zero.
 constexpr double FlowEps = 1e-12;
 
-MaxFlow::MaxFlow(size_t Nodes, size_t ExpectedEdges)
-    : Head(Nodes, None), Tail(Nodes, None) {
+MaxFlow::MaxFlow(size_t Nodes, size_t ExpectedEdges) {
+  reset(Nodes, ExpectedEdges);
+}
+
+void MaxFlow::reset(size_t Nodes, size_t ExpectedEdges) {
+  Edges.clear();
   Edges.reserve(2 * ExpectedEdges);
+  Head.assign(Nodes, None);
+  Tail.assign(Nodes, None);
 }
 
 void MaxFlow::append(uint32_t Node, uint32_t Id) {

@@ -16,7 +16,11 @@ namespace loopperf::detail {
 
 class MaxFlow {
 public:
+  MaxFlow() = default;
   explicit MaxFlow(size_t Nodes, size_t ExpectedEdges = 0);
+  /// Empties the network and gives it `nodes` nodes, keeping the buffers
+  /// (a network reused across solves allocates only when it grows).
+  void reset(size_t Nodes, size_t ExpectedEdges = 0);
   /// Adds an edge and returns its id (for flowOn).
   size_t addEdge(size_t From, size_t To, double Capacity);
   double run(size_t Source, size_t Sink);

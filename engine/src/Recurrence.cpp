@@ -41,14 +41,6 @@ void groupByNode(Rows &R, std::vector<unsigned> &Fill, unsigned Nodes,
     R.Items[Fill[NodeOf(I)]++] = static_cast<unsigned>(I);
 }
 
-template <class NodeFn>
-Rows groupByNode(unsigned Nodes, size_t Count, NodeFn NodeOf) {
-  Rows R;
-  std::vector<unsigned> Fill;
-  groupByNode(R, Fill, Nodes, Count, NodeOf);
-  return R;
-}
-
 /// Buffers of howard(), reused from one component to the next.
 struct HowardScratch {
   Rows Out;
@@ -174,27 +166,52 @@ CriticalCycle howard(unsigned N, const std::vector<RatioEdge> &Local,
 
 } // namespace
 
-std::vector<unsigned>
-stronglyConnectedComponents(unsigned Nodes,
-                            const std::vector<RatioEdge> &Edges) {
-  const Rows Out =
-      groupByNode(Nodes, Edges.size(), [&](size_t E) { return Edges[E].From; });
+namespace {
+
+/// Buffers of the SCC search and the per-component Howard iteration, kept
+/// per thread across analyses (issue 20: no allocation once they have
+/// grown to the largest body seen). Every function below clears or assigns
+/// what it reads; nothing carries over from one call to the next.
+struct RecurrenceScratch {
+  Rows Out, Members, InsideIds;
+  std::vector<unsigned> Fill, Index, Low, Comp, Stack, Local, EdgeComp, Ids;
+  std::vector<char> OnStack;
+  std::vector<std::pair<unsigned, size_t>> Frames;
+  std::vector<RatioEdge> Inside;
+  HowardScratch Howard;
+};
+
+RecurrenceScratch &recurrenceScratch() {
+  thread_local RecurrenceScratch S;
+  return S;
+}
+
+/// Tarjan's SCCs into s.Comp (component ids in reverse topological order);
+/// returns the number of components.
+unsigned sccInto(RecurrenceScratch &S, unsigned Nodes,
+                 const std::vector<RatioEdge> &Edges) {
+  Rows &Out = S.Out;
+  groupByNode(Out, S.Fill, Nodes, Edges.size(),
+              [&](size_t E) { return Edges[E].From; });
   constexpr unsigned None = std::numeric_limits<unsigned>::max();
-  std::vector<unsigned> Index(Nodes, None), Low(Nodes), Comp(Nodes, None),
-      Stack;
-  std::vector<bool> OnStack(Nodes, false);
+  std::vector<unsigned> &Index = S.Index, &Low = S.Low, &Comp = S.Comp,
+                        &Stack = S.Stack;
+  Index.assign(Nodes, None);
+  Low.assign(Nodes, 0);
+  Comp.assign(Nodes, None);
+  Stack.clear();
+  std::vector<char> &OnStack = S.OnStack;
+  OnStack.assign(Nodes, 0);
   unsigned Counter = 0, Comps = 0;
   // Iterative Tarjan: frames of (node, next child position).
-  std::vector<std::pair<unsigned, size_t>> Frames;
-  Stack.reserve(Nodes);
-  Frames.reserve(Nodes);
+  std::vector<std::pair<unsigned, size_t>> &Frames = S.Frames;
   for (unsigned Root = 0; Root < Nodes; ++Root) {
     if (Index[Root] != None)
       continue;
     Frames.assign(1, {Root, 0});
     Index[Root] = Low[Root] = Counter++;
     Stack.push_back(Root);
-    OnStack[Root] = true;
+    OnStack[Root] = 1;
     while (!Frames.empty()) {
       auto &[v, next] = Frames.back();
       if (next < Out.First[v + 1] - Out.First[v]) {
@@ -202,7 +219,7 @@ stronglyConnectedComponents(unsigned Nodes,
         if (Index[W] == None) {
           Index[W] = Low[W] = Counter++;
           Stack.push_back(W);
-          OnStack[W] = true;
+          OnStack[W] = 1;
           Frames.push_back({W, 0});
         } else if (OnStack[W]) {
           Low[v] = std::min(Low[v], Index[W]);
@@ -214,7 +231,7 @@ stronglyConnectedComponents(unsigned Nodes,
         do {
           W = Stack.back();
           Stack.pop_back();
-          OnStack[W] = false;
+          OnStack[W] = 0;
           Comp[W] = Comps;
         } while (W != v);
         ++Comps;
@@ -226,36 +243,79 @@ stronglyConnectedComponents(unsigned Nodes,
             std::min(Low[Frames.back().first], Low[Done]);
     }
   }
-  return Comp;
+  return Comps;
+}
+
+/// A component whose edges form one simple cycle (as many edges as nodes:
+/// in a strongly connected component every node then has exactly one
+/// out-edge). Howard's iteration would return this cycle in its first
+/// round, walked from local node 0 (all ratios are equal, the first
+/// largest is node 0); the same walk without the iteration.
+CriticalCycle simpleCycle(unsigned N, const std::vector<RatioEdge> &Local,
+                          const std::vector<unsigned> &LocalToGlobal,
+                          HowardScratch &S) {
+  std::vector<unsigned> &Next = S.Policy;
+  Next.resize(N);
+  for (unsigned E = 0; E < Local.size(); ++E)
+    Next[Local[E].From] = E;
+  CriticalCycle C;
+  C.Edges.reserve(N);
+  unsigned V = 0;
+  do {
+    const unsigned E = Next[V];
+    C.Edges.push_back(LocalToGlobal[E]);
+    C.Weight += Local[E].Weight;
+    C.Distance += Local[E].Distance;
+    V = Local[E].To;
+  } while (V != 0);
+  return C;
+}
+
+} // namespace
+
+std::vector<unsigned>
+stronglyConnectedComponents(unsigned Nodes,
+                            const std::vector<RatioEdge> &Edges) {
+  RecurrenceScratch &S = recurrenceScratch();
+  sccInto(S, Nodes, Edges);
+  return S.Comp;
 }
 
 std::vector<CriticalCycle>
 maxCycleRatioPerComponent(unsigned Nodes, const std::vector<RatioEdge> &Edges) {
-  std::vector<unsigned> Comp = stronglyConnectedComponents(Nodes, Edges);
-  unsigned Comps = Nodes ? *std::max_element(Comp.begin(), Comp.end()) + 1 : 0;
+  RecurrenceScratch &S = recurrenceScratch();
+  const unsigned Comps = sccInto(S, Nodes, Edges);
+  const std::vector<unsigned> &Comp = S.Comp;
   // Local node numbers within each component (members in node order), and
   // the edges inside each component in edge order: linear in nodes + edges.
-  const Rows Members =
-      groupByNode(Comps, Nodes, [&](size_t V) { return Comp[V]; });
-  std::vector<unsigned> Local(Nodes, 0);
+  const Rows &Members = S.Members;
+  groupByNode(S.Members, S.Fill, Comps, Nodes,
+              [&](size_t V) { return Comp[V]; });
+  std::vector<unsigned> &Local = S.Local;
+  Local.assign(Nodes, 0);
   for (unsigned C = 0; C < Comps; ++C)
     for (const unsigned *V = Members.begin(C); V != Members.end(C); ++V)
       Local[*V] = static_cast<unsigned>(V - Members.begin(C));
   constexpr unsigned Crossing = std::numeric_limits<unsigned>::max();
-  std::vector<unsigned> EdgeComp(Edges.size());
+  std::vector<unsigned> &EdgeComp = S.EdgeComp;
+  EdgeComp.resize(Edges.size());
   for (size_t E = 0; E < Edges.size(); ++E)
     EdgeComp[E] = Comp[Edges[E].From] == Comp[Edges[E].To] ? Comp[Edges[E].From]
                                                            : Crossing;
   // Crossing edges are grouped under an extra row, never read.
-  const Rows InsideIds = groupByNode(Comps + 1, Edges.size(), [&](size_t E) {
+  const Rows &InsideIds = S.InsideIds;
+  groupByNode(S.InsideIds, S.Fill, Comps + 1, Edges.size(), [&](size_t E) {
     return EdgeComp[E] == Crossing ? Comps : EdgeComp[E];
   });
   std::vector<CriticalCycle> Result;
-  std::vector<RatioEdge> Inside;
-  std::vector<unsigned> Ids;
-  Inside.reserve(Edges.size());
-  Ids.reserve(Edges.size());
-  HowardScratch Scratch;
+  {
+    unsigned WithCycle = 0;
+    for (unsigned C = 0; C < Comps; ++C)
+      WithCycle += InsideIds.begin(C) != InsideIds.end(C);
+    Result.reserve(WithCycle);
+  }
+  std::vector<RatioEdge> &Inside = S.Inside;
+  std::vector<unsigned> &Ids = S.Ids;
   for (unsigned C = 0; C < Comps; ++C) {
     if (InsideIds.begin(C) == InsideIds.end(C))
       continue; // a single node without a self-loop carries nothing
@@ -264,8 +324,9 @@ maxCycleRatioPerComponent(unsigned Nodes, const std::vector<RatioEdge> &Edges) {
     for (unsigned E : Ids)
       Inside.push_back({Local[Edges[E].From], Local[Edges[E].To],
                         Edges[E].Weight, Edges[E].Distance});
-    Result.push_back(
-        howard(Members.First[C + 1] - Members.First[C], Inside, Ids, Scratch));
+    const unsigned N = Members.First[C + 1] - Members.First[C];
+    Result.push_back(Inside.size() == N ? simpleCycle(N, Inside, Ids, S.Howard)
+                                        : howard(N, Inside, Ids, S.Howard));
   }
   std::stable_sort(Result.begin(), Result.end(),
                    [](const CriticalCycle &A, const CriticalCycle &B) {
@@ -278,13 +339,23 @@ LongestPath longestPathDistanceZero(const std::vector<double> &NodeLatency,
                                     const std::vector<RatioEdge> &Edges) {
   size_t N = NodeLatency.size();
   // Distance-0 edges by target (others under an extra row, never read).
-  const Rows In =
-      groupByNode(static_cast<unsigned>(N + 1), Edges.size(), [&](size_t E) {
+  struct PathScratch {
+    Rows In;
+    std::vector<unsigned> Fill;
+    std::vector<double> Start;
+    std::vector<int> Pred;
+  };
+  thread_local PathScratch S;
+  const Rows &In = S.In;
+  groupByNode(
+      S.In, S.Fill, static_cast<unsigned>(N + 1), Edges.size(), [&](size_t E) {
         return Edges[E].Distance == 0 ? Edges[E].To : static_cast<unsigned>(N);
       });
   // Distance-0 edges point forward in node order, which is a topological order.
-  std::vector<double> Start(N, 0);
-  std::vector<int> Pred(N, -1);
+  std::vector<double> &Start = S.Start;
+  std::vector<int> &Pred = S.Pred;
+  Start.assign(N, 0);
+  Pred.assign(N, -1);
   // On equal lengths the later edge and the later end node win, so the
   // reported path is the longest in instructions too (load -> op -> store).
   for (unsigned V = 0; V < N; ++V)

@@ -13,7 +13,8 @@ namespace {
 
 Chain chainOfCycle(const DepGraph &G, const CriticalCycle &C) {
   // Rotate so the chain starts at its earliest node in program order.
-  std::vector<unsigned> Nodes;
+  thread_local std::vector<unsigned> Nodes; // kept across calls (issue 20)
+  Nodes.clear();
   for (unsigned E : C.Edges)
     Nodes.push_back(G.Edges[E].From);
   auto First = std::min_element(Nodes.begin(), Nodes.end());
@@ -45,8 +46,10 @@ void reportEdges(const DepGraph &G, LoopReport &R) {
 StageResult runRecurrences(StageContext &C, LoopReport &R) {
   const DepGraph &G = C.depGraph();
   reportEdges(G, R);
-  for (const CriticalCycle &Cycle : maxCycleRatioPerComponent(
-           static_cast<unsigned>(G.Nodes.size()), C.graphRatioEdges()))
+  const std::vector<CriticalCycle> Cycles = maxCycleRatioPerComponent(
+      static_cast<unsigned>(G.Nodes.size()), C.graphRatioEdges());
+  R.Recurrences.reserve(Cycles.size());
+  for (const CriticalCycle &Cycle : Cycles)
     R.Recurrences.push_back(chainOfCycle(G, Cycle));
   StageResult Out;
   Out.Kind = BottleneckKind::LoopCarried;
