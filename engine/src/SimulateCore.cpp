@@ -8,15 +8,39 @@
 // taken-branch token, an iteration at most every IterationMinCycles). Then
 // each of dispatch, issue and commit charges the cycle to its CPI stack.
 //
-// Steady state: the retire cycle R_k of each iteration's last instruction
-// is recorded and D_k = R_k - R_{k-1} (whole cycles). After a warm-up that
-// fills the instruction window twice, the smallest period p (<= MaxPeriod
-// after every iteration, up to a quarter of the cap every LongPeriodStride)
-// for which the last W = p * ceil(max(4p, 16) / p) deltas are p-periodic
-// (at least four repetitions, at least 16 deltas) is the steady state:
-// cycles/iteration = (R_L - R_{L-p}) / p. A loop that does not repeat
-// within the cap of iterations (or of cycles) is "not converged": the
-// mean delta of the second half is reported, flagged.
+// Steady state, where the machine's state is finite: by its repetition.
+// At the start of every cycle that follows one in which an iteration
+// retired, the state is taken relative to that cycle C and to the L
+// iterations retired so far (stateHeader, stateBody): the front end's,
+// dispatch's and retire's positions, carries and tokens, the ports' busy
+// time and free mask, the last iteration start (lineCrossing), the
+// occupancies, every dispatched instruction not in a retired iteration
+// (dispatch cycle, nodes left, end of execution), the issue cycle (or the
+// producers still awaited and the ready cycle) of every dispatched node
+// from MaxDistance iterations before L on, the calendar and the nodes
+// waiting for a port. The simulator is deterministic in that state, so
+// when the state after L iterations equals the one kept after L' < L,
+// iterations L' .. L - 1 are one whole period and repeat for ever:
+// cycles/iteration = (R_{L-1} - R_{L-1-p}) / p with p the shortest period
+// of those retire deltas (R_k: retire cycle of iteration k's last
+// instruction), exact, however long the period (no warm-up and no count of
+// repetitions to fool). The states are kept in a hash table (their bodies
+// only once a header repeated; up to StateBudget words).
+//
+// Two things make the state infinite, and such loops keep the delta rule
+// below: a port choice that compares scores (a demand with two or more
+// ports of positive share: allocatePorts follows the instruction's whole
+// history of port uses), and arithmetic that is not exact (a fractional
+// number of the input that is not a multiple of 2^-FixedBits; a full
+// table counts as well). The delta rule: D_k = R_k - R_{k-1}; after a
+// warm-up that fills the instruction window twice, the smallest period p
+// (<= MaxPeriod after every iteration, up to a quarter of the cap every
+// LongPeriodStride) for which the last W = p * ceil(max(4p, 16) / p)
+// deltas are p-periodic (at least four repetitions, at least 16 deltas) is
+// taken: cycles/iteration = (R_L - R_{L-p}) / p. That is evidence, not
+// proof. A loop that does not repeat within the cap of iterations (or of
+// cycles) is "not converged": the mean delta of the second half is
+// reported, flagged.
 #include "SimulateCore.h"
 
 #include <algorithm>
@@ -26,6 +50,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <unordered_map>
 
 namespace loopperf::detail {
 namespace {
@@ -40,6 +65,14 @@ constexpr unsigned MaxIterations = 20000;
 constexpr uint64_t NodeBudget = uint64_t(1) << 21;
 constexpr int64_t MaxCycles = 4000000;
 constexpr int64_t StallCycles = 100000; ///< without a retire: give up
+/// The machine states kept for the exact steady-state check (32-bit words,
+/// 16 MB); beyond it, new states are only compared, not kept.
+constexpr uint64_t StateBudget = uint64_t(1) << 22;
+/// Numbers of the input the exact check needs to be multiples of
+/// 2^-FixedBits below 2^20, so that the simulator's sums of them and of
+/// whole cycles (below 2^22, MaxCycles) are exact in a double's 53 bits
+/// and a state relative to its cycle says everything about the future.
+constexpr int FixedBits = 30;
 
 constexpr double Unlimited = std::numeric_limits<double>::infinity();
 
@@ -60,6 +93,21 @@ public:
 private:
   std::unique_ptr<T[]> Data;
 };
+/// X is a multiple of 2^-FixedBits below 2^20 (sums of such numbers and
+/// of whole cycles are exact in a double).
+bool fixedPoint(double X) {
+  const double Scaled = std::ldexp(X, FixedBits);
+  return std::isfinite(X) && std::abs(X) < 1048576 &&
+         Scaled == std::floor(Scaled);
+}
+
+/// X in units of 2^-FixedBits (exact for a fixedPoint sum or difference),
+/// as two words.
+void pushFixed(std::vector<int32_t> &Key, double X) {
+  const int64_t Units = static_cast<int64_t>(std::ldexp(X, FixedBits));
+  Key.push_back(static_cast<int32_t>(Units));
+  Key.push_back(static_cast<int32_t>(Units >> 32));
+}
 enum class DispatchStall { None, QueueEmpty, Window };
 
 class Simulator {
@@ -144,6 +192,31 @@ public:
     // The first allocation holds what a run that converges at the first
     // check needs (the warm-up, the window, the instructions in flight
     // behind it), so most runs never grow their arrays.
+    // The exact steady-state check needs exact arithmetic on every
+    // fractional number of the input (port cycles, widths, tokens).
+    StateCheck = fixedPoint(In.FrontEndWidth) && fixedPoint(In.DispatchWidth) &&
+                 fixedPoint(In.RetireWidth) &&
+                 fixedPoint(In.TakenBranchesPerCycle) &&
+                 fixedPoint(In.IterationMinCycles);
+    for (const Demand &D : Demands)
+      StateCheck = StateCheck && fixedPoint(D.Cycles);
+    for (const SimEdge &E : Edges)
+      MaxDistance = std::max(MaxDistance, E.Distance);
+    // A port choice that compares scores (a demand with two or more ports
+    // of positive share; allocatePorts) depends on the whole history of
+    // the instruction's port uses, which grows without bound: the state of
+    // such a loop is not finite, and it repeats only if that history comes
+    // round in proportion to the shares, which the loops measured never do
+    // (the mixed bodies of loopperf-bench-engine on znver5 have 9 to 78
+    // such demands). Those loops keep the delta rule.
+    for (unsigned I = 0; I < N && !In.UnlimitedPorts && StateCheck; ++I)
+      for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
+        for (unsigned K = FirstDemand[Node]; K < FirstDemand[Node + 1]; ++K) {
+          unsigned Shared = 0;
+          for (PortMask M = Demands[K].Ports & AllPorts; M; M &= M - 1)
+            Shared += In.PortShare[I][std::countr_zero(M)] > 0;
+          StateCheck = StateCheck && Shared < 2;
+        }
     FirstChunk = std::min<uint64_t>(
         IterationCap + 1,
         std::max<uint64_t>(
@@ -261,6 +334,28 @@ public:
   void accountCycle();
   void checkSteadyState();
   void finish(unsigned First, unsigned Last);
+  // The exact steady-state check (the file comment, "Steady state").
+  void stateHeader(std::vector<int32_t> &Key) const;
+  void stateBody(std::vector<int32_t> &Key) const;
+  void checkState();
+  void acceptState(unsigned FirstL);
+
+  /// The check can run: every number it relies on is exact (FixedBits).
+  bool StateCheck = false;
+  /// No more room for states (StateBudget): the delta rule may decide.
+  bool StatesFull = false;
+  /// The steady state is known; the run goes on only for the timeline.
+  bool Decided = false;
+  unsigned MaxDistance = 0; ///< the longest edge distance, in iterations
+  uint64_t LastStateIterations = 0; ///< IterationRetire.size() at the last
+  struct KeptState {
+    uint64_t KeyBegin;
+    uint32_t HeaderLength, KeyLength; ///< KeyLength == HeaderLength: no body
+    unsigned Iterations; ///< IterationRetire.size() when it was taken
+  };
+  std::vector<KeptState> States;
+  std::vector<int32_t> StateWords, Key;
+  std::unordered_multimap<uint64_t, unsigned> StateIndex;
 };
 
 /// A dispatched node's ready cycle over its producers that have issued (at
@@ -715,7 +810,14 @@ void Simulator::accountCycle() {
 }
 
 void Simulator::checkSteadyState() {
+  if (Decided) { // the exact check decided: only the timeline is missing
+    Finished = IterationRetire.size() >= TimelineIterations;
+    return;
+  }
   const unsigned L = static_cast<unsigned>(IterationRetire.size()) - 1;
+  // The delta rule only where the exact check cannot decide (see the file
+  // comment); the cap below applies to every run.
+  const bool DeltaRule = !StateCheck || StatesFull;
   auto Delta = [&](unsigned J) {
     return IterationRetire[J] - IterationRetire[J - 1];
   };
@@ -724,7 +826,7 @@ void Simulator::checkSteadyState() {
   // iterations: their check costs more and they need 4p iterations anyway.
   const unsigned Longest =
       L % LongPeriodStride == 0 ? (IterationCap - Warmup) / Repeats : MaxPeriod;
-  for (unsigned P = 1; P <= Longest; ++P) {
+  for (unsigned P = 1; P <= Longest && DeltaRule; ++P) {
     unsigned Need = std::max(Repeats * P, MinWindowDeltas);
     unsigned W = (Need + P - 1) / P * P;
     if (L < W + Warmup)
@@ -752,6 +854,180 @@ void Simulator::checkSteadyState() {
             : 0;
     finish(First, L);
   }
+}
+
+/// The machine's state at the start of this cycle, relative to the cycle
+/// and to the L iterations retired so far (instruction L * N and node
+/// L * V are 0), with stateBody: everything the rest of the run depends on
+/// (a loop whose port choice reads its history is not checked). Cycles
+/// before the current one that can no longer matter are clamped. This
+/// part: positions, carries, ports and occupancies.
+void Simulator::stateHeader(std::vector<int32_t> &Key) const {
+  const uint64_t L = IterationRetire.size();
+  const uint64_t BaseInst = L * N;
+  const auto Rel = [&](int64_t At) { return static_cast<int32_t>(At - Cycle); };
+  Key.push_back(static_cast<int32_t>(Delivered - BaseInst));
+  Key.push_back(static_cast<int32_t>(Dispatched - BaseInst));
+  Key.push_back(static_cast<int32_t>(Retired - BaseInst));
+  pushFixed(Key, FrontEndCarry);
+  pushFixed(Key, DispatchCarry);
+  pushFixed(Key, RetireCarry);
+  pushFixed(Key, Tokens);
+  Key.push_back(static_cast<int32_t>(FreePorts));
+  Key.push_back(static_cast<int32_t>(FreePorts >> 32));
+  for (double Busy : BusyUntil) // a port free before this cycle: 0
+    pushFixed(Key, std::max(Busy - static_cast<double>(Cycle), 0.0));
+  if (In.IterationMinCycles > 0 && !IterationStart.empty())
+    Key.push_back(
+        std::max(Rel(IterationStart.back()),
+                 -static_cast<int32_t>(std::ceil(In.IterationMinCycles)) - 1));
+  // Occupancies (they follow from the rest: a cheap first filter).
+  Key.push_back(static_cast<int32_t>(RobUops));
+  Key.push_back(static_cast<int32_t>(SchedCount));
+  Key.push_back(static_cast<int32_t>(Ready.size()));
+  for (uint64_t J = 0; J <= SlotMask; ++J)
+    Key.push_back(static_cast<int32_t>(
+        Calendar[static_cast<uint64_t>(Cycle + static_cast<int64_t>(J)) &
+                 SlotMask]
+            .size()));
+}
+
+/// The rest of the state (stateHeader has the beginning): the window's
+/// instructions and nodes, the calendar's and Ready's nodes.
+void Simulator::stateBody(std::vector<int32_t> &Key) const {
+  const uint64_t L = IterationRetire.size();
+  const uint64_t BaseInst = L * N, BaseNode = L * V;
+  const auto Rel = [&](int64_t At) { return static_cast<int32_t>(At - Cycle); };
+  // The dispatched instructions of the iterations not retired: dispatch
+  // cycle, nodes not issued, last cycle of execution (one before this
+  // cycle: all the same to retirement).
+  for (uint64_t D = BaseInst; D < Dispatched; ++D) {
+    Key.push_back(Rel(DispatchAt[D]));
+    Key.push_back(static_cast<int32_t>(NodesLeft[D]));
+    Key.push_back(std::max(Rel(DoneAt[D]), 0));
+  }
+  // Their nodes and those of the MaxDistance iterations before (producers
+  // of nodes not yet dispatched): the issue cycle, or for a node that has
+  // not issued, the producers it still waits for and the ready cycle of
+  // those that have (a node with none waits in the calendar or Ready).
+  const uint64_t FirstIt = L > MaxDistance ? L - MaxDistance : 0;
+  const uint64_t EndNode =
+      Dispatched / N * V + In.FirstNode[static_cast<unsigned>(Dispatched % N)];
+  for (uint64_t Node = FirstIt * V; Node < EndNode; ++Node) {
+    if (IssueAt[Node] >= 0) {
+      Key.push_back(Rel(IssueAt[Node]));
+      continue;
+    }
+    const ReadyOfIssued R = readyOfIssued(Node);
+    Key.push_back(std::numeric_limits<int32_t>::min() +
+                  static_cast<int32_t>(R.Waiting));
+    if (R.Waiting)
+      Key.push_back(std::max(Rel(R.Ready), 0));
+  }
+  if (L < MaxDistance) // "before the loop" is not an issue cycle
+    Key.push_back(static_cast<int32_t>(MaxDistance - L));
+  // The calendar from this cycle on, each slot's nodes in order (issue
+  // sorts them), and the ready nodes waiting for a port (sorted).
+  for (uint64_t J = 0; J <= SlotMask; ++J) {
+    const std::vector<uint64_t> &Slot =
+        Calendar[static_cast<uint64_t>(Cycle + static_cast<int64_t>(J)) &
+                 SlotMask];
+    const size_t First = Key.size();
+    for (uint64_t Node : Slot)
+      Key.push_back(static_cast<int32_t>(Node - BaseNode));
+    std::sort(Key.begin() + static_cast<ptrdiff_t>(First), Key.end());
+  }
+  for (uint64_t Node : Ready)
+    Key.push_back(static_cast<int32_t>(Node - BaseNode));
+}
+
+/// At the start of a cycle after one in which an iteration retired: the
+/// state against the kept ones. Equal to the state taken after L'
+/// iterations: the run from now repeats the run from then, shifted by the
+/// cycles between and L - L' iterations, for ever, and that is the steady
+/// state (acceptState). Cheaper in two steps: every state's header
+/// (stateHeader) is kept; its body (stateBody, the in-flight window) is
+/// built and kept only when an earlier state had the same header, and the
+/// full comparison is with those kept whole. A periodic state is found
+/// when its header comes round the third time.
+[[gnu::noinline]] void Simulator::checkState() {
+  LastStateIterations = IterationRetire.size();
+  Key.clear();
+  stateHeader(Key);
+  const size_t HeaderLength = Key.size();
+  uint64_t Hash = 0xcbf29ce484222325ULL;
+  for (int32_t W : Key)
+    Hash = (Hash ^ static_cast<uint32_t>(W)) * 0x100000001b3ULL;
+  bool Seen = false, Body = false;
+  const auto [Begin, End] = StateIndex.equal_range(Hash);
+  for (auto It = Begin; It != End; ++It) {
+    const KeptState &S = States[It->second];
+    const auto Kept = StateWords.begin() + static_cast<ptrdiff_t>(S.KeyBegin);
+    if (S.HeaderLength != HeaderLength ||
+        !std::equal(Key.begin(),
+                    Key.end() -
+                        static_cast<ptrdiff_t>(Key.size() - HeaderLength),
+                    Kept))
+      continue;
+    Seen = true;
+    if (S.KeyLength == S.HeaderLength)
+      continue; // kept without its body
+    if (!Body) {
+      stateBody(Key);
+      Body = true;
+    }
+    if (S.KeyLength != Key.size() ||
+        !std::equal(Key.begin() + static_cast<ptrdiff_t>(HeaderLength),
+                    Key.end(), Kept + static_cast<ptrdiff_t>(HeaderLength)))
+      continue;
+    acceptState(S.Iterations);
+    return;
+  }
+  if (Seen && !Body) {
+    stateBody(Key);
+    Body = true;
+  }
+  if (StateWords.size() + Key.size() > StateBudget) {
+    StatesFull = true;
+    return;
+  }
+  StateIndex.emplace(Hash, static_cast<unsigned>(States.size()));
+  States.push_back({StateWords.size(), static_cast<uint32_t>(HeaderLength),
+                    static_cast<uint32_t>(Key.size()),
+                    static_cast<unsigned>(IterationRetire.size())});
+  StateWords.insert(StateWords.end(), Key.begin(), Key.end());
+}
+
+/// The state after L iterations equals the one after FirstL: iterations FirstL
+/// .. L - 1 are one whole period of the machine, their retire deltas repeat for
+/// ever. The reported period is the shortest one of those deltas (it divides L
+/// - FirstL).
+[[gnu::noinline]] void Simulator::acceptState(unsigned FirstL) {
+  const unsigned L = static_cast<unsigned>(IterationRetire.size());
+  const unsigned Lambda = L - FirstL;
+  // Deltas D_j = R_j - R_{j-1} for j = FirstL .. L - 1 (FirstL >= 1: a
+  // state is taken only after an iteration retired).
+  auto Delta = [&](unsigned J) {
+    return IterationRetire[J] - IterationRetire[J - 1];
+  };
+  unsigned P = 1;
+  for (; P < Lambda; ++P) {
+    if (Lambda % P)
+      continue;
+    bool Periodic = true;
+    for (unsigned J = FirstL + P; J < L && Periodic; ++J)
+      Periodic = Delta(J) == Delta(J - P);
+    if (Periodic)
+      break;
+  }
+  Decided = true;
+  Out.Converged = true;
+  Out.PeriodIterations = P;
+  Out.PeriodCycles = static_cast<uint64_t>(IterationRetire[L - 1] -
+                                           IterationRetire[L - 1 - P]);
+  Out.CyclesPerIteration = static_cast<double>(Out.PeriodCycles) / P;
+  finish(L - 1 - Lambda, L - 1);
+  Finished = L >= TimelineIterations;
 }
 
 /// The window is iterations First+1 .. Last (its cycles run from the
@@ -808,6 +1084,12 @@ SimulationReport Simulator::run() {
   if (N == 0)
     return Out;
   while (!Finished) {
+    if (StateCheck && !Decided &&
+        IterationRetire.size() != LastStateIterations) {
+      checkState();
+      if (Finished)
+        break;
+    }
     retire();
     if (Finished)
       break;
@@ -818,6 +1100,8 @@ SimulationReport Simulator::run() {
       accountCycle();
     ++Cycle;
     if (Cycle >= MaxCycles || Cycle - LastRetire > StallCycles) {
+      if (Decided) // only the timeline was missing
+        break;
       unsigned L = static_cast<unsigned>(IterationRetire.size());
       if (L >= 2) {
         unsigned First = (L - 1) / 2;

@@ -262,3 +262,49 @@ TEST(Simulate, Timeline) {
   EXPECT_EQ(Add.Executed, 5);
   EXPECT_EQ(Add.Retire, 6);
 }
+
+TEST(Simulate, LongPeriodNotFooled) {
+  // One vmulpd %ymm1,%ymm1,%ymm2 per iteration (independent), on a port
+  // that it keeps busy 1 + 1/64 cycles (a non-pipelined unit a little
+  // slower than one per cycle); dispatch 4, ROB 8. A use in cycle c makes
+  // the port busy until max(busy, c) + 65/64, and the port takes a use in
+  // cycle c when its busy time is below c + 1. The first vmulpd issues in
+  // cycle 2 (delivered 0, dispatched 1); back to back, after j uses the
+  // port is busy until 2 + j * 65/64, so the j-th (from 0) issues in cycle
+  // 2 + j while j / 64 < 1: 64 uses in cycles 2..65, then none in 66 (busy
+  // until 67), the next in 67 with busy until 68 + 1/64, as in cycle 2.
+  // Each retires one cycle after its issue: retire deltas of 1, 63 times,
+  // then one of 2: 65 cycles every 64 iterations, 1.015625 cycles per
+  // iteration, the port bound 65/64.
+  // The former rule (a warm-up of two ROB fills, 2 * 8 / 1 = 16
+  // iterations, then 16 equal deltas) saw 1, 1, ... up to iteration 32
+  // and took 1.00 cycles/iteration, below the port bound. The machine's
+  // state does not repeat before the port's busy fraction (j mod 64) / 64
+  // does: the steady state is found as the whole 64-iteration period.
+  ModelBuilder B({"ALU0", "SQ", "BR"});
+  MachineModel &Core = B.model();
+  Core.Pipeline.DispatchWidth.Value = 4;
+  Core.Pipeline.RobSize.Value = 8;
+  B.form("vmulpd ymm,ymm,ymm", 1, 1, {{"SQ", 1.015625f}});
+  const MachineModel M = B.build();
+  KernelBuilder Kb;
+  Kb.add("vmulpd %ymm1, %ymm1, %ymm2");
+  const LoopKernel K = Kb.build();
+  AnalysisOptions O = simulate();
+  const LoopReport R = analyzeLoop(K, M, O);
+  ASSERT_NE(R.Simulation, nullptr);
+  const SimulationReport &S = *R.Simulation;
+  EXPECT_TRUE(S.Converged);
+  EXPECT_EQ(S.PeriodIterations, 64u);
+  EXPECT_EQ(S.PeriodCycles, 65u);
+  EXPECT_EQ(S.WindowIterations, 64u); // one period of the state
+  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, 1.015625);
+  EXPECT_DOUBLE_EQ(R.bound("ports"), 1.015625);
+  expectStacksSum(S);
+  // The steady state alone (the compilers below detail 2): the same.
+  O.SimulationDetails = false;
+  const LoopReport Steady = analyzeLoop(K, M, O);
+  ASSERT_NE(Steady.Simulation, nullptr);
+  EXPECT_EQ(Steady.Simulation->PeriodIterations, 64u);
+  EXPECT_DOUBLE_EQ(Steady.Simulation->CyclesPerIteration, 1.015625);
+}
