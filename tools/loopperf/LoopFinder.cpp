@@ -82,6 +82,16 @@ const MCSymbol *branchTarget(const MCInst &Inst) {
   return nullptr;
 }
 
+/// Blocks end after a branch or return (the file's graph and loopBlocks
+/// cut them alike) ...
+bool endsBlock(const MCInstrDesc &D) { return D.isBranch() || D.isReturn(); }
+
+/// ... and run on into the next block unless they end with a jump or a
+/// return.
+bool fallsThrough(const MCInstrDesc &D) {
+  return !endsBlock(D) || D.isConditionalBranch();
+}
+
 struct FlowGraph;
 
 /// A basic block of the file's control flow graph: statements [Begin, End)
@@ -205,8 +215,7 @@ BackBranchTest::BackBranchTest(
     }
     if (S.Kind != AsmStatement::Kind::Instruction)
       continue;
-    const MCInstrDesc &D = R.instrInfo().get(S.Inst.getOpcode());
-    if (D.isBranch() || D.isReturn())
+    if (endsBlock(R.instrInfo().get(S.Inst.getOpcode())))
       Close(I + 1, false);
   }
   Close(Stmts.size(), false);
@@ -242,7 +251,7 @@ BackBranchTest::BackBranchTest(
         if (const MCSymbol *T = branchTarget(Last->Inst))
           if (auto It = LabelAt.find(T); It != LabelAt.end())
             AddEdge(Blk, Graph.Blocks[BlockOf[It->second]]);
-      FallsThrough = !(D.isBranch() || D.isReturn()) || D.isConditionalBranch();
+      FallsThrough = fallsThrough(D);
     }
     if (FallsThrough && B + 1 < Graph.Blocks.size())
       AddEdge(Blk, Graph.Blocks[B + 1]);
@@ -485,8 +494,7 @@ std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
     if (S.Kind != AsmStatement::Kind::Instruction)
       continue;
     HasInstruction = true;
-    const MCInstrDesc &D = R.instrInfo().get(S.Inst.getOpcode());
-    if (D.isBranch() || D.isReturn())
+    if (endsBlock(R.instrInfo().get(S.Inst.getOpcode())))
       Close(I + 1);
   }
   Close(Region.End);
@@ -506,8 +514,7 @@ std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
       if (Stmts[I].Kind == AsmStatement::Kind::Instruction)
         Last = &Stmts[I];
     const MCInstrDesc &D = R.instrInfo().get(Last->Inst.getOpcode());
-    const bool Branch = D.isBranch() || D.isReturn();
-    const bool FallsThrough = !Branch || D.isConditionalBranch();
+    const bool FallsThrough = fallsThrough(D);
     std::optional<unsigned> Taken;
     if (D.isBranch())
       if (const MCSymbol *T = branchTarget(Last->Inst))
