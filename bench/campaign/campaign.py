@@ -274,6 +274,11 @@ def run_compile(setup, cfg, src_root, rel, flags, out_dir, plugin, timeout):
         rc, err = "timeout", ((e.stdout or b"") + (e.stderr or b"")).decode("utf-8", errors="replace")
     return {"cmd": cmd, "rc": rc, "out": err, "secs": time.monotonic() - t0, "dir": out_dir}
 
+# Remarks the clang plugin adds about a loop it analysed (its summary is the
+# !Passed "LoopPerf"): advice (-Rpass-missed, docs/remarks.md) and the
+# reordering verdict. Neither is a loop, analysed or missed.
+LOOP_EXTRA_REMARKS = {"LoopPerfAdvice", "LoopPerfReorder"}
+
 def clang_records(out_dir):
     path = os.path.join(out_dir, "out.opt.yaml")
     if not os.path.exists(path):
@@ -286,10 +291,13 @@ def clang_records(out_dir):
         nm = re.search(r"^Name:\s+(\S+)", doc, re.M)
         if not pm or pm.group(1).strip("'\"") != "loopperf":
             continue
+        name = nm.group(1).strip("'\"") if nm else "?"
+        if name in LOOP_EXTRA_REMARKS:
+            continue
         if kind == "!Passed":
             loops.append(("analysed", ""))
         elif kind == "!Missed":
-            loops.append(("missed", nm.group(1).strip("'\"") if nm else "?"))
+            loops.append(("missed", name))
     return text, loops
 
 GCC_WHY = [
@@ -407,7 +415,9 @@ def pct(a, b):
 
 def shell_cmd(cmd, cwd, setup):
     def q(s):
-        s = s.replace(setup.cache, "$CACHE").replace(setup.plugin_dir, "$PLUGINS")
+        # The plugins' snapshot, $CACHE/runs/RUN (setup.plugin_dir): also
+        # that of the run a --report-from file recorded.
+        s = re.sub(r"\$CACHE/runs/[^/\s]+", "$PLUGINS", s.replace(setup.cache, "$CACHE"))
         return s if re.fullmatch(r"[\w@%+=:,./$-]+", s) else "'" + s.replace("'", "'\\''") + "'"
     return "cd " + q(cwd) + " && " + " ".join(q(c) for c in cmd)
 
@@ -517,6 +527,8 @@ def report_from(setup, args, configs, projects_wanted, log):
     with open(args.report_from) as f:
         for line in f:
             r = json.loads(line)
+            # Files written before LOOP_EXTRA_REMARKS counted them as loops.
+            r["loops"] = [l for l in r["loops"] if l[1] not in LOOP_EXTRA_REMARKS]
             if r["project"] in projects_wanted and r["config"] in configs:
                 results.append(r)
     configs = [c for c in configs if any(r["config"] == c for r in results)]

@@ -458,8 +458,7 @@ void AsmReader::assembleLayout() {
 }
 
 bool AsmReader::isFunctionSymbol(const MCSymbol *S) const {
-  return std::find(FunctionSymbols.begin(), FunctionSymbols.end(), S) !=
-         FunctionSymbols.end();
+  return FunctionSymbols.contains(S);
 }
 
 unsigned AsmReader::lineOf(SMLoc Loc) const {
@@ -492,14 +491,17 @@ StringRef AsmReader::statementText(SMLoc Loc) const {
   if (P < Buf.begin() || P >= Buf.end())
     return {};
   StringRef Rest(P, Buf.end() - P);
+  // Within the line: searching the rest of the buffer for a separator or
+  // comment the line lacks made each statement cost the file's size.
+  StringRef Line = Rest.substr(0, Rest.find_first_of("\r\n"));
   StringRef Sep = MAI->getSeparatorString();
   StringRef Comment = MAI->getCommentString();
-  size_t End = Rest.find_first_of("\r\n");
+  size_t End = Line.size();
   if (!Sep.empty())
-    End = std::min(End, Rest.find(Sep));
+    End = std::min(End, Line.find(Sep));
   if (!Comment.empty())
-    End = std::min(End, Rest.find(Comment));
-  return Rest.substr(0, End).rtrim();
+    End = std::min(End, Line.find(Comment));
+  return Line.substr(0, End).rtrim();
 }
 
 StringRef AsmReader::bufferName() const {

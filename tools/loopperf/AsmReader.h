@@ -6,6 +6,7 @@
 // everything built from its statements.
 #pragma once
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/Support/SMLoc.h"
@@ -126,9 +127,7 @@ public:
   void addStatement(AsmStatement S);
   void addData(llvm::ArrayRef<uint8_t> Bytes, bool Opaque);
   void addComment(llvm::SMLoc Loc, llvm::StringRef Text);
-  void addFunctionSymbol(const llvm::MCSymbol *S) {
-    FunctionSymbols.push_back(S);
-  }
+  void addFunctionSymbol(const llvm::MCSymbol *S) { FunctionSymbols.insert(S); }
   unsigned lineOf(llvm::SMLoc Loc) const;
 
 private:
@@ -156,7 +155,9 @@ private:
   std::vector<StatementLayout> Layout;
   std::vector<SectionInfo> Sections;
   std::vector<AsmComment> Comments;
-  std::vector<const llvm::MCSymbol *> FunctionSymbols;
+  /// A set: the loop finder asks about every label (a vector made files
+  /// of many functions quadratic).
+  llvm::DenseSet<const llvm::MCSymbol *> FunctionSymbols;
 };
 
 } // namespace loopperf::cli

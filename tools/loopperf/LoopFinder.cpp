@@ -1,26 +1,65 @@
 // LoopFinder.cpp - innermost loops of an unmarked assembly file.
 //
 // Assembly has no CFG, but compiler output lays loops out contiguously: the
-// header label comes first and the latch branches back to it. A branch to a
-// label defined earlier in the file is a back edge; the loop spans from the
-// label to the last branch back to it. A loop is innermost when no other
-// loop lies inside its span. Innermost spans that overlap without nesting
-// (a rotated loop with two back branches) are one loop. A loop whose body
-// branches inside it (if-then, if/else) is cut into blocks (loopBlocks) and
-// analysed per path (loopperf/PathAnalysis.h).
+// loop spans from the label a back branch targets to the last branch back
+// to it. A loop is innermost when no other loop lies inside its span.
+// Innermost spans that overlap without nesting (a rotated loop with two
+// back branches) are one loop. A loop whose body branches inside it
+// (if-then, if/else) is cut into blocks (loopBlocks) and analysed per path
+// (loopperf/PathAnalysis.h).
+//
+// Which branches to an earlier label are back branches the file's control
+// flow graph says (issue 15, item 1): blocks cut at branch-target and
+// function labels and after branches, edges by fall-through and direct
+// branches, entered at every function label and at the file's first
+// statement; dominators by LLVM's generic DominatorTree over that graph.
+// A branch J to an earlier label T closes a loop when the nearest common
+// dominator of T and J lies inside the span [T, J]: T itself (T dominates
+// J, a natural back edge) or the header of a loop laid out below its
+// body's top ("jmp H; T: ...; H: ...; jne T"). When it lies outside,
+// control reaches T and J by separate routes from outside the span: the
+// branch is a forward edge laid out backwards (clang -O3's unrolled
+// branchy loops jump from one arm back into the other, "jne .LBB1_8") or
+// a jump back to shared code such as an epilogue, not a loop, unless the
+// span is a cycle all the same (T reaches J inside it: a loop entered by
+// two edges, which no block dominates). Such a branch on no cycle (T and J
+// in different strongly connected components: the epilogue) is dropped;
+// one inside a loop is dropped when its span lies inside the span of an
+// earlier label's loop (it would hide that loop), and kept when it reaches
+// beyond (a loop block below the latch jumping back into the body, clang's
+// out-of-line else arm: its span extends the loop's region, as before).
+// A branch the entries do not reach
+// (code after a jump table or an indirect jump) or whose ends only the
+// virtual root dominates (two functions' code) closes a loop as before.
+// Dominators: LLVM's Semi-NCA over the whole file (linear-ish, the same
+// code LLVM's own CFGs use) rather than a hand-written iteration.
+// The spans that remain are unchanged in kind: clang -O3's unrolled
+// branchy loop, whose latch block with the last element's first arm lies
+// above its header (.LBB1_14, .LBB1_4: ...), is the overlap of the spans
+// of those two labels, one region whose header loopBlocks finds. A loop
+// block laid out outside the span (a cold block below the latch) is an
+// exit to loopBlocks, as before.
 #include "AsmReader.h"
 #include "Regions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/GraphTraits.h"
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/MC/MCExpr.h"
 #include "llvm/MC/MCInstrDesc.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCSymbol.h"
+#include "llvm/Support/GenericDomTree.h"
+#include "llvm/Support/GenericDomTreeConstruction.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <tuple>
 
 using namespace llvm;
 
@@ -43,6 +82,221 @@ const MCSymbol *branchTarget(const MCInst &Inst) {
   return nullptr;
 }
 
+/// Blocks end after a branch or return (the file's graph and loopBlocks
+/// cut them alike) ...
+bool endsBlock(const MCInstrDesc &D) { return D.isBranch() || D.isReturn(); }
+
+/// ... and run on into the next block unless they end with a jump or a
+/// return.
+bool fallsThrough(const MCInstrDesc &D) {
+  return !endsBlock(D) || D.isConditionalBranch();
+}
+
+struct FlowGraph;
+
+/// A basic block of the file's control flow graph: statements [Begin, End)
+/// (the virtual root: none), its successors and predecessors.
+struct FlowBlock {
+  FlowGraph *Parent = nullptr;
+  size_t Begin = 0, End = 0;
+  unsigned Scc = 0; ///< strongly connected component (reachable blocks)
+  SmallVector<FlowBlock *, 2> Succs, Preds;
+  FlowGraph *getParent() const { return Parent; }
+  void printAsOperand(raw_ostream &OS, bool) const { OS << Begin; }
+};
+
+/// Blocks[0] is a virtual root whose successors are the entries.
+struct FlowGraph {
+  std::vector<FlowBlock> Blocks;
+  FlowBlock &front() { return Blocks.front(); }
+};
+
+} // namespace
+} // namespace loopperf::cli
+
+namespace llvm {
+// NOLINTBEGIN(readability-identifier-naming): the names GraphTraits wants.
+template <> struct GraphTraits<loopperf::cli::FlowBlock *> {
+  using NodeRef = loopperf::cli::FlowBlock *;
+  using ChildIteratorType = SmallVectorImpl<NodeRef>::iterator;
+  static NodeRef getEntryNode(NodeRef N) { return N; }
+  static ChildIteratorType child_begin(NodeRef N) { return N->Succs.begin(); }
+  static ChildIteratorType child_end(NodeRef N) { return N->Succs.end(); }
+};
+template <> struct GraphTraits<Inverse<loopperf::cli::FlowBlock *>> {
+  using NodeRef = loopperf::cli::FlowBlock *;
+  using ChildIteratorType = SmallVectorImpl<NodeRef>::iterator;
+  static NodeRef getEntryNode(Inverse<NodeRef> N) { return N.Graph; }
+  static ChildIteratorType child_begin(NodeRef N) { return N->Preds.begin(); }
+  static ChildIteratorType child_end(NodeRef N) { return N->Preds.end(); }
+};
+template <>
+struct GraphTraits<loopperf::cli::FlowGraph *>
+    : GraphTraits<loopperf::cli::FlowBlock *> {
+  static NodeRef getEntryNode(loopperf::cli::FlowGraph *G) {
+    return &G->front();
+  }
+  // The construction's root search compiles a walk over all nodes (used
+  // for post-dominators only).
+  using nodes_iterator =
+      pointer_iterator<std::vector<loopperf::cli::FlowBlock>::iterator>;
+  static nodes_iterator nodes_begin(loopperf::cli::FlowGraph *G) {
+    return nodes_iterator(G->Blocks.begin());
+  }
+  static nodes_iterator nodes_end(loopperf::cli::FlowGraph *G) {
+    return nodes_iterator(G->Blocks.end());
+  }
+  static unsigned size(loopperf::cli::FlowGraph *G) {
+    return static_cast<unsigned>(G->Blocks.size());
+  }
+};
+// NOLINTEND(readability-identifier-naming)
+} // namespace llvm
+
+namespace loopperf::cli {
+namespace {
+
+/// Which branches to an earlier label close a loop (the file comment): the
+/// file's control flow graph and its dominator tree.
+class BackBranchTest {
+public:
+  /// `Targets`: the labels direct branches of the file jump to;
+  /// `LabelAt`: each label's statement.
+  BackBranchTest(const AsmReader &R, const DenseSet<const MCSymbol *> &Targets,
+                 const DenseMap<const MCSymbol *, size_t> &LabelAt);
+
+  enum class Kind {
+    Loop,   ///< closes a loop
+    InLoop, ///< closes none, but lies on a cycle: an edge inside some loop
+    None,   ///< lies on no cycle (a jump back to shared code)
+  };
+  /// What the branch at statement `Branch` to the label at statement
+  /// `Target` (Target < Branch) is.
+  Kind classify(size_t Branch, size_t Target) const;
+
+private:
+  /// Whether block `To` is reached from `From` through blocks that start
+  /// in statements [First, Last].
+  bool reachesInSpan(const FlowBlock *From, const FlowBlock *To, size_t First,
+                     size_t Last) const;
+
+  FlowGraph Graph;
+  std::vector<unsigned> BlockOf; ///< statement -> index into Graph.Blocks
+  DominatorTreeBase<FlowBlock, false> Dom;
+};
+
+BackBranchTest::BackBranchTest(
+    const AsmReader &R, const DenseSet<const MCSymbol *> &Targets,
+    const DenseMap<const MCSymbol *, size_t> &LabelAt) {
+  const auto &Stmts = R.statements();
+  // Blocks: cut before a branch target or function label and after a
+  // branch or return (as loopBlocks cuts a loop's span).
+  std::vector<std::pair<size_t, size_t>> Ranges;
+  std::vector<bool> Entry;
+  size_t Start = 0;
+  bool StartsFunction = true; // the file's first statement is an entry
+  auto Close = [&](size_t End, bool NextIsFunction) {
+    if (End > Start) {
+      Ranges.push_back({Start, End});
+      Entry.push_back(StartsFunction);
+      Start = End;
+      StartsFunction = NextIsFunction;
+    } else {
+      StartsFunction = StartsFunction || NextIsFunction;
+    }
+  };
+  for (size_t I = 0; I < Stmts.size(); ++I) {
+    const AsmStatement &S = Stmts[I];
+    if (S.Kind == AsmStatement::Kind::Label) {
+      const bool Function = isFunctionLabel(R, S);
+      if (Function || Targets.count(S.Symbol))
+        Close(I, Function);
+      continue;
+    }
+    if (S.Kind != AsmStatement::Kind::Instruction)
+      continue;
+    if (endsBlock(R.instrInfo().get(S.Inst.getOpcode())))
+      Close(I + 1, false);
+  }
+  Close(Stmts.size(), false);
+
+  Graph.Blocks.resize(Ranges.size() + 1);
+  BlockOf.assign(Stmts.size(), 0);
+  FlowBlock &Root = Graph.Blocks[0];
+  Root.Parent = &Graph;
+  Root.Begin = Root.End = SIZE_MAX;
+  auto AddEdge = [](FlowBlock &From, FlowBlock &To) {
+    From.Succs.push_back(&To);
+    To.Preds.push_back(&From);
+  };
+  for (size_t B = 0; B < Ranges.size(); ++B) {
+    FlowBlock &Blk = Graph.Blocks[B + 1];
+    Blk.Parent = &Graph;
+    std::tie(Blk.Begin, Blk.End) = Ranges[B];
+    for (size_t I = Blk.Begin; I < Blk.End; ++I)
+      BlockOf[I] = static_cast<unsigned>(B + 1);
+    if (Entry[B])
+      AddEdge(Root, Blk);
+  }
+  for (size_t B = 1; B < Graph.Blocks.size(); ++B) {
+    FlowBlock &Blk = Graph.Blocks[B];
+    const AsmStatement *Last = nullptr;
+    for (size_t I = Blk.Begin; I < Blk.End; ++I)
+      if (Stmts[I].Kind == AsmStatement::Kind::Instruction)
+        Last = &Stmts[I];
+    bool FallsThrough = true;
+    if (Last) {
+      const MCInstrDesc &D = R.instrInfo().get(Last->Inst.getOpcode());
+      if (D.isBranch())
+        if (const MCSymbol *T = branchTarget(Last->Inst))
+          if (auto It = LabelAt.find(T); It != LabelAt.end())
+            AddEdge(Blk, Graph.Blocks[BlockOf[It->second]]);
+      FallsThrough = fallsThrough(D);
+    }
+    if (FallsThrough && B + 1 < Graph.Blocks.size())
+      AddEdge(Blk, Graph.Blocks[B + 1]);
+  }
+  Dom.recalculate(Graph);
+  unsigned Id = 0;
+  for (auto It = scc_begin(&Graph); !It.isAtEnd(); ++It, ++Id)
+    for (FlowBlock *B : *It)
+      B->Scc = Id;
+}
+
+BackBranchTest::Kind BackBranchTest::classify(size_t Branch,
+                                              size_t Target) const {
+  FlowBlock *From = const_cast<FlowBlock *>(&Graph.Blocks[BlockOf[Branch]]);
+  FlowBlock *To = const_cast<FlowBlock *>(&Graph.Blocks[BlockOf[Target]]);
+  // Unreachable from every entry (after a jump table or an indirect
+  // jump, a hand-written snippet): a branch back closes a loop, as before.
+  if (!Dom.isReachableFromEntry(From))
+    return Kind::Loop;
+  const FlowBlock *D = Dom.findNearestCommonDominator(From, To);
+  // Only the virtual root dominates both: code of two entries.
+  if (D == &Graph.Blocks[0] || (D->Begin <= Branch && D->End > Target))
+    return Kind::Loop;
+  // A cycle inside the span all the same, entered by more than one edge
+  // (irreducible: no block of it dominates the others): as before.
+  if (reachesInSpan(To, From, Target, Branch))
+    return Kind::Loop;
+  return From->Scc == To->Scc ? Kind::InLoop : Kind::None;
+}
+
+bool BackBranchTest::reachesInSpan(const FlowBlock *From, const FlowBlock *To,
+                                   size_t First, size_t Last) const {
+  SmallVector<const FlowBlock *, 16> Work{From};
+  DenseSet<const FlowBlock *> Seen{From};
+  while (!Work.empty()) {
+    const FlowBlock *B = Work.pop_back_val();
+    if (B == To)
+      return true;
+    for (const FlowBlock *S : B->Succs)
+      if (S->Begin >= First && S->Begin <= Last && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
@@ -54,6 +308,8 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
 
   // Direct branches: statement -> target label statement.
   std::vector<std::pair<size_t, size_t>> Branches;
+  DenseSet<const MCSymbol *> Targets;
+  bool AnyBack = false;
   for (size_t J = 0; J < Stmts.size(); ++J) {
     const AsmStatement &S = Stmts[J];
     if (S.Kind != AsmStatement::Kind::Instruction ||
@@ -62,22 +318,59 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
     const MCSymbol *Target = branchTarget(S.Inst);
     if (!Target)
       continue;
+    Targets.insert(Target);
     auto It = LabelAt.find(Target);
-    if (It != LabelAt.end())
+    if (It != LabelAt.end()) {
       Branches.push_back({J, It->second});
+      AnyBack = AnyBack || It->second <= J;
+    }
   }
+  std::optional<BackBranchTest> Back;
+  if (AnyBack)
+    Back.emplace(R, Targets, LabelAt);
 
   // Header label statement -> last back-branch statement, in header order.
   std::map<size_t, size_t> Spans;
   std::map<size_t, size_t> FirstLatch; // header -> first back branch
-  for (auto [J, T] : Branches)
-    if (T <= J) {
-      size_t &Latch = Spans[T];
-      Latch = std::max(Latch, J);
-      auto [It, New] = FirstLatch.try_emplace(T, J);
-      if (!New)
-        It->second = std::min(It->second, J);
+  auto AddSpan = [&](size_t J, size_t T) {
+    size_t &Latch = Spans[T];
+    Latch = std::max(Latch, J);
+    auto [It, New] = FirstLatch.try_emplace(T, J);
+    if (!New)
+      It->second = std::min(It->second, J);
+  };
+  // Edges inside a loop laid out backwards: a span that reaches beyond
+  // the spans of the loops found (a loop block below the latch jumping
+  // back into the body: clang's out-of-line else arm) extends its loop's
+  // region, as before; one nested inside the span of an earlier label's
+  // loop (clang -O3's unrolled arms) would hide that loop and is dropped.
+  std::vector<std::pair<size_t, size_t>> Inside;
+  for (auto [J, T] : Branches) {
+    if (T > J)
+      continue;
+    switch (Back->classify(J, T)) {
+    case BackBranchTest::Kind::Loop:
+      AddSpan(J, T);
+      break;
+    case BackBranchTest::Kind::InLoop:
+      Inside.push_back({J, T});
+      break;
+    case BackBranchTest::Kind::None:
+      break;
     }
+  }
+  if (!Inside.empty()) {
+    // The greatest latch among the spans of labels up to each label.
+    std::vector<std::pair<size_t, size_t>> Reach(Spans.begin(), Spans.end());
+    for (size_t I = 1; I < Reach.size(); ++I)
+      Reach[I].second = std::max(Reach[I].second, Reach[I - 1].second);
+    for (auto [J, T] : Inside) {
+      auto It = std::lower_bound(Reach.begin(), Reach.end(),
+                                 std::pair<size_t, size_t>(T, 0));
+      if (It == Reach.begin() || std::prev(It)->second < J)
+        AddSpan(J, T);
+    }
+  }
   std::vector<std::pair<size_t, size_t>> Loops(Spans.begin(), Spans.end());
   const size_t N = Loops.size();
 
@@ -201,8 +494,7 @@ std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
     if (S.Kind != AsmStatement::Kind::Instruction)
       continue;
     HasInstruction = true;
-    const MCInstrDesc &D = R.instrInfo().get(S.Inst.getOpcode());
-    if (D.isBranch() || D.isReturn())
+    if (endsBlock(R.instrInfo().get(S.Inst.getOpcode())))
       Close(I + 1);
   }
   Close(Region.End);
@@ -222,8 +514,7 @@ std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
       if (Stmts[I].Kind == AsmStatement::Kind::Instruction)
         Last = &Stmts[I];
     const MCInstrDesc &D = R.instrInfo().get(Last->Inst.getOpcode());
-    const bool Branch = D.isBranch() || D.isReturn();
-    const bool FallsThrough = !Branch || D.isConditionalBranch();
+    const bool FallsThrough = fallsThrough(D);
     std::optional<unsigned> Taken;
     if (D.isBranch())
       if (const MCSymbol *T = branchTarget(Last->Inst))

@@ -1,7 +1,9 @@
 // Regions.h - which parts of an assembly file to analyse.
 //
 // Marked regions (llvm-mca and OSACA comment markers, IACA byte markers) take
-// precedence; a file without markers is searched for innermost loops.
+// precedence; a file without markers is searched for innermost loops: spans
+// from a label to the branches back to it that the file's control flow
+// graph makes back edges (LoopFinder.cpp).
 #pragma once
 
 #include "loopperf/LoopPath.h"
@@ -44,10 +46,15 @@ bool findMarkedRegions(const AsmReader &R, std::vector<CodeRegion> &Out);
 
 /// Innermost loops: a branch back to a label defined earlier in the file
 /// closes a loop from the label to the branch (several back branches to one
-/// label form one loop); a loop is innermost when no other loop lies inside
-/// it. Loops with alternative paths in their body (an innermost span that
-/// overlaps another without nesting, or an unconditional jump forward inside
-/// the body) carry `notAnalysable`.
+/// label form one loop) when the file's control flow graph makes it a back
+/// edge: the nearest common dominator of label and branch lies in that span
+/// (a natural back edge, or a loop laid out with its header below its
+/// top), or the span is a cycle anyway, or the branch is unreachable from
+/// every entry (function labels, the file's first statement). A forward
+/// edge laid out backwards (clang -O3's unrolled branchy loops) or a jump
+/// back to shared code (an epilogue) closes none. A loop is innermost when
+/// no other loop lies inside it; innermost spans that overlap without
+/// nesting are one region (`Headers`).
 std::vector<CodeRegion> findInnermostLoops(const AsmReader &R);
 
 /// The function a statement belongs to: the closest preceding label that is

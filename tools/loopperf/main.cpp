@@ -134,7 +134,9 @@ Regions analysed:
     # OSACA-BEGIN ... # OSACA-END
     movl $111, %ebx; .byte 100,103,144 ... movl $222, %ebx; .byte 100,103,144  (IACA)
   Otherwise every innermost loop is analysed: a branch back to a label earlier
-  in the file closes a loop, named by that label.
+  in the file closes a loop, named by that label, unless the control flow
+  says it is none (a forward edge laid out backwards, a jump back to shared
+  code such as an epilogue: docs/DESIGN.md "CLI loop finder").
 
 Code layout: the input is also assembled into an ELF object (in memory) to
   find each loop's bytes and where it starts: exactly with --section-start,
