@@ -461,6 +461,26 @@ bool AsmReader::isFunctionSymbol(const MCSymbol *S) const {
   return FunctionSymbols.contains(S);
 }
 
+const MCSymbol *AsmReader::branchTarget(const MCInst &Inst) {
+  for (const MCOperand &Op : Inst)
+    if (Op.isExpr())
+      if (const auto *Ref = dyn_cast<MCSymbolRefExpr>(Op.getExpr()))
+        return &Ref->getSymbol();
+  return nullptr;
+}
+
+const DenseSet<const MCSymbol *> &AsmReader::branchTargets() const {
+  if (!BranchTargets) {
+    BranchTargets.emplace();
+    for (const AsmStatement &S : Statements)
+      if (S.Kind == AsmStatement::Kind::Instruction &&
+          MII->get(S.Inst.getOpcode()).isBranch())
+        if (const MCSymbol *T = branchTarget(S.Inst))
+          BranchTargets->insert(T);
+  }
+  return *BranchTargets;
+}
+
 unsigned AsmReader::lineOf(SMLoc Loc) const {
   // Statements expanded from macros or .rept live in buffers of their own
   // that do not map back to a line of the input.

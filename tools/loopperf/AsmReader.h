@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,13 @@ public:
   const std::vector<AsmComment> &comments() const { return Comments; }
   /// Symbols declared as functions (.type f,@function).
   bool isFunctionSymbol(const llvm::MCSymbol *S) const;
+  /// The labels the file's direct branches jump to, computed on first use
+  /// (the loop finder and every branchy region's blocks ask; rescanning the
+  /// file per region was quadratic).
+  const llvm::DenseSet<const llvm::MCSymbol *> &branchTargets() const;
+  /// The label a direct branch jumps to, or null (an indirect branch, a
+  /// return).
+  static const llvm::MCSymbol *branchTarget(const llvm::MCInst &Inst);
 
   /// The source text of a 1-based line of the parsed buffer, without the
   /// line terminator.
@@ -158,6 +166,7 @@ private:
   /// A set: the loop finder asks about every label (a vector made files
   /// of many functions quadratic).
   llvm::DenseSet<const llvm::MCSymbol *> FunctionSymbols;
+  mutable std::optional<llvm::DenseSet<const llvm::MCSymbol *>> BranchTargets;
 };
 
 } // namespace loopperf::cli

@@ -73,13 +73,8 @@ bool isFunctionLabel(const AsmReader &R, const AsmStatement &S) {
          (R.isFunctionSymbol(S.Symbol) || !S.Symbol->isTemporary());
 }
 
-/// The label a direct branch jumps to, or null (indirect branch, return).
 const MCSymbol *branchTarget(const MCInst &Inst) {
-  for (const MCOperand &Op : Inst)
-    if (Op.isExpr())
-      if (const auto *Ref = dyn_cast<MCSymbolRefExpr>(Op.getExpr()))
-        return &Ref->getSymbol();
-  return nullptr;
+  return AsmReader::branchTarget(Inst);
 }
 
 /// Blocks end after a branch or return (the file's graph and loopBlocks
@@ -308,7 +303,7 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
 
   // Direct branches: statement -> target label statement.
   std::vector<std::pair<size_t, size_t>> Branches;
-  DenseSet<const MCSymbol *> Targets;
+  const DenseSet<const MCSymbol *> &Targets = R.branchTargets();
   bool AnyBack = false;
   for (size_t J = 0; J < Stmts.size(); ++J) {
     const AsmStatement &S = Stmts[J];
@@ -318,7 +313,6 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
     const MCSymbol *Target = branchTarget(S.Inst);
     if (!Target)
       continue;
-    Targets.insert(Target);
     auto It = LabelAt.find(Target);
     if (It != LabelAt.end()) {
       Branches.push_back({J, It->second});
@@ -467,12 +461,7 @@ std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
       Stmts[Region.Begin].Kind != AsmStatement::Kind::Label)
     return std::nullopt;
   // Labels some direct branch of the file targets start a block.
-  llvm::DenseSet<const MCSymbol *> Targets;
-  for (const AsmStatement &S : Stmts)
-    if (S.Kind == AsmStatement::Kind::Instruction &&
-        R.instrInfo().get(S.Inst.getOpcode()).isBranch())
-      if (const MCSymbol *T = branchTarget(S.Inst))
-        Targets.insert(T);
+  const llvm::DenseSet<const MCSymbol *> &Targets = R.branchTargets();
   LoopBlocks Out;
   DenseMap<const MCSymbol *, unsigned> BlockOfLabel;
   size_t Start = Region.Begin;
