@@ -31,6 +31,18 @@
 namespace loopperf::gccplugin {
 namespace {
 
+/// A form key as LLVM (and so the models) spells GCC's mnemonic: GCC
+/// writes "call f" and "sal", LLVM "callq f" and "shl", the same opcodes
+/// (GNU as assembles one as the other).
+std::string llvmSpelling(std::string Key) {
+  if (Key.rfind("call ", 0) == 0)
+    Key.insert(4, "q");
+  else if (Key.rfind("sal", 0) == 0 && Key.size() > 4 && Key[4] == ' ' &&
+           std::string_view("bwlq").find(Key[3]) != std::string_view::npos)
+    Key.replace(0, 3, "shl");
+  return Key;
+}
+
 std::string lineOf(rtx_insn *Insn) {
   expanded_location Xl = expand_location(INSN_LOCATION(Insn));
   return Xl.line ? " at line " + std::to_string(Xl.line) : std::string();
@@ -219,17 +231,8 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
         // lower bound and names the callee (LoopReport::LowerBound).
         Inst.IsCall = true;
         Inst.Callee = calleeName(Insn);
-        // GCC writes "call f", LLVM (and so the models) "callq f": the
-        // same 64-bit call (GNU as assembles one as the other).
-        if (Inst.FormKey.rfind("call ", 0) == 0)
-          Inst.FormKey.insert(4, "q");
       }
-      // GCC writes "sal", LLVM (and so the models) "shl": one opcode.
-      if (Inst.FormKey.rfind("sal", 0) == 0 && Inst.FormKey.size() > 4 &&
-          Inst.FormKey[4] == ' ' &&
-          std::string_view("bwlq").find(Inst.FormKey[3]) !=
-              std::string_view::npos)
-        Inst.FormKey.replace(0, 3, "shl");
+      Inst.FormKey = llvmSpelling(std::move(Inst.FormKey));
       if (JUMP_P(Insn)) {
         Inst.IsBranch = true;
         Inst.IsConditional = any_condjump_p(Insn);

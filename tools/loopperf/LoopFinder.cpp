@@ -73,10 +73,6 @@ bool isFunctionLabel(const AsmReader &R, const AsmStatement &S) {
          (R.isFunctionSymbol(S.Symbol) || !S.Symbol->isTemporary());
 }
 
-const MCSymbol *branchTarget(const MCInst &Inst) {
-  return AsmReader::branchTarget(Inst);
-}
-
 /// Blocks end after a branch or return (the file's graph and loopBlocks
 /// cut them alike) ...
 bool endsBlock(const MCInstrDesc &D) { return D.isBranch() || D.isReturn(); }
@@ -243,7 +239,7 @@ BackBranchTest::BackBranchTest(
     if (Last) {
       const MCInstrDesc &D = R.instrInfo().get(Last->Inst.getOpcode());
       if (D.isBranch())
-        if (const MCSymbol *T = branchTarget(Last->Inst))
+        if (const MCSymbol *T = AsmReader::branchTarget(Last->Inst))
           if (auto It = LabelAt.find(T); It != LabelAt.end())
             AddEdge(Blk, Graph.Blocks[BlockOf[It->second]]);
       FallsThrough = fallsThrough(D);
@@ -310,7 +306,7 @@ std::vector<CodeRegion> findInnermostLoops(const AsmReader &R) {
     if (S.Kind != AsmStatement::Kind::Instruction ||
         !R.instrInfo().get(S.Inst.getOpcode()).isBranch())
       continue;
-    const MCSymbol *Target = branchTarget(S.Inst);
+    const MCSymbol *Target = AsmReader::branchTarget(S.Inst);
     if (!Target)
       continue;
     auto It = LabelAt.find(Target);
@@ -506,7 +502,7 @@ std::optional<LoopBlocks> loopBlocks(const AsmReader &R,
     const bool FallsThrough = fallsThrough(D);
     std::optional<unsigned> Taken;
     if (D.isBranch())
-      if (const MCSymbol *T = branchTarget(Last->Inst))
+      if (const MCSymbol *T = AsmReader::branchTarget(Last->Inst))
         if (auto It = BlockOfLabel.find(T); It != BlockOfLabel.end())
           Taken = It->second;
     if (Taken) {

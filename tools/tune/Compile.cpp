@@ -71,6 +71,11 @@ bool takesValue(llvm::StringRef Arg) {
   return false;
 }
 
+/// "-oFILE": the output glued to the option (not -opt-*).
+bool isGluedOutput(llvm::StringRef Arg) {
+  return Arg.starts_with("-o") && Arg.size() > 2 && !Arg.starts_with("-opt");
+}
+
 } // namespace
 
 bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
@@ -90,7 +95,7 @@ bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
       Output = Args[++I];
     else if (takesValue(A))
       ++I;
-    else if (A.starts_with("-o") && A.size() > 2 && !A.starts_with("-opt"))
+    else if (isGluedOutput(A))
       Output = A.drop_front(2).str();
     else if (A.starts_with("-fprofile-use") ||
              A.starts_with("-fprofile-instr-use")) {
@@ -181,7 +186,7 @@ CompileResult compileWithPlan(const CompileCommand &C,
       ++I;
       continue;
     }
-    if (A.starts_with("-o") && A.size() > 2 && !A.starts_with("-opt"))
+    if (isGluedOutput(A))
       continue;
     Args.push_back(A.str());
   }
