@@ -51,6 +51,23 @@ MachineLoopFacts loopFacts(const FunctionLoopFacts &F, function *Fun,
     Facts = machineLoopFacts(F, loopInsnUids(L));
   if (L->header->count.initialized_p())
     Facts.Frequency = static_cast<double>(L->header->count.to_gcov_type());
+  // Entries: the header's count over the edges from outside the loop, only
+  // with a profile (-fprofile-use): GCC's estimate says nothing of the
+  // program (loopperf/LoopRole.h).
+  if (Facts.Frequency && profile_status_for_fn(Fun) == PROFILE_READ) {
+    double Entries = 0;
+    bool Known = true;
+    edge E;
+    edge_iterator It;
+    FOR_EACH_EDGE(E, It, L->header->preds)
+    if (!flow_bb_inside_loop_p(L, E->src)) {
+      Known &= E->count().initialized_p();
+      if (E->count().initialized_p())
+        Entries += static_cast<double>(E->count().to_gcov_type());
+    }
+    if (Known)
+      Facts.EntryFrequency = Entries;
+  }
   return Facts;
 }
 

@@ -101,7 +101,8 @@ const MDNode *findLoopOption(MDNode *Id, StringRef Name) {
 /// larger). The IR's block names exist only with
 /// -fno-discard-value-names, so they are not used.
 MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
-                           const MachineBlockFrequencyInfo &MBFI) {
+                           const MachineBlockFrequencyInfo &MBFI,
+                           const MachineBranchProbabilityInfo &MBPI) {
   MachineLoopFacts F;
   if (const DILocation *Loc = Body.Loc.get())
     F.Group = Loc->getFilename().str() + ":" + std::to_string(Loc->getLine()) +
@@ -137,8 +138,22 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
   }
   if (!F.Width)
     F.Width = Body.Kernel.ElementsPerIteration;
-  F.Frequency =
-      static_cast<double>(MBFI.getBlockFreq(L.getHeader()).getFrequency());
+  const MachineBasicBlock *Header = L.getHeader();
+  F.Frequency = static_cast<double>(MBFI.getBlockFreq(Header).getFrequency());
+  // Entries: the header's frequency over the edges from outside the loop.
+  // Only a profile makes it a fact about the program (LoopRole.h); a
+  // function the training run never entered has static estimates only.
+  const std::optional<Function::ProfileCount> Count =
+      Header->getParent()->getFunction().getEntryCount();
+  if (Count && Count->getCount() > 0) {
+    double Entries = 0;
+    for (const MachineBasicBlock *Pred : Header->predecessors())
+      if (!L.contains(Pred))
+        Entries += static_cast<double>(
+            (MBFI.getBlockFreq(Pred) * MBPI.getEdgeProbability(Pred, Header))
+                .getFrequency());
+    F.EntryFrequency = Entries;
+  }
   return F;
 }
 
@@ -351,7 +366,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
       Bodies[I].Header = Loops[I]->getHeader();
       Bodies[I].Loc = Loops[I]->getStartLoc();
     }
-    Facts.push_back(loopFacts(*Loops[I], Bodies[I], MBFI));
+    Facts.push_back(loopFacts(*Loops[I], Bodies[I], MBFI, MBPI));
   }
   std::vector<LoopRole> Roles = assignLoopRoles(Facts);
 

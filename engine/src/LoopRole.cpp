@@ -48,6 +48,8 @@ assignLoopRoles(const std::vector<MachineLoopFacts> &Facts) {
       Out[I].Role = RoleScalarRemainder;
     else
       Out[I].Role = vectorRole(Facts, I);
+    if (F.Frequency && F.EntryFrequency && *F.EntryFrequency > 0)
+      Out[I].IterationsPerEntry = *F.Frequency / *F.EntryFrequency;
     // The share among the group's machine loops, when every one has a
     // frequency and there is more than one.
     if (F.Group.empty() || !F.Frequency)

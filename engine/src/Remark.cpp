@@ -167,6 +167,11 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
       B << ", share ";
       B.arg("Share", fixed2(*O.Role.Share));
     }
+    if (O.Role.IterationsPerEntry) {
+      B << ", ";
+      B.arg("IterationsPerEntry", fixed2(*O.Role.IterationsPerEntry));
+      B << " iterations per entry";
+    }
   }
   return B.take();
 }

@@ -508,6 +508,9 @@ void setLoopRole(Json &Loop, const LoopRole &Role) {
   Loop["role"] = Role.Role;
   Loop["block"] = Role.Block;
   Loop["share"] = Role.Share ? Json(*Role.Share) : Json();
+  // Only with a profile (LoopRole.h): absent otherwise.
+  if (Role.IterationsPerEntry)
+    Loop["iterations_per_entry"] = *Role.IterationsPerEntry;
 }
 
 std::string fileJsonText(const std::string &File, const Json &Model,

@@ -66,3 +66,19 @@ TEST(LoopRole, UnknownWhenNotTold) {
   EXPECT_EQ(assignLoopRoles({facts("", true, true, 8, std::nullopt)})[0].Role,
             "vector body");
 }
+
+// Iterations per entry: the header's frequency over the entries' (a
+// profile's; the front ends give EntryFrequency only then). 1600 header
+// executions from 100 entries: 16.0; no entry frequency, or entries of 0
+// (a loop the training run never reached): unknown.
+TEST(LoopRole, IterationsPerEntryFromAProfile) {
+  std::vector<MachineLoopFacts> F = {facts("a.c:2:3", false, false, 1, 1600.0),
+                                     facts("a.c:5:3", false, false, 1, 7.0),
+                                     facts("a.c:8:3", false, false, 1, 0.0)};
+  F[0].EntryFrequency = 100;
+  F[2].EntryFrequency = 0;
+  std::vector<LoopRole> R = assignLoopRoles(F);
+  EXPECT_DOUBLE_EQ(*R[0].IterationsPerEntry, 16.0);
+  EXPECT_FALSE(R[1].IterationsPerEntry);
+  EXPECT_FALSE(R[2].IterationsPerEntry);
+}

@@ -224,3 +224,46 @@ TEST(Tune, WithoutWeightsNoLoopIsCold) {
   std::vector<LoopChoice> C = chooseFactors(Keys, Default, {Unrolled}, {}, {});
   EXPECT_EQ(planOf(C).Loops.size(), 150u);
 }
+
+TEST(Tune, ShortLoopsAreNotScoredByTheirSteadyState) {
+  // bzip2's fallbackSimpleSort inner loop (blocksort.c:46) with a profile,
+  // clang-19 -O2 -march=znver5: 2.00 cycles per 4-element iteration, 1.26
+  // iterations per entry; unrolled twice 2.11 per 8 elements (0.264, 47 %
+  // fewer cycles per element predicted), and then 0.63 iterations per
+  // entry. bench/tune measured the sort 8 % slower with that plan.
+  auto Short = [](double Cycles, unsigned Elements, double Iterations) {
+    gate::LoopRecord R = loop("sort", 46, "unvectorized", Cycles, Elements);
+    R.IterationsPerEntry = Iterations;
+    return R;
+  };
+  const Trial Default = trial(0, 0, {Short(2, 4, 1.26)});
+  const std::vector<Trial> Unroll2 = {trial(2, 1, {Short(2.11, 8, 0.63)})};
+  TuneOptions Options;
+  std::vector<LoopChoice> C =
+      chooseFactors({key("sort", 46, 1)}, Default, Unroll2, {}, Options);
+  EXPECT_FALSE(C[0].Planned);
+  EXPECT_EQ(C[0].Why, "runs 1.26 iterations per entry (profile): its time is "
+                      "not its steady state");
+  // A long default whose only faster candidate would run 3.9 iterations
+  // per entry (under the default 4): no candidate is scored.
+  const Trial Long = trial(0, 0, {Short(2, 4, 31.2)});
+  const std::vector<Trial> Unroll8 = {trial(8, 1, {Short(8.8, 32, 3.9)})};
+  C = chooseFactors({key("sort", 46, 1)}, Long, Unroll8, {}, Options);
+  EXPECT_FALSE(C[0].Planned);
+  EXPECT_FALSE(C[0].Candidates[0]);
+  EXPECT_EQ(C[0].Why, "every candidate that would be scored runs fewer than 4 "
+                      "iterations per entry (profile)");
+  // With --min-iterations=3 that candidate counts: 8.8 / 32 = 0.275 against
+  // 0.5 cycles per element, 45 % fewer.
+  Options.MinIterations = 3;
+  C = chooseFactors({key("sort", 46, 1)}, Long, Unroll8, {}, Options);
+  EXPECT_TRUE(C[0].Planned);
+  EXPECT_NEAR(C[0].gain(), 0.45, 1e-12);
+  // Without a profile (no trip counts) the steady state decides, as before.
+  Options.MinIterations = 4;
+  const Trial NoProfile = trial(0, 0, {loop("sort", 46, "unvectorized", 2, 4)});
+  C = chooseFactors({key("sort", 46, 1)}, NoProfile,
+                    {trial(2, 1, {loop("sort", 46, "unvectorized", 2.11, 8)})},
+                    {}, Options);
+  EXPECT_TRUE(C[0].Planned);
+}

@@ -48,6 +48,10 @@ struct LoopRecord {
   std::string Role;
   std::string Block;           ///< the loop's header block, "" if not said
   std::optional<double> Share; ///< of its source loop's header executions
+  /// Average iterations per entry into the loop, from a profile (clang's
+  /// IterationsPerEntry argument, GCC's "N iterations per entry", JSON
+  /// "iterations_per_entry"); nullopt without a profile.
+  std::optional<double> IterationsPerEntry;
   /// How hot the loop is: clang's remark Hotness (the profile count of the
   /// loop's block, with a profile and -fdiagnostics-show-hotness) or the
   /// "count" GCC gives each record; nullopt when the record has none.

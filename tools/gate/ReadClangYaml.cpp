@@ -69,14 +69,16 @@ LoopRecord summary(const llvm::remarks::Remark &R, const std::string &Origin) {
     L.Role = A->Val.str();
   if (const llvm::remarks::Argument *A = arg(R, "Block"))
     L.Block = A->Val.str();
-  if (const llvm::remarks::Argument *A = arg(R, "Share")) {
-    try {
-      L.Share = parseNumber(A->Val.str());
-    } catch (const std::invalid_argument &E) {
-      throw InputError(Origin,
-                       "loopperf remark in " + L.Function + ": " + E.what());
+  for (auto [Key, Field] : {std::pair{"Share", &L.Share},
+                            {"IterationsPerEntry", &L.IterationsPerEntry}})
+    if (const llvm::remarks::Argument *A = arg(R, Key)) {
+      try {
+        *Field = parseNumber(A->Val.str());
+      } catch (const std::invalid_argument &E) {
+        throw InputError(Origin,
+                         "loopperf remark in " + L.Function + ": " + E.what());
+      }
     }
-  }
   if (R.Hotness)
     L.Hotness = static_cast<double>(*R.Hotness);
   // "front-end 0.83, ports 1.50, ...": the <Stage>Bound arguments in order,

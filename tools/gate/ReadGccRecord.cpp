@@ -165,10 +165,18 @@ bool parseGccSummary(const std::string &Text, LoopRecord &R) {
   R.Block.clear();
   R.Confidence = "high"; // unless the summary says otherwise
   R.Share.reset();
+  R.IterationsPerEntry.reset();
   R.Bounds.clear();
   if (const size_t P = Body.rfind("; role: "); P != std::string_view::npos) {
     std::string_view Role = Body.substr(P + 8);
     Body = Body.substr(0, P);
+    constexpr std::string_view PerEntry = " iterations per entry";
+    if (const size_t C = Role.rfind(", ");
+        Role.ends_with(PerEntry) && C != std::string_view::npos) {
+      R.IterationsPerEntry = parseNumber(std::string(
+          Role.substr(C + 2, Role.size() - PerEntry.size() - C - 2)));
+      Role = Role.substr(0, C);
+    }
     if (const size_t Sh = Role.rfind(", share ");
         Sh != std::string_view::npos) {
       R.Share = parseNumber(std::string(Role.substr(Sh + 8)));

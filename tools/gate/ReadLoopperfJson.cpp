@@ -109,6 +109,9 @@ std::vector<LoopRecord> readLoopperfJson(const std::string &Bytes,
         *field = L[key].get<std::string>();
     if (L.contains("share") && L["share"].is_number())
       R.Share = L["share"].get<double>();
+    if (L.contains("iterations_per_entry") &&
+        L["iterations_per_entry"].is_number())
+      R.IterationsPerEntry = L["iterations_per_entry"].get<double>();
     // Present only for a loop that calls (docs/json.md).
     if (L.contains("lower_bound")) {
       if (!L["lower_bound"].is_boolean())

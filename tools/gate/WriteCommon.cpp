@@ -16,6 +16,8 @@ void addRoleJson(nlohmann::ordered_json &J, const LoopRecord &R) {
     J["role"] = R.Role;
     J["block"] = R.Block;
     J["share"] = R.Share ? nlohmann::ordered_json(*R.Share) : nullptr;
+    if (R.IterationsPerEntry)
+      J["iterations_per_entry"] = *R.IterationsPerEntry;
   }
   if (R.Hotness)
     J["hotness"] = *R.Hotness;

@@ -27,6 +27,12 @@ bool smallerBody(const Factors &A, const Factors &B) {
          (bodySize(A) == bodySize(B) && A.Unroll < B.Unroll);
 }
 
+/// The score's loop runs too few iterations per entry to be judged by its
+/// steady state (TuneOptions::MinIterations).
+bool shortLoop(const Score &S, const TuneOptions &Options) {
+  return S.IterationsPerEntry && *S.IterationsPerEntry < Options.MinIterations;
+}
+
 std::string cpe(const std::optional<Score> &S) {
   return S ? fmt::format("{:.3f}", S->CyclesPerElement) : "-";
 }
@@ -70,9 +76,16 @@ std::optional<Score> scoreLoop(const PlanEntry &Key,
     }
     if (Complete && Elements > 0) {
       Score S{Cycles / Elements, "weighted"};
-      for (const gate::LoopRecord *R : Mine)
+      const gate::LoopRecord *Widest = nullptr;
+      for (const gate::LoopRecord *R : Mine) {
         if (confidenceRank(R->Confidence) < confidenceRank(S.Confidence))
           S.Confidence = R->Confidence;
+        if (gate::isMainBody(*R) &&
+            (!Widest || R->ElementsPerIteration > Widest->ElementsPerIteration))
+          Widest = R;
+      }
+      if (Widest)
+        S.IterationsPerEntry = Widest->IterationsPerEntry;
       return S;
     }
   }
@@ -91,7 +104,8 @@ std::optional<Score> scoreLoop(const PlanEntry &Key,
   if (!Main)
     return std::nullopt;
   return Score{*Main->CyclesPerElement,
-               Main->Role.empty() ? "loop" : Main->Role, Main->Confidence};
+               Main->Role.empty() ? "loop" : Main->Role, Main->Confidence,
+               Main->IterationsPerEntry};
 }
 
 double LoopChoice::gain() const {
@@ -122,8 +136,17 @@ std::vector<LoopChoice> chooseFactors(const std::vector<PlanEntry> &Keys,
     C.Key.Unroll = C.Key.Interleave = 0;
     C.Weight = Weights.empty() ? 1 : Weights[K];
     C.Default = scoreLoop(C.Key, Default.Loops, Options.UseShares);
-    for (const Trial &T : Candidates)
-      C.Candidates.push_back(scoreLoop(C.Key, T.Loops, Options.UseShares));
+    // A candidate whose body would run too few iterations per entry has no
+    // steady state to be scored by (TuneOptions::MinIterations).
+    size_t Short = 0;
+    for (const Trial &T : Candidates) {
+      std::optional<Score> S = scoreLoop(C.Key, T.Loops, Options.UseShares);
+      if (S && shortLoop(*S, Options)) {
+        S.reset();
+        ++Short;
+      }
+      C.Candidates.push_back(std::move(S));
+    }
     // The best score, then among the scores tied with it the smallest body.
     std::optional<double> Min;
     for (const std::optional<Score> &S : C.Candidates)
@@ -145,6 +168,14 @@ std::vector<LoopChoice> chooseFactors(const std::vector<PlanEntry> &Keys,
               "(one macro's loops?): its machine loops cannot be told apart";
     else if (!C.Default)
       C.Why = "no prediction per element with the compiler's choice";
+    else if (shortLoop(*C.Default, Options))
+      C.Why = fmt::format("runs {:.2f} iterations per entry (profile): its "
+                          "time is not its steady state",
+                          *C.Default->IterationsPerEntry);
+    else if (!C.Best && Short)
+      C.Why = fmt::format("every candidate that would be scored runs fewer "
+                          "than {:g} iterations per entry (profile)",
+                          Options.MinIterations);
     else if (!C.Best)
       C.Why = "no candidate gave a prediction per element";
     else if (!Weights.empty() && Total > 0 &&

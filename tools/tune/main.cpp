@@ -71,6 +71,13 @@ cl::opt<double> MinWeight("min-weight",
                                    "to the compiler (default 1)"),
                           cl::value_desc("pct"), cl::init(1),
                           cl::cat(TuneCategory));
+cl::opt<double> MinIterations(
+    "min-iterations",
+    cl::desc("With a profile: leave to the compiler loops whose main body "
+             "runs fewer iterations per entry than this, and choose no "
+             "candidate whose body would (default 4): their time is "
+             "entering and leaving, not the predicted steady state"),
+    cl::value_desc("n"), cl::init(4), cl::cat(TuneCategory));
 cl::opt<std::string> MinConfidence(
     "min-confidence",
     cl::desc("Plan only loops predicted with at least this confidence: high "
@@ -235,6 +242,7 @@ int tune(const char *Argv0) {
   lt::TuneOptions Options;
   Options.MinGain = MinGain / 100;
   Options.MinWeight = MinWeight / 100;
+  Options.MinIterations = MinIterations;
   Options.UseShares = C.Profile;
   if (MinConfidence != "high" && MinConfidence != "medium" &&
       MinConfidence != "low") {

@@ -40,7 +40,8 @@ void setSourceLocation(Json &Loop, const std::string &Function,
 
 /// Which machine loop of its source loop a plugin's loop is
 /// (loopperf/LoopRole.h): "role", "block" ("" when unknown) and "share"
-/// (null when unknown), appended to `loop`. Not called without a role (the
+/// (null when unknown), and "iterations_per_entry" when a profile gave it
+/// (absent otherwise), appended to `loop`. Not called without a role (the
 /// CLI).
 void setLoopRole(Json &Loop, const LoopRole &Role);
 

@@ -42,6 +42,12 @@ struct MachineLoopFacts {
   /// The header's execution frequency (the compiler's estimate or a
   /// profile), nullopt when unknown. Only ratios within a group are used.
   std::optional<double> Frequency;
+  /// How often the loop is entered (the header's executions that come from
+  /// outside the loop), on the scale of Frequency; set only where the
+  /// frequencies come from a profile, because a compiler's static estimate
+  /// of a trip count (LLVM's and GCC's guess of about 10-30 for a loop
+  /// whose count they do not know) says nothing about the program.
+  std::optional<double> EntryFrequency;
 };
 
 /// One machine loop's role, as the reports print it.
@@ -55,6 +61,12 @@ struct LoopRole {
   /// frequency over the sum of its group's; nullopt when unknown or when
   /// the source loop has only this machine loop.
   std::optional<double> Share;
+  /// The loop's average iterations per entry (Frequency over
+  /// EntryFrequency), from a profile; nullopt without one. A loop that runs
+  /// a few iterations per entry spends its time starting and leaving, not
+  /// in the steady state the prediction describes (loopperf-tune uses it,
+  /// docs/tune.md).
+  std::optional<double> IterationsPerEntry;
 };
 
 /// The role of each loop of `facts` (one function's loops, in layout
@@ -65,7 +77,8 @@ struct LoopRole {
 ///     (Width; the first in layout order on a tie) is the vector body, the
 ///     others vector epilogues; when one of several has an unknown width,
 ///     or the group is unknown and the function has several such loops,
-///     unknown.
+///     unknown;
+/// and IterationsPerEntry where both frequencies are known.
 std::vector<LoopRole>
 assignLoopRoles(const std::vector<MachineLoopFacts> &Facts);
 

@@ -18,16 +18,20 @@
 // Roles (gcc-plugin/roles.c): the constant-propagated axpy's loop is
 // vectorized with no remainder (1000 = 125 x 8), its vector body alone (no
 // share); main's loop and the never-called axpy's (size-optimized, count 0)
-// are not vectorized.
+// are not vectorized. With the profile the summary also says how many
+// iterations a loop runs per entry: the vector body's count over the count
+// of the edges entering it, 1563 / 100 = 15.63; the never-called axpy has
+// none (no entries).
 // CHECK:      rank   cyc/iter   cyc/elem        count       cycles bottleneck       loop
-// CHECK-NEXT:    1 {{[0-9.]+ [0-9.]+}}         1563 {{.*}}hot.c:[[#@LINE+14]] axpy.constprop.0 (vector body)
-// CHECK-NEXT:    2 {{.*}}hot.c:[[#@LINE+17]] main (unvectorized)
-// CHECK-NEXT:    3 {{[0-9.]+ [0-9.]+}}            0            0 {{.*}}hot.c:[[#@LINE+11]] axpy (unvectorized)
+// CHECK-NEXT:    1 {{[0-9.]+ [0-9.]+}}         1563 {{.*}}hot.c:[[#@LINE+15]] axpy.constprop.0 (vector body)
+// CHECK-NEXT:    2 {{.*}}hot.c:[[#@LINE+18]] main (unvectorized)
+// CHECK-NEXT:    3 {{[0-9.]+ [0-9.]+}}            0            0 {{.*}}hot.c:[[#@LINE+12]] axpy (unvectorized)
 // RUN: %gate report --format json %t/hot.c.opt-record.json.gz | %FileCheck %s --check-prefix=JSON
 // JSON:      "function": "axpy.constprop.0",
 // JSON:      "role": "vector body",
 // JSON-NEXT: "block": "bb {{[0-9]+}}",
 // JSON-NEXT: "share": null,
+// JSON-NEXT: "iterations_per_entry": 15.63,
 // JSON-NEXT: "hotness": 1563.0,
 // JSON-NEXT: "count": 1563.0,
 

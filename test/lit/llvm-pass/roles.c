@@ -46,11 +46,28 @@ __attribute__((noinline)) void axpy(float *restrict y, const float *restrict x, 
 // RUN:   -fdiagnostics-show-hotness -fpass-plugin=%plugin -Rpass=loopperf \
 // RUN:   -fsave-optimization-record -foptimization-record-file=%t.hot.yaml \
 // RUN:   -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefix=HOT
-// HOT-DAG: role: vector body, block .LBB0_{{[0-9]+}}, share 0.{{[0-9]+}} (hotness: [[#]]) [-Rpass=loopperf]
-// HOT-DAG: role: unvectorized, block .LBB1_{{[0-9]+}} (hotness: [[#]]) [-Rpass=loopperf]
+// With a profile the role also says how many iterations the loop runs per
+// entry (its header's block frequency over the entering edges'): the vector
+// body 15.00, the whole 64-float iterations of a 1000-float call, as LLVM
+// derived the vectorized loops' weights from the profile's trip count.
+// main's loop (100 per entry when measured) is given as the block
+// frequencies have it, the same estimate as the hotness clang prints.
+// HOT-DAG: role: vector body, block .LBB0_{{[0-9]+}}, share 0.{{[0-9]+}}, 15.00 iterations per entry (hotness: [[#]]) [-Rpass=loopperf]
+// HOT-DAG: role: unvectorized, block .LBB1_{{[0-9]+}}, {{[0-9]+}}.{{[0-9]+}} iterations per entry (hotness: [[#]]) [-Rpass=loopperf]
+// RUN: %FileCheck %s --check-prefix=HOTYAML < %t.hot.yaml
+// HOTYAML:      - Role: vector body
+// HOTYAML:      - Share: '0.{{[0-9]+}}'
+// HOTYAML-NEXT: - String: ', '
+// HOTYAML-NEXT: - IterationsPerEntry: '15.00'
+// HOTYAML-NEXT: - String: ' iterations per entry'
 // RUN: %gate report %t.hot.yaml | %FileCheck %s --check-prefix=RANK
 // RANK:      rank   cyc/iter   cyc/elem        count       cycles bottleneck       loop
 // RANK-NEXT:    1 {{.*}}roles.c:{{[0-9]+}} axpy (vector body)
+// loopperf-gate reads it back (the argument, as its JSON key):
+// RUN: %gate report --format json %t.hot.yaml | %FileCheck %s --check-prefix=GATEJSON
+// GATEJSON:      "role": "vector body",
+// GATEJSON:      "share": 0.{{[0-9]+}},
+// GATEJSON-NEXT: "iterations_per_entry": 15.0,
 // RUN: %gate report --main-body-only %t.hot.yaml | %FileCheck %s --check-prefix=MAIN
 // MAIN:      {{.*}}roles.c:{{[0-9]+}} axpy (vector body)
 // MAIN-NEXT: main (unvectorized)
