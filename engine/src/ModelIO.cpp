@@ -559,7 +559,9 @@ private:
   /// set is exactly `ports` (and, with `fromCycles`, that occupies it that
   /// many cycles) is made on `to` instead ("" drops the demand) for
   /// `toCycles` (default: unchanged). `only`: "stores" (forms that store and
-  /// do not load) or "loads" (forms that load). E.g. six integer ALUs where
+  /// do not load) or "loads" (forms that load); `mnemonics`: only forms of
+  /// these mnemonics (e.g. "leal", which LLVM's Zen 3/4 models put on the
+  /// AGUs). E.g. six integer ALUs where
   /// LLVM's Zen 4 model has four; two stores per cycle where it charges a
   /// store two cycles on its two store pipes. Rules apply in order. The
   /// form's reciprocal throughput follows the change of its densest demand
@@ -573,10 +575,11 @@ private:
       for (auto It = R.begin(); It != R.end(); ++It)
         if (It.key() != "ports" && It.key() != "to" &&
             It.key() != "fromCycles" && It.key() != "toCycles" &&
-            It.key() != "only" && It.key() != "src" && It.key() != "source" &&
-            It.key() != "note")
-          fail(Where + "." + It.key(), "unknown field (ports, to, fromCycles, "
-                                       "toCycles, only, src, note)");
+            It.key() != "only" && It.key() != "mnemonics" &&
+            It.key() != "src" && It.key() != "source" && It.key() != "note")
+          fail(Where + "." + It.key(),
+               "unknown field (ports, to, fromCycles, toCycles, only, "
+               "mnemonics, src, note)");
       PortMask From =
           portMask(asString(member(R, "ports", Where), Where + ".ports"),
                    Where + ".ports");
@@ -600,6 +603,13 @@ private:
         fail(Where + ".only", "expected \"stores\" or \"loads\"");
       if (To == From && ToCycles < 0)
         fail(Where, "changes nothing (give 'to' or 'toCycles')");
+      std::vector<std::string> Mnemonics;
+      if (auto It = R.find("mnemonics"); It != R.end()) {
+        for (const json &M : asArray(*It, Where + ".mnemonics"))
+          Mnemonics.push_back(asString(M, Where + ".mnemonics[]"));
+        if (Mnemonics.empty())
+          fail(Where + ".mnemonics", "empty list");
+      }
       uint16_t Src = sourceOf(R, Where);
       unsigned Hits = 0;
       for (size_t Fi = 0; Fi < S->Forms.size(); ++Fi) {
@@ -610,6 +620,10 @@ private:
             (!(F.Flags & FormMayStore) || (F.Flags & FormMayLoad)))
           continue;
         if (Only == "loads" && !(F.Flags & FormMayLoad))
+          continue;
+        if (!Mnemonics.empty() &&
+            std::find(Mnemonics.begin(), Mnemonics.end(),
+                      mnemonicOf(F.AsmKey)) == Mnemonics.end())
           continue;
         std::vector<ResourceUse> Uses(S->Resources.begin() + F.ResBegin,
                                       S->Resources.begin() + F.ResBegin +

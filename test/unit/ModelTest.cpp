@@ -96,6 +96,21 @@ TEST(ModelBuiltin, Znver5Overlay) {
   EXPECT_EQ(M->sourceName(M->Pipeline.RobSize.Source), "amd-sog-1ah");
   // znver4 keeps LLVM's IssueWidth... replaced by its own overlay: 6.
   EXPECT_EQ(findBuiltinModel("znver4")->Pipeline.DispatchWidth.Value, 6);
+  // LEA32r: LLVM's Zen 4 model puts it on the three AGUs; measured on Zen
+  // 5 as an ALU operation (bench/results/microbench-zen5-lea-pipes.json,
+  // a portRule with "mnemonics"): the six ALUs, rtp 1/6.
+  EXPECT_EQ(
+      findBuiltinModel("znver4")
+          ->resourcesOf(*findBuiltinModel("znver4")->findOpcode("LEA32r"))[0]
+          .Ports,
+      portsNamed(*findBuiltinModel("znver4"),
+                 {"Zn4AGU0", "Zn4AGU1", "Zn4AGU2"}));
+  const InstrForm *Lea = M->findOpcode("LEA32r");
+  EXPECT_EQ(M->resourcesOf(*Lea)[0].Ports,
+            portsNamed(*M, {"Zn4ALU0", "Zn4ALU1", "Zn4ALU2", "Zn4ALU3",
+                            "Zn5ALU4", "Zn5ALU5"}));
+  EXPECT_FLOAT_EQ(Lea->Rthroughput, 1.0f / 6);
+  EXPECT_EQ(M->sourceName(Lea->Source), "measured-zen5-lea-pipes");
 }
 
 TEST(ModelBuiltin, Znver5NativeZmmPipes) {
@@ -218,7 +233,8 @@ TEST(ModelIO, AddedPortsAndPortRules) {
        "to": "SKLPort0+SKLPort1+SKLPort5+SKLPort6+P8+P9"},
       {"ports": "SKLPort4", "toCycles": 0.5, "only": "stores"},
       {"ports": "SKLPort2+SKLPort3+SKLPort7", "to": "", "only": "stores"},
-      {"ports": "SKLPort2+SKLPort3", "to": "SKLPort2+SKLPort3+P9", "only": "loads"}],
+      {"ports": "SKLPort2+SKLPort3", "to": "SKLPort2+SKLPort3+P9", "only": "loads"},
+      {"ports": "SKLPort1+SKLPort5", "to": "SKLPort1", "mnemonics": ["leal"]}],
     "forms": [{"op": "SUB64rr", "res": [["SKLPort0+SKLPort1+SKLPort5+SKLPort6", 1]]}]})";
   ModelLoadResult R = parseModel(Text, "wide.json", findBuiltinModel);
   ASSERT_TRUE(R) << R.Error;
@@ -248,6 +264,13 @@ TEST(ModelIO, AddedPortsAndPortRules) {
   EXPECT_EQ(M.resourcesOf(*M.findOpcode("MOV64rm"))[0].Ports,
             portsNamed(M, {"SKLPort2", "SKLPort3", "P9"}));
   EXPECT_EQ(M.LoadPorts, portsNamed(M, {"SKLPort2", "SKLPort3", "P9"}));
+  // Mnemonics only: skylake's LEA32r and LEA64r both use SKLPort1+SKLPort5
+  // x 1; the rule moves leal's alone to SKLPort1 (rtp 0.5 -> 1).
+  EXPECT_EQ(M.resourcesOf(*M.findOpcode("LEA32r"))[0].Ports,
+            portsNamed(M, {"SKLPort1"}));
+  EXPECT_FLOAT_EQ(M.findOpcode("LEA32r")->Rthroughput, 1.0f);
+  EXPECT_EQ(M.resourcesOf(*M.findOpcode("LEA64r"))[0].Ports,
+            portsNamed(M, {"SKLPort1", "SKLPort5"}));
 
   auto Error = [](const char *Doc) {
     return parseModel(Doc, "bad.json", findBuiltinModel).Error;
