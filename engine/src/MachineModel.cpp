@@ -5,6 +5,23 @@
 #include <numeric>
 
 namespace loopperf {
+namespace {
+
+/// LLVM's x86 accumulator forms (MachineModel::asmKeyBefore).
+bool accumulatorForm(std::string_view Opcode) {
+  size_t I = 0;
+  while (I < Opcode.size() && Opcode[I] >= 'A' && Opcode[I] <= 'Z')
+    ++I;
+  const std::string_view Rest = Opcode.substr(I);
+  if (I == 0)
+    return false;
+  for (std::string_view W : {"8i8", "16i16", "32i32", "64i32"})
+    if (Rest == W)
+      return true;
+  return false;
+}
+
+} // namespace
 
 const InstrForm *MachineModel::findOpcode(std::string_view Opcode) const {
   if (Opcode.empty())
@@ -19,6 +36,16 @@ const InstrForm *MachineModel::findOpcode(std::string_view Opcode) const {
   if (It != Forms.end() && It->Opcode == Opcode)
     return &*It;
   return nullptr;
+}
+
+bool MachineModel::asmKeyBefore(const InstrForm &A, const InstrForm &B) {
+  if (A.AsmKey != B.AsmKey)
+    return A.AsmKey < B.AsmKey;
+  const bool UnsupportedA = A.Flags & FormUnsupported,
+             UnsupportedB = B.Flags & FormUnsupported;
+  if (UnsupportedA != UnsupportedB)
+    return UnsupportedB;
+  return !accumulatorForm(A.Opcode) && accumulatorForm(B.Opcode);
 }
 
 const InstrForm *MachineModel::findAsmKey(std::string_view Key) const {
@@ -61,7 +88,7 @@ void MachineModel::finalizeStorage() {
   Idx.resize(Fs.size());
   std::iota(Idx.begin(), Idx.end(), 0u);
   std::stable_sort(Idx.begin(), Idx.end(), [&](uint32_t A, uint32_t B) {
-    return Fs[A].AsmKey < Fs[B].AsmKey;
+    return asmKeyBefore(Fs[A], Fs[B]);
   });
   Forms = Fs;
   ByAsmKey = Idx;

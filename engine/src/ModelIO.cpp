@@ -139,17 +139,8 @@ public:
   }
 
   std::unique_ptr<MachineModel> finish() {
+    // Also orders the forms sharing a key (MachineModel::findAsmKey).
     M->finalizeStorage();
-    // Among forms sharing a key, let supported ones come first so that
-    // findAsmKey prefers a form the CPU implements.
-    auto &Fs = S->Forms;
-    std::stable_sort(S->ByAsmKey.begin(), S->ByAsmKey.end(),
-                     [&](uint32_t A, uint32_t B) {
-                       if (Fs[A].AsmKey != Fs[B].AsmKey)
-                         return Fs[A].AsmKey < Fs[B].AsmKey;
-                       return !(Fs[A].Flags & FormUnsupported) &&
-                              (Fs[B].Flags & FormUnsupported);
-                     });
     return std::move(M);
   }
 

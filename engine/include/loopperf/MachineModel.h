@@ -174,13 +174,21 @@ public:
 
   /// Forms sorted by opcode (empty opcodes last) ...
   std::span<const InstrForm> Forms;
-  /// ... and indices into `forms` sorted by asmKey.
+  /// ... and indices into `forms` sorted by asmKey (asmKeyBefore).
   std::span<const uint32_t> ByAsmKey;
   std::span<const ResourceUse> Resources;
 
   const InstrForm *findOpcode(std::string_view Opcode) const;
   /// First form with this assembler key (several opcodes may share one key).
   const InstrForm *findAsmKey(std::string_view Key) const;
+  /// The order of ByAsmKey: by key; among forms sharing a key, one the CPU
+  /// implements first, then a general form before an x86 accumulator form
+  /// (ADD64i32, CMP8i8, ...: an immediate into the implicit AL/AX/EAX/RAX,
+  /// printed like the general form, which a key means for any register;
+  /// LLVM's Zen 4 model charges ADD64i32 four ALU cycles where ADD64ri32
+  /// takes one, and the GCC plugin, which looks forms up by key, found the
+  /// former for "addq $8, %rdi").
+  static bool asmKeyBefore(const InstrForm &A, const InstrForm &B);
   std::span<const ResourceUse> resourcesOf(const InstrForm &F) const {
     return Resources.subspan(F.ResBegin, F.ResCount);
   }

@@ -42,7 +42,7 @@ double sum(const double *a, long n) {
 // CHECK-NEXT: "line": 16
 
 // One record per line after the sed; GCC's record of the remark:
-// RECORD: {"kind": "success", {{.*}}"location": {"line": 16, "file": "{{.*}}json.c", "column": 22}, {{.*}}"message": ["loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 17); bounds: front-end 0.50, ports 1.00, divider 0.00, loop-carried 3.00; 4 instructions, 0 unknown; role: unvectorized, block bb {{[0-9]+}}\n"]
+// RECORD: {"kind": "success", {{.*}}"location": {"line": 16, "file": "{{.*}}json.c", "column": 22}, {{.*}}"message": ["loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 17); bounds: front-end 0.50, ports 0.50, divider 0.00, loop-carried 3.00; 4 instructions, 0 unknown; role: unvectorized, block bb {{[0-9]+}}\n"]
 // The last level-1 note is the fingerprint, which loopperf-gate reads:
 // RECORD: {"kind": "note", {{.*}}"location": {"line": 16, {{.*}}"message": ["fingerprint 09bbf5ac67a4d8bf\n"], {{.*}}"function": "sum"
 // DEFAULT: default.c.loopperf.json

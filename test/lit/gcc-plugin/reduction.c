@@ -18,9 +18,12 @@ double sum(const double *a, long n) {
 // %rdi steps 8 bytes over DF elements: 1 element/iteration.
 // ZN3: {{.*}}reduction.c:10:22: optimized: loop runs 3.00 cycles/iteration (3.00 cycles/element, 1 element/iteration) on znver3; bottleneck: loop-carried vaddsd (line 11)
 // ZN3: {{.*}}reduction.c:10:22: note: model znver3 (-march=znver3)
-// Front end 3 fused uops (cmp+jne fuse) / 6 = 0.50; critical path = load 7
-// (10 - 3) + add 3 = 10.
-// ZN3: {{.*}}reduction.c:10:22: note: bounds (cycles/iteration): front end 0.50 (3 fused uops, 4 unfused), ports 1.00 ({{.*}}), divider 0.00, loop-carried 3.00, critical path 10.00 (one iteration's latency, not a throughput bound)
+// Front end 3 fused uops (cmp+jne fuse) / 6 = 0.50; ports 0.50: vaddsd's
+// half a cycle on each of its FP pipes, addq $8 one ALU uop (ADD64ri8; the
+// key "addq imm,r64" no longer finds the accumulator form ADD64i32, which
+// LLVM's Zen 3 model charges 4 ALU cycles: that gave 1.00), jne one of the
+// branch uops; critical path = load 7 (10 - 3) + add 3 = 10.
+// ZN3: {{.*}}reduction.c:10:22: note: bounds (cycles/iteration): front end 0.50 (3 fused uops, 4 unfused), ports 0.50 ({{.*}}), divider 0.00, loop-carried 3.00, critical path 10.00 (one iteration's latency, not a throughput bound)
 // ZN3: {{.*}}reduction.c:10:22: note: longest loop-carried chain: 3.00 cycles/iteration = latency 3 / 1 iteration(s): vaddsd (%rdi), %xmm0, %xmm0 (line 11)
 // SKX: {{.*}}reduction.c:10:22: optimized: loop runs 4.00 cycles/iteration (4.00 cycles/element, 1 element/iteration) on skylake-avx512; bottleneck: loop-carried vaddsd (line 11)
 

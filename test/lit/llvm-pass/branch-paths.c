@@ -19,12 +19,14 @@
 // vaddsd, store, incq, jmp B5). Its estimate for "sel[i] == 0" is 12/32 =
 // 0.375 (zero heuristic), so the then arm (B5 B2 B3) runs 0.625 of the
 // iterations; every path starts at B5, the first block in layout every
-// path runs. By hand, from the znver5 model: each branch is one uop on
-// Zn4ALU0+Zn4BRU1 (cmpq+je fuse; cmpl $0,mem does not): the then path has
-// je, jmp, je = 3 uops / 2 ports = 1.50, the else path je, je = 1.00 (and
-// incq's 1-cycle chain). Mixed: K = 8 (5 then, 3 else; 0.625 exactly):
-// (5 x 3 + 3 x 2) / 2 / 8 = 1.3125. Mispredictions: 0.375 x znver5's
-// penalty 13 = 4.875, kept apart.
+// path runs. By hand, from the znver5 model: fused uops (cmpq+je fuse;
+// cmpl $0,mem does not): B5 2, B2 3 (load, cmpl, je), B3 4, B4 3, so the
+// then path has 9 / dispatch 8 = 1.125, the else path 8 / 8 = 1.00 (and
+// incq's 1-cycle chain); each branch is one uop on the three branch pipes
+// Zn4ALU0+Zn4BRU1+Zn5BRU2: je, jmp, je = 3 / 3 = 1.00 and je, je = 0.67.
+// Mixed: K = 8 (5 then, 3 else; 0.625 exactly): front end (5 x 9 + 3 x 8)
+// / 8 / 8 = 69/64 = 1.078125, ports (5 x 3 + 3 x 2) / 3 / 8 = 0.875.
+// Mispredictions: 0.375 x znver5's penalty 13 = 4.875, kept apart.
 void partition(long n, const int *restrict sel, double *restrict a,
                double *restrict c, const double *restrict v) {
   long j = 0, k = 0;
@@ -35,11 +37,11 @@ void partition(long n, const int *restrict sel, double *restrict a,
       c[k++] = v[i] + 1.0;
   }
 }
-// CHECK: branch-paths.c:[[@LINE-7]]:3: remark: loop runs 1.31 cycles/iteration ({{.*}}) on znver5; bottleneck: ports Zn4ALU0+Zn4BRU1 (je, jmp); bounds: front-end {{[0-9.]+}}, ports 1.31, divider 0.00, loop-carried 1.00; 13 instructions, 0 unknown; paths: 2 weighed (100 % of iterations, estimated probabilities), hottest 1.50 cycles/iteration at 62 %, mispredictions up to 4.88 more; confidence medium; role: unvectorized, block .LBB0_2 [-Rpass=loopperf]
+// CHECK: branch-paths.c:[[@LINE-7]]:3: remark: loop runs 1.08 cycles/iteration ({{.*}}) on znver5; bottleneck: front-end dispatch width 8 (8.625 fused uops); bounds: front-end 1.08, ports 0.88, divider 0.00, loop-carried 1.00; 13 instructions, 0 unknown; paths: 2 weighed (100 % of iterations, estimated probabilities), hottest 1.12 cycles/iteration at 62 %, mispredictions up to 4.88 more; confidence medium; role: unvectorized, block .LBB0_2 [-Rpass=loopperf]
 
 // __builtin_expect: clang weighs the likely arm 2000:1 and lays it out as
-// the fall-through (its branches: je, cmpq+jne: 2 uops / 2 ports = 1.00,
-// with incq's chain), so the mixed sequence is that path alone (K = 1: 1/1
+// the fall-through (incq's 1-cycle chain; its branches je, cmpq+jne: 2
+// uops on 3 branch pipes), so the mixed sequence is that path alone (K = 1: 1/1
 // is within 0.01 of 2000/2001) and the expectation is its 1.00;
 // mispredictions 1/2001 x 13 = 0.01.
 void partition_likely(long n, const int *restrict sel, double *restrict a,
@@ -60,9 +62,9 @@ void partition_likely(long n, const int *restrict sel, double *restrict a,
 // JSON-NEXT: "total": 2,
 // JSON-NEXT: "covered": 1.0,
 // JSON-NEXT: "probability_source": "estimated",
-// JSON-NEXT: "expected_cycles_per_iteration": 1.3125,
-// JSON-NEXT: "weighted_average_cycles_per_iteration": 1.3125,
-// JSON-NEXT: "hottest_cycles_per_iteration": 1.5,
+// JSON-NEXT: "expected_cycles_per_iteration": 1.078125,
+// JSON-NEXT: "weighted_average_cycles_per_iteration": 1.078125,
+// JSON-NEXT: "hottest_cycles_per_iteration": 1.125,
 // JSON-NEXT: "hottest_probability": 0.625,
 // JSON-NEXT: "mix_iterations": 8,
 

@@ -19,13 +19,14 @@
 // By hand, from the znver5 model: movq (%rdi),%rcx; movq %rsi,%rdx; subq;
 // testq+je (macro-fused); leaq 1048560(%rcx),%rdx; movq %rdx,(%rdi);
 // movb $0,1048570(%rcx); jmp. Front end: 9 instructions, 8 fused uops /
-// dispatch width 8 = 1.00. Ports: je and jmp each one uop on
-// Zn4ALU0+Zn4BRU1 (2 uops / 2 ports = 1.00), the two stores on
-// Zn4Store0+Zn4Store1 (1.00). Loop-carried: the pointer goes through
+// dispatch width 8 = 1.00. Ports: je and jmp each one uop on the three
+// branch pipes Zn4ALU0+Zn4BRU1+Zn5BRU2 (2 / 3 = 0.67), the two stores on
+// Zn4Store0+Zn4Store1 (1.00, a memory resource in the summary's words).
+// Loop-carried: the pointer goes through
 // memory: load (%rdi) -> leaq (1) -> store (%rdi) -> the next iteration's
 // load, forwarded at 0 under znver5's memoryRenaming (same 8-byte GPR
 // location): 1 cycle per iteration. Three bounds of 1.00: loop-carried,
-// tied with ports and front end.
+// tied with the store pipes and the front end.
 
 struct stack { char *top; };
 void grow(struct stack *s, char *level) {
@@ -35,7 +36,7 @@ void grow(struct stack *s, char *level) {
   }
 }
 // CHECK-NOT: not analysed
-// CHECK: rotated.c:32:3: remark: loop runs 1.00 cycles/iteration (elements/iteration unknown) on znver5; bottleneck: loop-carried movq → leaq → movq (lines 32, 33) (tied with ports, front-end); bounds: front-end 1.00, ports 1.00, divider 0.00, loop-carried 1.00; 9 instructions, 0 unknown; role: unvectorized, block .LBB0_{{[0-9]+}} [-Rpass=loopperf]
+// CHECK: rotated.c:33:3: remark: loop runs 1.00 cycles/iteration (elements/iteration unknown) on znver5; bottleneck: loop-carried movq → leaq → movq (lines 33, 34) (tied with memory, front-end); bounds: front-end 1.00, ports 1.00, divider 0.00, loop-carried 1.00; 9 instructions, 0 unknown; role: unvectorized, block .LBB0_{{[0-9]+}} [-Rpass=loopperf]
 // CHECK-NOT: not analysed
 
 // SAME: "fingerprint": "[[FP:[0-9a-f]+]]"
