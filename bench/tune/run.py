@@ -43,7 +43,8 @@ The report (bench/results/tune-<host>.md, --out) gives per changed loop
 the predicted and the measured speedup, the geomean over changed loops and
 the worst loop per part and overall, every output check, the tool's
 verdicts (clean rounds, contention) and the load average; bench/tune/
-notes.md (the analysis written by hand) is appended. Run from the
+notes-HOST.md (the analysis written by hand for the report
+bench/results/tune-HOST.md) is appended. Run from the
 repository root:
 
   bench/tune/run.py --build build
@@ -479,10 +480,19 @@ def part_real(args, tools, rows, notes, stats):
                         change, pred, so, trips, notes, rows)
 
 
+def march_for(cc, march):
+    """Debian 12's GCC 12.2 knows no CPU after znver3 (znver4 came in 12.3,
+    znver5 in 14): its rows use znver3 on a Zen 4 or Zen 5 host."""
+    return "znver3" if cc == "gcc-12" and march in ("znver4", "znver5") else march
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
     ap.add_argument("--mcpu", default="epyc-kvm-host", help="the host's loopperf model")
+    ap.add_argument("--march", default="znver3",
+                    help="the -march of every configuration that names a CPU (default znver3, the "
+                         "development hosts' Zen 3; znver5 on a Zen 5 host); x86-64-v3 rows stay")
     ap.add_argument("--rounds", type=int, default=31)
     ap.add_argument("--max-seconds", type=float, default=1.5)
     ap.add_argument("--repeats", type=int, default=5,
@@ -498,6 +508,9 @@ def main():
     ap.add_argument("--measure-from", metavar="DIR", default="",
                     help="measure and report what --compile-only DIR compiled")
     args = ap.parse_args()
+    for configs in (CONFIGS, REORDER_CONFIGS, REAL_CONFIGS):
+        configs[:] = [(cc, [f"-march={march_for(cc, args.march)}" if f == "-march=znver3" else f
+                            for f in flags]) for cc, flags in configs]
     build = os.path.abspath(args.build)
     tmp = args.compile_only or args.measure_from or tempfile.mkdtemp(prefix="loopperf-tune-bench-")
     os.makedirs(tmp, exist_ok=True)
@@ -640,10 +653,13 @@ def write(args, rows, notes, stats):
                      + ("".join(f"; `{p}`" for p in planned)))
     if notes:
         L += ["", "Output differences, failures and disagreements:", ""] + [f"* {n}" for n in notes]
-    analysis = os.path.join(HERE, "notes.md")
+    out = args.out or os.path.join(validate.RESULTS, f"tune-{host}.md")
+    # The analysis written by hand for this report's host: tune-X.md takes
+    # bench/tune/notes-X.md.
+    stem = re.sub(r"^tune-", "", os.path.splitext(os.path.basename(out))[0])
+    analysis = os.path.join(HERE, f"notes-{stem}.md")
     if os.path.exists(analysis):
         L += ["", open(analysis).read().rstrip()]
-    out = args.out or os.path.join(validate.RESULTS, f"tune-{host}.md")
     with open(out, "w") as f:
         f.write("\n".join(L) + "\n")
     print(f"wrote {out}")
