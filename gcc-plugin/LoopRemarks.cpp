@@ -21,7 +21,10 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
   AnalysisOptions Analysis;
   Analysis.Simulate = Request.Simulate;
   Analysis.SimulationDetails = Request.Detail >= 2; // simulationLines
-  LoopKernel K = Base;
+  // The kernel the report describes: `Base`, or the paths' mixed sequence
+  // (kept in `Mixed`); never a copy of `Base`.
+  LoopKernel Mixed;
+  const LoopKernel *Kp = &Base;
   LoopReport R;
   if (Paths) {
     MultiPathLoop Loop;
@@ -38,11 +41,13 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
       Out.Missed = Why;
       return Out;
     }
-    K = std::move(A->Kernel);
+    Mixed = std::move(A->Kernel);
+    Kp = &Mixed;
     R = std::move(A->Report);
   } else {
-    R = analyzeLoop(K, M, Analysis);
+    R = analyzeLoop(Base, M, Analysis);
   }
+  const LoopKernel &K = *Kp;
   RemarkOptions Opts;
   Opts.ModelNote = Choice.Note;
   Opts.ModelBasis = Choice.Basis;

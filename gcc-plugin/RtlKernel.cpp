@@ -43,6 +43,21 @@ std::string llvmSpelling(std::string Key) {
   return Key;
 }
 
+/// The form key of an AT&T line as the models spell it (formKeyFromAtt,
+/// then llvmSpelling), worked out once per distinct line: a unit's loops
+/// repeat their lines (the same steps, compares, loads), and cc1 compiles
+/// on one thread. At most `MaxLines` lines are kept.
+std::string formKeyOf(const std::string &Line) {
+  constexpr size_t MaxLines = 1 << 13;
+  static std::unordered_map<std::string, std::string> Keys;
+  if (auto It = Keys.find(Line); It != Keys.end())
+    return It->second;
+  std::string Key = llvmSpelling(x86::formKeyFromAtt(Line));
+  if (Keys.size() < MaxLines)
+    Keys.emplace(Line, Key);
+  return Key;
+}
+
 std::string lineOf(rtx_insn *Insn) {
   expanded_location Xl = expand_location(INSN_LOCATION(Insn));
   return Xl.line ? " at line " + std::to_string(Xl.line) : std::string();
@@ -224,7 +239,7 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       Instruction Inst = Effects;
       Inst.Text = Line;
       Inst.Mnemonic = mnemonicOf(Line);
-      Inst.FormKey = x86::formKeyFromAtt(Line);
+      Inst.FormKey = formKeyOf(Line);
       Inst.Loc = sourceLoc(INSN_LOCATION(Insn));
       if (CALL_P(Insn)) {
         // Analysed without its callee: the engine marks the prediction a
@@ -232,7 +247,6 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
         Inst.IsCall = true;
         Inst.Callee = calleeName(Insn);
       }
-      Inst.FormKey = llvmSpelling(std::move(Inst.FormKey));
       if (JUMP_P(Insn)) {
         Inst.IsBranch = true;
         Inst.IsConditional = any_condjump_p(Insn);

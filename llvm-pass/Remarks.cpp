@@ -19,12 +19,17 @@ using Arg = llvm::DiagnosticInfoOptimizationBase::Argument;
 namespace loopperf::llvmpass {
 namespace {
 
-void append(DiagnosticInfoOptimizationBase &Rem, const RemarkLine &Line) {
-  for (const RemarkPart &P : Line.Parts)
-    if (P.Key.empty())
-      Rem << P.Value;
-    else
-      Rem << Arg(P.Key, P.Value);
+/// The line's parts as the remark's arguments, moved in (`Rem << ...`
+/// copies each): a literal part is what `Rem << StringRef` makes, an
+/// argument keyed "String".
+void append(DiagnosticInfoOptimizationBase &Rem, RemarkLine &&Line) {
+  for (RemarkPart &P : Line.Parts) {
+    Arg A;
+    if (!P.Key.empty())
+      A.Key = std::move(P.Key);
+    A.Val = std::move(P.Value);
+    Rem.insert(std::move(A));
+  }
 }
 
 } // namespace
@@ -65,16 +70,16 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   Opts.Advice = Streamer || Handler.isMissedOptRemarkEnabled(PassName);
   Opts.TakenBranches = Body.TakenBranches;
   Opts.Role = Role;
-  const RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
+  RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
   if (Opts.Summary) {
-    append(Summary, Text.Summary);
+    append(Summary, std::move(Text.Summary));
     ORE.emit(Summary);
   }
-  for (const RemarkLine &Line : Text.Advice) {
+  for (RemarkLine &Line : Text.Advice) {
     MachineOptimizationRemarkMissed Advice(PassName, "LoopPerfAdvice", Body.Loc,
                                            Body.Header);
-    append(Advice, Line);
+    append(Advice, std::move(Line));
     ORE.emit(Advice);
   }
   if (Text.Details.empty())
@@ -87,13 +92,13 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   for (size_t I = 0; I < Text.Details.size(); ++I) {
     if (I)
       Rem << "; ";
-    append(Rem, Text.Details[I]);
+    append(Rem, std::move(Text.Details[I]));
   }
   ORE.emit(Rem);
-  for (const RemarkLine &Line : Text.Instructions) {
+  for (RemarkLine &Line : Text.Instructions) {
     MachineOptimizationRemarkAnalysis IRem(PassName, "LoopPerfInstruction",
                                            Body.Loc, Body.Header);
-    append(IRem, Line);
+    append(IRem, std::move(Line));
     ORE.emit(IRem);
   }
 }

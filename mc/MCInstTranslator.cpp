@@ -307,9 +307,25 @@ void ShapeCache::insert(const std::string &Key, const Facts &F) {
     Map.try_emplace(Key, F);
 }
 
+const Instruction *ShapeCache::findInstruction(const std::string &Key) const {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Instructions.find(Key);
+  return It == Instructions.end() ? nullptr : &It->second;
+}
+
+void ShapeCache::insertInstruction(const std::string &Key,
+                                   const Instruction &I) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Instructions.size() < MaxInstructions)
+    Instructions.try_emplace(Key, I);
+}
+
 ShapeCache &ShapeCache::forSubtarget(const MCSubtargetInfo &STI) {
   static std::mutex RegistryLock;
-  static std::unordered_map<std::string, std::unique_ptr<ShapeCache>> Registry;
+  // Never destroyed: the caches live as long as the process, and freeing
+  // them at exit is work nobody needs (0.35 M instructions per clang run).
+  static auto &Registry =
+      *new std::unordered_map<std::string, std::unique_ptr<ShapeCache>>();
   std::string Key = STI.getTargetTriple().str();
   Key += '|';
   Key += STI.getCPU();
@@ -338,6 +354,20 @@ MCInstTranslator::MCInstTranslator(const MCInstrInfo &MII,
 }
 
 Instruction MCInstTranslator::translate(const MCInst &Inst) const {
+  // The translation is a function of the MCInst's content alone (for the
+  // printers this cache is shared with), so an instruction seen before is
+  // copied, not printed and translated again.
+  std::string Key;
+  if (!instKey(Inst, KeyKind::Exact, Key))
+    return translateUncached(Inst);
+  if (const Instruction *Known = Shapes->findInstruction(Key))
+    return *Known;
+  Instruction I = translateUncached(Inst);
+  Shapes->insertInstruction(Key, I);
+  return I;
+}
+
+Instruction MCInstTranslator::translateUncached(const MCInst &Inst) const {
   if (X86)
     return translateX86(Inst);
   if (AArch64)
@@ -376,13 +406,18 @@ const ShapeCache::Register &MCInstTranslator::reg(MCRegister Reg) const {
   return *Slot;
 }
 
-bool MCInstTranslator::shapeKey(const MCInst &MI, std::string &Key) const {
+bool MCInstTranslator::instKey(const MCInst &MI, KeyKind Kind,
+                               std::string &Key) const {
+  const bool Exact = Kind == KeyKind::Exact;
   auto Raw = [&Key](auto V) {
     Key.append(reinterpret_cast<const char *>(&V), sizeof(V));
   };
   // A symbol's name prints as is when it is plain (what ELF assemblers
   // accept unquoted); its text then cannot change any operand's class or
-  // the mnemonic. Any other name is part of the key.
+  // the mnemonic. Any other name is part of a shape's key; an exact key
+  // holds every name. A symbol without a name (a temporary label of an
+  // object-file compile) or with a value (`.set`: evaluateAsAbsolute reads
+  // it) is not told apart by its name: no exact key.
   auto PlainName = [](StringRef N) {
     return !N.empty() && !isDigit(N.front()) && llvm::all_of(N, [](char C) {
       return isAlnum(C) || C == '_' || C == '.';
@@ -390,14 +425,18 @@ bool MCInstTranslator::shapeKey(const MCInst &MI, std::string &Key) const {
   };
   auto Symbol = [&](const MCSymbolRefExpr &Ref) {
     Raw(static_cast<unsigned>(Ref.getKind()));
-    StringRef N = Ref.getSymbol().getName();
-    if (PlainName(N)) {
+    const MCSymbol &Sym = Ref.getSymbol();
+    StringRef N = Sym.getName();
+    if (Exact && (N.empty() || Sym.isVariable()))
+      return false;
+    if (!Exact && PlainName(N)) {
       Key += 'p';
     } else {
       Key += 'n';
       Raw(N.size());
       Key += N;
     }
+    return true;
   };
   Key.clear();
   Key.reserve(64);
@@ -408,11 +447,14 @@ bool MCInstTranslator::shapeKey(const MCInst &MI, std::string &Key) const {
     if (Op.isReg()) {
       if (!Op.getReg()) {
         Key += 'z';
-        continue;
+      } else if (Exact) {
+        Key += 'r';
+        Raw(MCRegister(Op.getReg()).id());
+      } else {
+        Key += 'R';
+        Key += reg(Op.getReg()).Shape;
+        Key += ';';
       }
-      Key += 'R';
-      Key += reg(Op.getReg()).Shape;
-      Key += ';';
     } else if (Op.isImm()) {
       Key += 'I';
       Raw(Op.getImm());
@@ -423,13 +465,15 @@ bool MCInstTranslator::shapeKey(const MCInst &MI, std::string &Key) const {
         Raw(C->getValue());
       } else if (const auto *Ref = llvm::dyn_cast<MCSymbolRefExpr>(E)) {
         Key += 'S';
-        Symbol(*Ref);
+        if (!Symbol(*Ref))
+          return false;
       } else if (const auto *Add = llvm::dyn_cast<MCBinaryExpr>(E);
                  Add && Add->getOpcode() == MCBinaryExpr::Add &&
                  llvm::isa<MCSymbolRefExpr>(Add->getLHS()) &&
                  llvm::isa<MCConstantExpr>(Add->getRHS())) {
         Key += 'A';
-        Symbol(*llvm::cast<MCSymbolRefExpr>(Add->getLHS()));
+        if (!Symbol(*llvm::cast<MCSymbolRefExpr>(Add->getLHS())))
+          return false;
         Raw(llvm::cast<MCConstantExpr>(Add->getRHS())->getValue());
       } else {
         return false;
@@ -554,7 +598,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   // The form key, mnemonic and access width of this shape, computed from
   // the printings once (ShapeCache).
   std::string Key;
-  const bool Keyed = shapeKey(MI, Key);
+  const bool Keyed = instKey(MI, KeyKind::Shape, Key);
   const ShapeCache::Facts *Known = Keyed ? Shapes->find(Key) : nullptr;
   ShapeCache::Facts Computed;
   if (!Known) {

@@ -54,6 +54,12 @@ std::string foldSpaces(const std::string &Text);
 /// found entry stays valid; thread-safe (the clang plugin shares one cache
 /// per subtarget across functions, and the host may compile on several
 /// threads); at most `MaxEntries` shapes, then it stops growing.
+///
+/// It also keeps whole translated instructions by their exact content
+/// (opcode, flags, every register, immediate and symbol name): one seen
+/// before is copied instead of printed and translated again (a loop's
+/// instructions recur across the loops of a file: the same induction
+/// steps, compares and loads). At most `MaxInstructions` of them.
 class ShapeCache {
 public:
   struct Facts {
@@ -74,11 +80,17 @@ public:
     bool InstructionPointer = false; ///< rip/eip: no address dependency
   };
   static constexpr size_t MaxEntries = 1 << 16;
+  /// About 0.5 KB each: a few MB at most.
+  static constexpr size_t MaxInstructions = 1 << 13;
 
   /// Null when `Key` was not seen.
   const Facts *find(const std::string &Key) const;
   /// Stores `F` for `Key` (the first one stored wins; nothing once full).
   void insert(const std::string &Key, const Facts &F);
+  /// The translation stored for exact key `Key`, null when not seen.
+  const Instruction *findInstruction(const std::string &Key) const;
+  /// Stores `I` for `Key` (the first one stored wins; nothing once full).
+  void insertInstruction(const std::string &Key, const Instruction &I);
   /// The facts of register `Id`, made by `Make` the first time.
   template <typename MakeFn>
   const Register &reg(unsigned Id, const MakeFn &Make) {
@@ -97,6 +109,7 @@ public:
 private:
   mutable std::mutex Lock;
   std::unordered_map<std::string, Facts> Map;
+  std::unordered_map<std::string, Instruction> Instructions;
   std::unordered_map<unsigned, Register> Registers;
 };
 
@@ -141,10 +154,17 @@ private:
   const x86::RegInfo &regInfo(llvm::MCRegister Reg) const {
     return reg(Reg).Info;
   }
-  /// The shape key of `Inst` (ShapeCache); false when an operand has no
-  /// shape (an expression other than a symbol, a symbol plus a constant or
-  /// a constant): then nothing is cached.
-  bool shapeKey(const llvm::MCInst &Inst, std::string &Key) const;
+  /// translate() without the cache of whole instructions.
+  Instruction translateUncached(const llvm::MCInst &Inst) const;
+  enum class KeyKind {
+    Shape, ///< registers by class, plain symbol names alike (Facts)
+    Exact, ///< registers by identity, every symbol name (instructions)
+  };
+  /// The key of `Inst` in the ShapeCache; false when an operand has none
+  /// (an expression other than a symbol, a symbol plus a constant or a
+  /// constant; for an exact key also a symbol without a name or with a
+  /// value): then nothing is cached.
+  bool instKey(const llvm::MCInst &Inst, KeyKind Kind, std::string &Key) const;
 
   const llvm::MCInstrInfo &MII;
   const llvm::MCRegisterInfo &MRI;
