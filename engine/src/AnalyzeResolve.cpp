@@ -91,9 +91,12 @@ public:
     const InstrForm *Form = nullptr;
     bool HasRegisterForm = false; ///< registerForm computed
     const InstrForm *RegisterForm = nullptr;
+    /// IsaTraits::isDivide of the form key (computed with the form).
+    bool Divide = false;
   };
 
-  FormCache(const MachineModel &M, size_t Insts) : M(M) {
+  FormCache(const MachineModel &M, const IsaTraits &Isa, size_t Insts)
+      : M(M), Isa(Isa) {
     size_t Cap = 16;
     while (Cap < 2 * Insts)
       Cap *= 2;
@@ -118,6 +121,7 @@ public:
     E.Form = findOpcodeMemo(M, In.LlvmOpcode);
     if (!E.Form && !In.FormKey.empty())
       E.Form = M.findAsmKey(In.FormKey);
+    E.Divide = Isa.isDivide(In);
     return E;
   }
 
@@ -134,8 +138,10 @@ private:
   /// Up to 8 bytes of `s` from `at` as an integer (zero-padded).
   static uint64_t word(std::string_view S, size_t At) {
     uint64_t W = 0;
-    if (At < S.size())
-      std::memcpy(&W, S.data() + At, std::min<size_t>(8, S.size() - At));
+    if (At + 8 <= S.size())
+      std::memcpy(&W, S.data() + At, 8); // one load, not a call
+    else if (At < S.size())
+      std::memcpy(&W, S.data() + At, S.size() - At);
     return W;
   }
   /// A hash of both strings from their lengths and first and last 8 bytes
@@ -151,6 +157,7 @@ private:
     return static_cast<size_t>(H ^ H >> 29);
   }
   const MachineModel &M;
+  const IsaTraits &Isa;
   std::vector<uint32_t> Slot;
   std::vector<Entry> Entries;
 };
@@ -162,7 +169,7 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
                                         std::vector<std::string> &Notes) {
   const IsaTraits &Isa = kernelIsa(K, M.Isa);
   std::vector<ResolvedInst> Out(K.Insts.size());
-  FormCache Forms(M, K.Insts.size());
+  FormCache Forms(M, Isa, K.Insts.size());
   for (size_t I = 0; I < K.Insts.size(); ++I) {
     const Instruction &In = K.Insts[I];
     ResolvedInst &R = Out[I];
@@ -179,7 +186,7 @@ std::vector<ResolvedInst> resolveKernel(const LoopKernel &K,
       F = nullptr;
     }
     R.BreaksDeps = In.IsZeroIdiom;
-    R.UsesDivider = Isa.isDivide(In);
+    R.UsesDivider = Entry ? Entry->Divide : Isa.isDivide(In);
     if (!F) {
       R.Unknown = true;
       R.Uops = 1;

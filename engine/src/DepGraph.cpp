@@ -24,7 +24,19 @@ bool touchesVector(const Instruction &In, const IsaTraits &Isa) {
 }
 
 bool hasVectorIndex(const MemRef &M, const IsaTraits &Isa) {
-  return !M.Index.empty() && Isa.isVectorRegister(M.Index);
+  if (M.Index.empty())
+    return false;
+  // Access after access names the same index register: the last answer is
+  // remembered per thread (a name compare instead of a hash, issue 20).
+  thread_local const IsaTraits *LastIsa = nullptr;
+  thread_local std::string LastIndex;
+  thread_local bool LastAnswer = false;
+  if (LastIsa != &Isa || LastIndex != M.Index) {
+    LastAnswer = Isa.isVectorRegister(M.Index);
+    LastIsa = &Isa;
+    LastIndex = M.Index;
+  }
+  return LastAnswer;
 }
 
 std::string unitNames(std::span<const RegUnit> Units, const IsaTraits &Isa) {
@@ -76,106 +88,97 @@ double loadPartLatency(const Instruction &In, const ResolvedInst &R,
   return R.Unknown ? L : std::min(L, R.Latency);
 }
 
-/// Collects edges keyed by (from, to, distance, memory) so that a value
-/// carried in several units becomes one edge listing its units. Every add
-/// is one flat record; take() groups them with a hash of the keys (linear,
-/// no sort, no string) in order of first appearance, each group's units
-/// distinct and in order of addition. Its buffers are kept per thread
-/// across graphs (issue 20): clear() empties it, the capacity stays.
-class EdgeSet {
+/// Groups the edge records of one consumer instruction (its operation,
+/// load and writeback nodes are the records' targets) by (from, to,
+/// distance, memory) so that a value carried in several units becomes one
+/// edge listing its units. No two instructions' records share a key (the
+/// target node belongs to one instruction), so grouping each instruction's
+/// records alone, in order of first appearance, and appending its edges
+/// after the earlier instructions' gives the groups in order of first
+/// appearance over the whole body: a scan over the few groups of one
+/// instruction, no hash table (issue 20). Its buffers are kept per thread
+/// across graphs; begin() sizes them for the largest instruction.
+class EdgeBatch {
 public:
-  static constexpr int NoUnit = -1;
-
-  void clear() { Recs.clear(); }
-  void reserve(size_t Records) { Recs.reserve(Records); }
-
-  void add(unsigned From, unsigned To, double W, unsigned Dist, bool Memory,
-           int Unit) {
-    // Node ids and distances are far below 2^24 / 2^15 (bodies are capped
-    // at a few thousand instructions, distances at 1024).
-    uint64_t Key = uint64_t(From) << 40 | uint64_t(To) << 16 |
-                   uint64_t(Dist) << 1 | Memory;
-    Recs.push_back({Key, W, Unit});
+  /// Room for `records` records per flush.
+  void begin(size_t Records) {
+    if (Recs.size() < Records) {
+      Recs.resize(Records);
+      Groups.resize(Records);
+    }
+    NumRecs = NumGroups = 0;
   }
 
-  void take(DepGraph &G) {
-    // Group id of every record, groups numbered in order of first
-    // appearance (open addressing on the key).
-    // A slot is (stamp << 32 | group) and taken only when its stamp is
-    // this call's, so the table kept across calls is not cleared each time
-    // (only when it grows, or when the stamp wraps). Group ids do not
-    // depend on the table's size.
-    size_t Cap = std::max<size_t>(16, Slot.size());
-    while (Cap < 2 * Recs.size())
-      Cap *= 2;
-    if (Slot.size() != Cap || ++Stamp == 0) {
-      Slot.assign(Cap, 0);
-      Stamp = 1;
+  void add(unsigned From, unsigned To, double W, unsigned Dist, bool Memory,
+           RegUnit Unit) {
+    // Node ids and distances are far below 2^24 / 2^15 (bodies are capped
+    // at a few thousand instructions, distances at 1024).
+    const uint64_t Key = uint64_t(From) << 40 | uint64_t(To) << 16 |
+                         uint64_t(Dist) << 1 | Memory;
+    Group *Gs = Groups.data();
+    // The units of one register read usually come from the same writer:
+    // the last group first.
+    uint32_t Gr = NumGroups;
+    if (Gr > 0 && Gs[Gr - 1].Key == Key) {
+      --Gr;
+    } else {
+      Gr = 0;
+      while (Gr < NumGroups && Gs[Gr].Key != Key)
+        ++Gr;
     }
-    const uint64_t Taken = uint64_t(Stamp) << 32;
-    GroupOf.resize(Recs.size());
-    Keys.clear();
-    for (size_t I = 0; I < Recs.size(); ++I) {
-      const uint64_t Key = Recs[I].Key;
-      size_t H = (Key * 0x9e3779b97f4a7c15ull) >> 20 & (Cap - 1);
-      while ((Slot[H] & ~uint64_t(0xffffffff)) == Taken &&
-             Keys[static_cast<uint32_t>(Slot[H])] != Key)
-        H = (H + 1) & (Cap - 1);
-      if ((Slot[H] & ~uint64_t(0xffffffff)) != Taken) {
-        Slot[H] = Taken | Keys.size();
-        Keys.push_back(Key);
-      }
-      GroupOf[I] = static_cast<uint32_t>(Slot[H]);
-    }
-    // Records by group, in order of addition within each (counting sort).
-    const size_t NG = Keys.size();
-    First.assign(NG + 1, 0);
-    Order.resize(Recs.size());
-    for (uint32_t Gr : GroupOf)
-      ++First[Gr + 1];
-    for (size_t Gr = 0; Gr < NG; ++Gr)
-      First[Gr + 1] += First[Gr];
-    {
-      Fill.assign(First.begin(), First.end() - 1);
-      for (size_t I = 0; I < Recs.size(); ++I)
-        Order[Fill[GroupOf[I]]++] = static_cast<uint32_t>(I);
-    }
-    G.Edges.reserve(NG);
-    G.EdgeUnits.reserve(Recs.size());
-    for (size_t Gr = 0; Gr < NG; ++Gr) {
-      GraphEdge &E = G.Edges.emplace_back();
-      const uint64_t Key = Keys[Gr];
-      E.From = static_cast<unsigned>(Key >> 40);
-      E.To = static_cast<unsigned>(Key >> 16 & 0xffffff);
-      E.Distance = static_cast<unsigned>(Key >> 1 & 0x7fff);
-      E.Memory = Key & 1;
-      E.Weight = Recs[Order[First[Gr]]].Weight;
-      E.UnitsBegin = static_cast<uint32_t>(G.EdgeUnits.size());
-      for (uint32_t J = First[Gr]; J < First[Gr + 1]; ++J) {
-        const Rec &R = Recs[Order[J]];
-        E.Weight = std::max(E.Weight, R.Weight);
-        if (R.Unit == NoUnit)
+    if (Gr == NumGroups)
+      Gs[NumGroups++] = {Key, W};
+    else if (W > Gs[Gr].Weight)
+      Gs[Gr].Weight = W;
+    Recs[NumRecs++] = {Gr, Unit};
+  }
+
+  /// Appends the groups' edges to `g` in order of first appearance, each
+  /// edge's units distinct and in order of addition, and empties the batch.
+  void flush(DepGraph &G) {
+    if (NumGroups == 0)
+      return;
+    // At most one unit per record, written in place, then trimmed.
+    const size_t Base = G.EdgeUnits.size();
+    G.EdgeUnits.resize(Base + NumRecs);
+    RegUnit *Units = G.EdgeUnits.data();
+    size_t End = Base;
+    const Rec *Rs = Recs.data();
+    for (uint32_t Gr = 0; Gr < NumGroups; ++Gr) {
+      const size_t Begin = End;
+      for (uint32_t I = 0; I < NumRecs; ++I) {
+        if (Rs[I].Group != Gr)
           continue;
-        const RegUnit U = static_cast<RegUnit>(R.Unit);
-        if (std::find(G.EdgeUnits.begin() + E.UnitsBegin, G.EdgeUnits.end(),
-                      U) == G.EdgeUnits.end())
-          G.EdgeUnits.push_back(U);
+        const RegUnit U = Rs[I].Unit;
+        size_t J = Begin;
+        while (J < End && Units[J] != U)
+          ++J;
+        if (J == End)
+          Units[End++] = U;
       }
-      E.UnitsEnd = static_cast<uint32_t>(G.EdgeUnits.size());
+      const uint64_t Key = Groups[Gr].Key;
+      G.Edges.push_back(
+          {static_cast<unsigned>(Key >> 40),
+           static_cast<unsigned>(Key >> 16 & 0xffffff), Groups[Gr].Weight,
+           static_cast<unsigned>(Key >> 1 & 0x7fff), (Key & 1) != 0,
+           static_cast<uint32_t>(Begin), static_cast<uint32_t>(End)});
     }
+    G.EdgeUnits.resize(End);
+    NumRecs = NumGroups = 0;
   }
 
 private:
-  struct Rec {
+  struct Group {
     uint64_t Key;
-    double Weight;
-    int Unit;
+    double Weight; ///< the largest of its records'
   };
+  struct Rec {
+    uint32_t Group;
+    RegUnit Unit;
+  };
+  std::vector<Group> Groups;
   std::vector<Rec> Recs;
-  std::vector<uint64_t> Slot;
-  uint32_t Stamp = 0;
-  std::vector<uint32_t> GroupOf, First, Order, Fill;
-  std::vector<uint64_t> Keys;
+  uint32_t NumGroups = 0, NumRecs = 0;
 };
 
 } // namespace
@@ -237,21 +240,29 @@ DepGraph buildDepGraph(const LoopKernel &K,
   // Buffers kept per thread across graphs (buildDepGraph never runs inside
   // itself).
   struct BuildScratch {
-    EdgeSet Edges;
+    EdgeBatch Batch;
     std::vector<int> LastWriter, Writer;
   };
   thread_local BuildScratch Scratch;
-  EdgeSet &Edges = Scratch.Edges;
-  Edges.clear();
+  EdgeBatch &Batch = Scratch.Batch;
   {
-    // At most one record per load, per register read and per address read
-    // (twice with a writeback), plus the memory edges: one allocation.
-    size_t Records = 0;
-    for (const Instruction &In : K.Insts)
-      Records += 1 + In.Reads.size() + 2 * In.AddrReads.size();
-    Edges.reserve(Records + N);
+    // One edge and one unit at most per load, per register read and per
+    // address read (twice with a writeback), plus the memory edges (one
+    // per load access at most).
+    size_t Records = 0, MostRecords = 0;
+    for (const Instruction &In : K.Insts) {
+      const size_t Own =
+          std::max(In.Reads.size() + 2 * In.AddrReads.size(), In.Mem.size());
+      Records += 1 + Own;
+      MostRecords = std::max(MostRecords, Own);
+    }
+    G.Edges.reserve(Records + N);
+    G.EdgeUnits.reserve(Records + N);
+    Batch.begin(MostRecords);
   }
-  // Nodes in program order: writeback, load, then the operation.
+  // Nodes in program order: writeback, load, then the operation. The edge
+  // load part -> operation of each loading instruction comes first, in
+  // program order.
   for (unsigned I = 0; I < N; ++I) {
     const Instruction &In = K.Insts[I];
     const ResolvedInst &R = Res[I];
@@ -265,8 +276,11 @@ DepGraph buildDepGraph(const LoopKernel &K,
       G.LoadNode[I] = static_cast<unsigned>(G.Nodes.size());
       G.Nodes.push_back({I, true, false, L});
       OpLatency = std::max(0.0, R.Unknown ? UnknownLatency : R.Latency - L);
-      Edges.add(*G.LoadNode[I], static_cast<unsigned>(G.Nodes.size()), L, 0,
-                false, EdgeSet::NoUnit);
+      GraphEdge &E = G.Edges.emplace_back();
+      E.From = *G.LoadNode[I];
+      E.To = static_cast<unsigned>(G.Nodes.size());
+      E.Weight = L;
+      E.UnitsBegin = E.UnitsEnd = static_cast<uint32_t>(G.EdgeUnits.size());
     } else if (R.Stores) {
       OpLatency = 0; // a store's own latency is not on any register path
     }
@@ -278,8 +292,9 @@ DepGraph buildDepGraph(const LoopKernel &K,
 
   // The last writer of each unit in the whole body (distance 1 for a read
   // before any writer in the iteration) and, while walking the body, the
-  // last writer before the current instruction (distance 0). Flat arrays
-  // indexed by unit.
+  // last writer before the current instruction (distance 0), each as the
+  // node that produces the unit (the writeback node for a base register
+  // update, else the operation). Flat arrays indexed by unit.
   constexpr int NoWriter = -1;
   size_t Units = 0;
   for (const Instruction &In : K.Insts)
@@ -288,23 +303,35 @@ DepGraph buildDepGraph(const LoopKernel &K,
   std::vector<int> &LastWriter = Scratch.LastWriter, &Writer = Scratch.Writer;
   LastWriter.assign(Units, NoWriter);
   Writer.assign(Units, NoWriter);
+  // What instruction i's write of u sets: its writeback or operation node.
+  auto SetWriters = [&](std::vector<int> &To, unsigned I) {
+    const Instruction &In = K.Insts[I];
+    const int Op = static_cast<int>(G.OpNode[I]);
+    if (In.WritebackWrites.empty()) {
+      for (RegUnit U : In.Writes)
+        To[U] = Op;
+      return;
+    }
+    const std::vector<RegUnit> &Wb = In.WritebackWrites;
+    for (RegUnit U : In.Writes)
+      To[U] = std::find(Wb.begin(), Wb.end(), U) != Wb.end()
+                  ? static_cast<int>(*G.WritebackNode[I])
+                  : Op;
+  };
   for (unsigned I = 0; I < N; ++I)
-    for (RegUnit U : K.Insts[I].Writes)
-      LastWriter[U] = static_cast<int>(I);
+    SetWriters(LastWriter, I);
 
   auto AddRead = [&](unsigned ConsumerNode, RegUnit U) {
     if (U >= Units || LastWriter[U] == NoWriter)
       return; // loop invariant
     const bool SameIteration = Writer[U] != NoWriter;
-    const unsigned W =
+    const unsigned From =
         static_cast<unsigned>(SameIteration ? Writer[U] : LastWriter[U]);
-    const std::vector<RegUnit> &Wb = K.Insts[W].WritebackWrites;
-    unsigned From = std::find(Wb.begin(), Wb.end(), U) != Wb.end()
-                        ? *G.WritebackNode[W]
-                        : G.OpNode[W];
-    Edges.add(From, ConsumerNode, G.Nodes[From].Latency, SameIteration ? 0 : 1,
+    Batch.add(From, ConsumerNode, G.Nodes[From].Latency, SameIteration ? 0 : 1,
               false, U);
   };
+  // Register edges, instruction by instruction (each one's edges grouped
+  // on their own: EdgeBatch).
   for (unsigned I = 0; I < N; ++I) {
     const Instruction &In = K.Insts[I];
     if (!In.IsZeroIdiom) {
@@ -316,22 +343,29 @@ DepGraph buildDepGraph(const LoopKernel &K,
         if (G.WritebackNode[I])
           AddRead(*G.WritebackNode[I], U);
       }
+      Batch.flush(G);
     }
-    for (RegUnit U : In.Writes)
-      Writer[U] = static_cast<int>(I);
+    SetWriters(Writer, I);
   }
 
-  if (MemoryDependencies)
+  if (MemoryDependencies) {
+    // The pairs come load by load in program order, so those of one
+    // loading instruction are consecutive: grouped per loading instruction.
+    unsigned LoadInst = 0;
     for (const ForwardingPair &P :
          findStoreForwarding(K, Isa, Lat.knowsForwardFailure())) {
+      if (P.Load != LoadInst)
+        Batch.flush(G);
+      LoadInst = P.Load;
       // Store data ready -> load result: the forwarding latency, then the
       // loading instruction's own operation.
       unsigned From = G.OpNode[P.Store];
       double Forward = forwardLatency(P, K.Insts[P.Load], Lat, Isa);
-      Edges.add(From, G.OpNode[P.Load], G.Nodes[From].Latency + Forward,
+      Batch.add(From, G.OpNode[P.Load], G.Nodes[From].Latency + Forward,
                 P.Distance, true, EdgeMemoryUnit);
     }
-  Edges.take(G);
+    Batch.flush(G);
+  }
   return G;
 }
 

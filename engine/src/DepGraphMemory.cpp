@@ -54,7 +54,9 @@ bool sameName(std::string_view A, std::string_view B) {
 
 class AddressTracker {
 public:
-  explicit AddressTracker(const IsaTraits &Isa) : Isa(Isa) {}
+  /// `units`: one more than the largest unit the body writes.
+  AddressTracker(const IsaTraits &Isa, size_t Units)
+      : Isa(Isa), EntryOfUnit(Units, NoEntry) {}
 
   SymValue value(const std::string &Reg) {
     if (Reg.empty() || sameName(Reg, "rip"))
@@ -80,30 +82,23 @@ public:
 
   /// Applies the register effects of instruction `i`.
   void step(const Instruction &In, unsigned I) {
-    // The GPRs written, each once (a scratch buffer kept across steps).
-    Written.clear();
-    for (RegUnit U : In.Writes) {
-      if (!Isa.IsGprUnit(U))
-        continue;
-      const std::string *Reg = &Isa.unitRegister(U);
-      if (std::find_if(Written.begin(), Written.end(),
-                       [&](const std::string *W) {
-                         return W == Reg || sameName(*W, *Reg);
-                       }) == Written.end())
-        Written.push_back(Reg);
-    }
-    if (Written.empty())
+    if (std::none_of(In.Writes.begin(), In.Writes.end(), Isa.IsGprUnit))
       return; // no address register changes (vector and flag-only code)
     std::optional<std::pair<std::string, SymValue>> Known = constantEffect(In);
-    for (const std::string *W : Written) {
-      const std::string &Reg = *W;
-      const SymValue V = Known && sameName(Known->first, Reg)
-                             ? Known->second
-                             : SymValue{-static_cast<int>(I) - 1, 0};
-      if (SymValue *Old = find(Current, Reg))
-        *Old = V;
-      else
-        Current.emplace_back(Reg, V);
+    // The GPRs written, each once, as entries of `current` (a scratch
+    // buffer kept across steps).
+    Written.clear();
+    for (RegUnit U : In.Writes)
+      if (Isa.IsGprUnit(U)) {
+        const uint32_t Entry = currentEntryOf(U);
+        if (std::find(Written.begin(), Written.end(), Entry) == Written.end())
+          Written.push_back(Entry);
+      }
+    for (uint32_t Entry : Written) {
+      auto &[Reg, Value] = Current[Entry];
+      Value = Known && sameName(Known->first, Reg)
+                  ? Known->second
+                  : SymValue{-static_cast<int>(I) - 1, 0};
     }
   }
 
@@ -124,6 +119,27 @@ public:
   }
 
 private:
+  /// The entry of `current` for the register of GPR unit `u`, added (its
+  /// value to be set by the caller) when the register has none: looked up
+  /// by name once per unit, then remembered (issue 20: several units name
+  /// one register).
+  uint32_t currentEntryOf(RegUnit U) {
+    if (EntryOfUnit[U] != NoEntry)
+      return EntryOfUnit[U];
+    const std::string &Reg = Isa.unitRegister(U);
+    // The units of one register are usually numbered in a row: the entry
+    // of the unit before first.
+    uint32_t Entry = U > 0 ? EntryOfUnit[U - 1] : NoEntry;
+    if (Entry == NoEntry || !sameName(Current[Entry].first, Reg)) {
+      Entry = 0;
+      while (Entry < Current.size() && !sameName(Current[Entry].first, Reg))
+        ++Entry;
+    }
+    if (Entry == Current.size())
+      Current.emplace_back(Reg, SymValue{});
+    return EntryOfUnit[U] = Entry;
+  }
+
   int rootOf(const std::string &Reg) {
     if (const int *Id = find(Roots, Reg))
       return *Id;
@@ -156,7 +172,9 @@ private:
   }
 
   const IsaTraits &Isa;
-  std::vector<const std::string *> Written;
+  static constexpr uint32_t NoEntry = ~uint32_t(0);
+  std::vector<uint32_t> Written;     ///< entries of `current`
+  std::vector<uint32_t> EntryOfUnit; ///< by unit, NoEntry if not known yet
   /// Register -> root id (1.., in order of first use) and register ->
   /// current value, each register once.
   std::vector<std::pair<std::string, int>> Roots;
@@ -369,8 +387,16 @@ std::pair<int64_t, int64_t> distanceRange(const StoreIndex &Index,
 
 std::vector<ForwardingPair>
 findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
-  AddressTracker Tracker(Isa);
+  size_t Units = 0, Accesses = 0;
+  for (const Instruction &In : K.Insts) {
+    for (RegUnit U : In.Writes)
+      Units = std::max(Units, size_t(U) + 1);
+    Accesses += In.Mem.size();
+  }
+  AddressTracker Tracker(Isa, Units);
   std::vector<Access> Stores, Loads;
+  Stores.reserve(Accesses);
+  Loads.reserve(Accesses);
   for (unsigned I = 0; I < K.Insts.size(); ++I) {
     const Instruction &In = K.Insts[I];
     for (const MemRef &M : In.Mem) {

@@ -10,10 +10,19 @@ constexpr uint64_t FnvOffsetBasis = 0xcbf29ce484222325ull;
 /// FNV-1a continued over `bytes` from the hash `h` (so hashing the pieces
 /// of a string one after another gives the hash of the whole).
 uint64_t fnv1a64From(uint64_t H, std::string_view Bytes) {
-  for (unsigned char C : Bytes) {
-    H ^= C;
-    H *= 0x100000001b3ull;
+  constexpr uint64_t Prime = 0x100000001b3ull;
+  const auto *B = reinterpret_cast<const unsigned char *>(Bytes.data());
+  size_t I = 0;
+  // Four bytes per round (the same sequence of xors and multiplies, less
+  // loop overhead: issue 20).
+  for (; I + 4 <= Bytes.size(); I += 4) {
+    H = (H ^ B[I]) * Prime;
+    H = (H ^ B[I + 1]) * Prime;
+    H = (H ^ B[I + 2]) * Prime;
+    H = (H ^ B[I + 3]) * Prime;
   }
+  for (; I < Bytes.size(); ++I)
+    H = (H ^ B[I]) * Prime;
   return H;
 }
 

@@ -78,23 +78,23 @@ void route(Routing &R, std::span<const PortDemand> Demands, PortMask Ports,
   R.First.clear();
   R.PortNode.fill(0);
   uint32_t Next = static_cast<uint32_t>(2 + N);
-  for (unsigned P = 0; P < 64; ++P)
-    if (Used >> P & 1)
-      R.PortNode[P] = Next++;
+  for (PortMask M = Used; M; M &= M - 1)
+    R.PortNode[std::countr_zero(M)] = Next++;
   R.PortEdges.reserve(Pairs);
   R.First.reserve(N + 1);
+  // Ports in increasing order (set bits from the lowest).
   for (size_t D = 0; D < N; ++D) {
     R.First.push_back(R.PortEdges.size());
     R.Flow.addEdge(0, 2 + D, Demands[D].Cycles);
-    for (unsigned P = 0; P < 64; ++P)
-      if (Demands[D].Mask >> P & 1)
-        R.PortEdges.push_back(
-            {P, R.Flow.addEdge(2 + D, R.PortNode[P], Demands[D].Cycles)});
+    for (PortMask M = Demands[D].Mask; M; M &= M - 1) {
+      const unsigned P = static_cast<unsigned>(std::countr_zero(M));
+      R.PortEdges.push_back(
+          {P, R.Flow.addEdge(2 + D, R.PortNode[P], Demands[D].Cycles)});
+    }
   }
   R.First.push_back(R.PortEdges.size());
-  for (unsigned P = 0; P < 64; ++P)
-    if (Ports >> P & 1)
-      R.Flow.addEdge(R.PortNode[P], 1, Cap);
+  for (PortMask M = Ports; M; M &= M - 1)
+    R.Flow.addEdge(R.PortNode[std::countr_zero(M)], 1, Cap);
   R.Routed = R.Flow.run(0, 1);
 }
 
@@ -265,16 +265,20 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
 
   // Demands with the same mask are interchangeable: solve for one aggregate
   // per distinct mask, then share its per-port flow among the members in
-  // proportion to their cycles. Members are kept in flat rows (no vector
-  // per aggregate).
+  // proportion to their cycles.
   // Buffers kept per thread across solves (issue 20): every one is
   // cleared or assigned before use.
   struct SolveScratch {
     std::vector<PortDemand> Aggregates, Rest, Inside, Outside;
-    std::vector<uint32_t> AggregateOf, MemberFirst, Members, Fill, First;
+    std::vector<uint32_t> AggregateOf, CallFirst, Fill;
     std::vector<size_t> Origin, InsideOrigin, OutsideOrigin;
     std::vector<PortMask> Comps, Keep;
-    std::vector<PortShare> Sorted;
+    /// What Assign was told: `cycles` of aggregate `agg` on `port`.
+    struct Call {
+      uint32_t Agg, Port;
+      double Cycles;
+    };
+    std::vector<Call> Calls, ByAggregate;
     Routing Route;
   };
   thread_local SolveScratch S;
@@ -294,45 +298,20 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
     Aggregates[A].Cycles += Demands[I].Cycles;
     AggregateOf[I] = static_cast<uint32_t>(A);
   }
-  std::vector<uint32_t> &MemberFirst = S.MemberFirst, &Members = S.Members;
-  MemberFirst.assign(Aggregates.size() + 1, 0);
-  for (uint32_t A : AggregateOf)
-    if (A != NoAggregate)
-      ++MemberFirst[A + 1];
-  for (size_t A = 0; A < Aggregates.size(); ++A)
-    MemberFirst[A + 1] += MemberFirst[A];
-  Members.resize(MemberFirst.back());
-  {
-    std::vector<uint32_t> &Fill = S.Fill;
-    Fill.assign(MemberFirst.begin(), MemberFirst.end() - 1);
-    for (size_t I = 0; I < Demands.size(); ++I)
-      if (AggregateOf[I] != NoAggregate)
-        Members[Fill[AggregateOf[I]]++] = static_cast<uint32_t>(I);
-  }
 
   // Peels the layers of one component (aggregates whose masks share ports
   // with each other but not with any other component). Components never
   // interact: the global densest set is the union of the densest ones of
   // equal density, and each component's layers and flows are what solving
   // it alone gives, so they are solved one by one.
-  // `cycles` of aggregate `agg` run on `port`: shared among its members in
-  // proportion to their own cycles.
-  // Every (member, port) is assigned once: an aggregate is routed in one
-  // layer only, on distinct ports.
+  // `cycles` of aggregate `agg` run on `port`: noted here, shared among its
+  // members at the end. Every (member, port) is assigned once: an
+  // aggregate is routed in one layer only, on distinct ports.
+  S.Calls.clear();
   auto Assign = [&](size_t Agg, unsigned Port, double Cycles) {
-    for (uint32_t M = MemberFirst[Agg]; M < MemberFirst[Agg + 1]; ++M)
-      Sol.Shares.push_back(
-          {Members[M], Port,
-           Cycles * Demands[Members[M]].Cycles / Aggregates[Agg].Cycles});
+    S.Calls.push_back({static_cast<uint32_t>(Agg), Port, Cycles});
     Sol.PortLoad[Port] += Cycles;
   };
-  // At most one share per (demand, port): one allocation.
-  {
-    size_t MaxShares = 0;
-    for (const PortDemand &D : Demands)
-      MaxShares += static_cast<size_t>(std::popcount(D.Mask));
-    Sol.Shares.reserve(MaxShares);
-  }
   // Buffers reused by every layer of every component.
   std::vector<PortDemand> &Rest = S.Rest, &Inside = S.Inside,
                           &Outside = S.Outside;
@@ -406,20 +385,37 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
       Sol.Saturated |= Layer.Ports; // disjoint tight sets of equal density:
                                     // their union is tight
   }
-  // By demand, in order of assignment within one (a counting sort).
-  // Sorted into the scratch buffer, which then trades places with Shares
-  // (no copy; the scratch keeps the other buffer for the next solve).
-  std::vector<uint32_t> &First = S.First;
-  First.assign(Demands.size() + 1, 0);
-  for (const PortShare &Sh : Sol.Shares)
-    ++First[Sh.Demand + 1];
-  for (size_t D = 0; D < Demands.size(); ++D)
-    First[D + 1] += First[D];
-  std::vector<PortShare> &Sorted = S.Sorted;
-  Sorted.resize(Sol.Shares.size());
-  for (const PortShare &Sh : Sol.Shares)
-    Sorted[First[Sh.Demand]++] = Sh;
-  Sol.Shares.swap(Sorted);
+  // The shares, by demand and in order of assignment within one: each
+  // demand takes, in its aggregate's order of calls, its part of every
+  // call (in proportion to its cycles). The calls are grouped by
+  // aggregate first (a stable counting sort).
+  std::vector<uint32_t> &CallFirst = S.CallFirst, &Fill = S.Fill;
+  CallFirst.assign(Aggregates.size() + 1, 0);
+  for (const SolveScratch::Call &C : S.Calls)
+    ++CallFirst[C.Agg + 1];
+  for (size_t A = 0; A < Aggregates.size(); ++A)
+    CallFirst[A + 1] += CallFirst[A];
+  Fill.assign(CallFirst.begin(), CallFirst.end() - 1);
+  S.ByAggregate.resize(S.Calls.size());
+  for (const SolveScratch::Call &C : S.Calls)
+    S.ByAggregate[Fill[C.Agg]++] = C;
+  // At most one share per (demand, port): one allocation.
+  {
+    size_t MaxShares = 0;
+    for (uint32_t A : AggregateOf)
+      if (A != NoAggregate)
+        MaxShares += CallFirst[A + 1] - CallFirst[A];
+    Sol.Shares.reserve(MaxShares);
+  }
+  for (size_t D = 0; D < Demands.size(); ++D) {
+    const uint32_t A = AggregateOf[D];
+    if (A == NoAggregate)
+      continue;
+    for (uint32_t C = CallFirst[A]; C < CallFirst[A + 1]; ++C)
+      Sol.Shares.push_back(
+          {static_cast<uint32_t>(D), S.ByAggregate[C].Port,
+           S.ByAggregate[C].Cycles * Demands[D].Cycles / Aggregates[A].Cycles});
+  }
   return Sol;
 }
 

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace loopperf::detail {
 namespace {
 
@@ -30,7 +32,7 @@ StageResult runPorts(StageContext &C, LoopReport &R) {
   PortSolution Sol = solvePortPressure(Demands, NPorts);
   Out.Bound = Sol.Bound;
   R.BottleneckPorts = Sol.Saturated;
-  R.PortLoad = Sol.PortLoad;
+  R.PortLoad = std::move(Sol.PortLoad);
   // In demand order, as a dense sweep over (demand, port) would add them.
   for (const PortShare &S : Sol.Shares)
     R.PerInstruction[Demands[S.Demand].Owner].PortCycles[S.Port] += S.Cycles;

@@ -175,8 +175,8 @@ namespace {
 struct RecurrenceScratch {
   Rows Out, Members, InsideIds;
   std::vector<unsigned> Fill, Index, Low, Comp, Stack, Local, EdgeComp, Ids;
+  std::vector<unsigned> FrameNode, FrameNext;
   std::vector<char> OnStack;
-  std::vector<std::pair<unsigned, size_t>> Frames;
   std::vector<RatioEdge> Inside;
   HowardScratch Howard;
 };
@@ -194,53 +194,56 @@ unsigned sccInto(RecurrenceScratch &S, unsigned Nodes,
   groupByNode(Out, S.Fill, Nodes, Edges.size(),
               [&](size_t E) { return Edges[E].From; });
   constexpr unsigned None = std::numeric_limits<unsigned>::max();
-  std::vector<unsigned> &Index = S.Index, &Low = S.Low, &Comp = S.Comp,
-                        &Stack = S.Stack;
+  std::vector<unsigned> &Index = S.Index, &Low = S.Low, &Comp = S.Comp;
   Index.assign(Nodes, None);
   Low.assign(Nodes, 0);
   Comp.assign(Nodes, None);
-  Stack.clear();
   std::vector<char> &OnStack = S.OnStack;
   OnStack.assign(Nodes, 0);
+  // The stack of nodes and the frames of the iterative search (a node and
+  // the position of its next out-edge in `out`) hold each node at most
+  // once: flat arrays of `nodes` entries (issue 20).
+  S.Stack.resize(Nodes);
+  S.FrameNode.resize(Nodes);
+  S.FrameNext.resize(Nodes);
+  unsigned *Stack = S.Stack.data(), *FrameNode = S.FrameNode.data(),
+           *FrameNext = S.FrameNext.data();
+  const unsigned *First = Out.First.data(), *Items = Out.Items.data();
+  size_t Top = 0;
   unsigned Counter = 0, Comps = 0;
-  // Iterative Tarjan: frames of (node, next child position).
-  std::vector<std::pair<unsigned, size_t>> &Frames = S.Frames;
+  auto Visit = [&](unsigned V, size_t Depth) {
+    Index[V] = Low[V] = Counter++;
+    Stack[Top++] = V;
+    OnStack[V] = 1;
+    FrameNode[Depth] = V;
+    FrameNext[Depth] = First[V];
+  };
   for (unsigned Root = 0; Root < Nodes; ++Root) {
     if (Index[Root] != None)
       continue;
-    Frames.assign(1, {Root, 0});
-    Index[Root] = Low[Root] = Counter++;
-    Stack.push_back(Root);
-    OnStack[Root] = 1;
-    while (!Frames.empty()) {
-      auto &[v, next] = Frames.back();
-      if (next < Out.First[v + 1] - Out.First[v]) {
-        unsigned W = Edges[Out.Items[Out.First[v] + next++]].To;
-        if (Index[W] == None) {
-          Index[W] = Low[W] = Counter++;
-          Stack.push_back(W);
-          OnStack[W] = 1;
-          Frames.push_back({W, 0});
-        } else if (OnStack[W]) {
-          Low[v] = std::min(Low[v], Index[W]);
-        }
+    Visit(Root, 0);
+    size_t Depth = 1;
+    while (Depth) {
+      const unsigned V = FrameNode[Depth - 1];
+      if (FrameNext[Depth - 1] < First[V + 1]) {
+        const unsigned W = Edges[Items[FrameNext[Depth - 1]++]].To;
+        if (Index[W] == None)
+          Visit(W, Depth++);
+        else if (OnStack[W])
+          Low[V] = std::min(Low[V], Index[W]);
         continue;
       }
-      if (Low[v] == Index[v]) {
+      if (Low[V] == Index[V]) {
         unsigned W;
         do {
-          W = Stack.back();
-          Stack.pop_back();
+          W = Stack[--Top];
           OnStack[W] = 0;
           Comp[W] = Comps;
-        } while (W != v);
+        } while (W != V);
         ++Comps;
       }
-      unsigned Done = v;
-      Frames.pop_back();
-      if (!Frames.empty())
-        Low[Frames.back().first] =
-            std::min(Low[Frames.back().first], Low[Done]);
+      if (--Depth)
+        Low[FrameNode[Depth - 1]] = std::min(Low[FrameNode[Depth - 1]], Low[V]);
     }
   }
   return Comps;
