@@ -64,6 +64,14 @@ cl::opt<double> OptReorderThreshold(
              "loop is reordered"),
     cl::init(2.0), cl::value_desc("percent"));
 
+cl::opt<std::string> OptReorderGain(
+    "loopperf-reorder-gain",
+    cl::desc("loopperf: what a reordering must gain: 'window' (default: "
+             "what the finite ROB, schedulers and queues cost each order in "
+             "the simulation) or 'simulated' (the whole simulated "
+             "difference)"),
+    cl::init("window"), cl::value_desc("window|simulated"));
+
 bool parseUnsigned(StringRef S, unsigned &Out) {
   return !S.getAsInteger(10, Out);
 }
@@ -128,6 +136,11 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
         Bad("reorder must be 1 or 0");
       else if (!Given("reorder"))
         O.Reorder = On;
+    } else if (HasValue && Key == "reorder-gain") {
+      if (Value != "window" && Value != "simulated")
+        Bad("reorder-gain must be window or simulated");
+      else if (!Given("reorder-gain"))
+        O.ReorderGainSimulated = Value == "simulated";
     } else if (HasValue && Key == "reorder-threshold") {
       double Percent;
       if (Value.getAsDouble(Percent) || Percent < 0)
@@ -136,7 +149,8 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
         O.ReorderThreshold = Percent;
     } else {
       Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, "
-          "max-instructions=, simulate, plan=, reorder=, reorder-threshold=)");
+          "max-instructions=, simulate, plan=, reorder=, reorder-threshold=, "
+          "reorder-gain=)");
     }
   }
 }
@@ -164,6 +178,11 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
   O.PlanFile = OptPlan;
   O.Reorder = OptReorder;
   O.ReorderThreshold = OptReorderThreshold;
+  O.ReorderGainSimulated = OptReorderGain == "simulated";
+  if (OptReorderGain != "window" && OptReorderGain != "simulated")
+    Problems.push_back("-loopperf-reorder-gain: expected window or simulated, "
+                       "not '" +
+                       OptReorderGain + "'");
   if (const char *Env = std::getenv("LOOPPERF_OPTIONS")) {
     auto Given = [](StringRef Key) {
       if (Key == "off")
@@ -184,6 +203,8 @@ PassOptions readOptions(std::vector<std::string> &Problems) {
         return OptReorder.getNumOccurrences() > 0;
       if (Key == "reorder-threshold")
         return OptReorderThreshold.getNumOccurrences() > 0;
+      if (Key == "reorder-gain")
+        return OptReorderGain.getNumOccurrences() > 0;
       return OptMaxInsts.getNumOccurrences() > 0;
     };
     applyEnvironment(std::string(Env), O, Given, Problems);

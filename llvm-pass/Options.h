@@ -31,6 +31,12 @@ struct PassOptions {
   /// predicts a gain (Reorder.h); off by default.
   bool Reorder = false;
   double ReorderThreshold = 2.0; ///< the least predicted gain applied, in %
+  /// How an order's gain is predicted (Reorder.cpp): by default only what
+  /// the finite window (ROB, schedulers, load/store queues) costs each
+  /// order in the simulation counts; with ReorderGainSimulated the whole
+  /// simulated difference, port-choice effects included (measured without
+  /// gain on Zen 3 and Zen 5, bench/results/tune-*.md).
+  bool ReorderGainSimulated = false;
 };
 
 /// A warning about the plugin's own settings (bad LOOPPERF_OPTIONS, an

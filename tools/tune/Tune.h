@@ -47,7 +47,7 @@ struct Score {
   std::string Confidence = "high";
   /// With a profile: the iterations per entry of the machine loop the
   /// score is read from (the widest main body); nullopt when unknown.
-  std::optional<double> IterationsPerEntry;
+  std::optional<double> IterationsPerEntry = std::nullopt;
 };
 
 /// The source loop's score among `Loops` (the machine loops of one compile

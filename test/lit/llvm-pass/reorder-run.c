@@ -6,7 +6,7 @@
 // from both builds.
 //
 // RUN: %clang -O2 -march=x86-64-v3 -mtune=alderlake %s -o %t.plain
-// RUN: env LOOPPERF_OPTIONS=reorder=1 %clang -O2 -march=x86-64-v3 -mtune=alderlake \
+// RUN: env LOOPPERF_OPTIONS="reorder=1 reorder-gain=simulated" %clang -O2 -march=x86-64-v3 -mtune=alderlake \
 // RUN:   -fpass-plugin=%plugin -Rpass=loopperf %s -o %t.reordered 2>&1 \
 // RUN:   | %FileCheck %s --check-prefix=REMARK
 // RUN: %t.plain > %t.plain.out
