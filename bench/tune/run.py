@@ -384,11 +384,12 @@ def part_reorder(args, tools, files, rows, notes, stats):
 
 def train_profile(cc, cmd, wrapper, base, kernel, cwd):
     """The project's file trained on the kernel (bench/tune/train.c at
-    TRAIN_SIZES): the option that makes a compile use the profile. clang:
-    the merged profile (llvm-profdata). GCC reads <object>.gcda, named
-    after each object: the trained file is linked under the names of the
-    objects this script and the tuner write (default, x, tuned); the tuner
-    links its own scratch objects' names (tools/tune/Compile.cpp)."""
+    TRAIN_SIZES): the options that make a compile use the profile. clang:
+    the merged profile (llvm-profdata). GCC names the .gcda and each static
+    function's profile after the trained object's path (its aux name), so
+    every GCC compile here keeps that name with -dumpbase (the tuner's
+    scratch compiles do the same, tools/tune/Compile.h); a link under
+    another object's name would lose the static functions' profiles."""
     clang = cc.startswith("clang")
     instr = base + ".instr.o"
     flag = "-fprofile-instr-generate" if clang else "-fprofile-generate"
@@ -401,13 +402,8 @@ def train_profile(cc, cmd, wrapper, base, kernel, cwd):
     if clang:
         profile = base + ".profdata"
         run([f"llvm-profdata-{cc.split('-')[1]}", "merge", "-o", profile, raw])
-        return "-fprofile-instr-use=" + profile
-    for name in ("default", "x", "tuned"):
-        link = f"{base}.{name}.gcda"
-        if os.path.lexists(link):
-            os.remove(link)
-        os.symlink(base + ".instr.gcda", link)
-    return "-fprofile-use"
+        return ["-fprofile-instr-use=" + profile]
+    return ["-fprofile-use", "-dumpbase", base + ".instr"]
 
 
 def part_real(args, tools, rows, notes, stats):
@@ -430,11 +426,13 @@ def part_real(args, tools, rows, notes, stats):
             wrapper = base + ".wrapper.o"
             run([cc, "-O2", "-fPIC", *ALIGN, f"-DKERNEL_{kernel}", "-I.", *include, "-c",
                  os.path.join(HERE, "real_kernels.c"), "-o", wrapper], cwd=src)
-            cmd = [*cmd, train_profile(cc, cmd, wrapper, base, kernel, src)]
+            cmd = [*cmd, *train_profile(cc, cmd, wrapper, base, kernel, src)]
             run([*cmd, "-o", base + ".default.o"], cwd=src)
             variants = []
             try:
-                report = run([tools["tune"], "-o", base + ".plan", "--", *cmd, "-o", base + ".x.o"],
+                # GCC: the trained object's name, whose .gcda the tuner reads.
+                tune_out = base + (".x.o" if cc.startswith("clang") else ".instr.o")
+                report = run([tools["tune"], "-o", base + ".plan", "--", *cmd, "-o", tune_out],
                              env=env, cwd=src)
                 m = re.search(r"([0-9.]+) s of compile time", report)
                 stats["tune_seconds"] += float(m.group(1)) if m else 0

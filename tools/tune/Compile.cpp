@@ -158,6 +158,17 @@ bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
       return false;
     }
     Out.GccProfileData = Data.str().str();
+    llvm::SmallString<256> Aux(Data);
+    llvm::sys::path::replace_extension(Aux, "");
+    Out.GccAuxBase = Aux.str().str();
+    Out.GccRecord = Out.GccAuxBase + ".opt-record.json.gz";
+    if (llvm::sys::fs::exists(Out.GccRecord)) {
+      Error = "GCC would write the tuner's optimization records to " +
+              Out.GccRecord +
+              ", which exists: move it away (the compiles with the profile "
+              "must keep the object's name, see docs/tune.md)";
+      return false;
+    }
   }
   Out.Args = std::move(Args);
   return true;
@@ -215,15 +226,8 @@ CompileResult compileWithPlan(const CompileCommand &C,
     Args.insert(Args.end(), {"-fplugin=" + C.Plugin,
                              "-fplugin-arg-loopperf-plan=" + PlanPath,
                              "-fsave-optimization-record"});
-    if (!C.GccProfileData.empty()) {
-      const std::string Link = Base + ".gcda";
-      llvm::sys::fs::remove(Link);
-      if (std::error_code EC =
-              llvm::sys::fs::create_link(C.GccProfileData, Link)) {
-        R.Error = "cannot link " + Link + " to GCC's profile: " + EC.message();
-        return R;
-      }
-    }
+    if (!C.GccAuxBase.empty())
+      Args.insert(Args.end(), {"-dumpbase", C.GccAuxBase});
   }
   const auto Start = std::chrono::steady_clock::now();
   const int Status = run(Args, Env, Log, R.Error);
@@ -241,6 +245,12 @@ CompileResult compileWithPlan(const CompileCommand &C,
       const std::string Bytes = gate::readFileBytes(Records);
       R.Loops = gate::readClangYaml(Bytes, Records);
       R.Keys = readPlanKeys(Bytes, Records, C.Kind);
+    } else if (!C.GccRecord.empty()) {
+      // With -dumpbase the record is named after the user's object.
+      const std::string Bytes = gate::readFileBytes(C.GccRecord);
+      llvm::sys::fs::remove(C.GccRecord);
+      R.Loops = gate::readGccRecord(Bytes, C.GccRecord);
+      R.Keys = readPlanKeys(Bytes, C.GccRecord, C.Kind);
     } else {
       // GCC names the record after the object:
       // <dir>/<name>.<suffix>.opt-record.json.gz.

@@ -23,10 +23,16 @@ struct CompileCommand {
   bool Profile = false; ///< -fprofile-use / -fprofile-instr-use is given
   /// GCC with -fprofile-use: the absolute path of the .gcda the user's
   /// compile reads. GCC names it after the object (`-o d/k.o` reads
-  /// d/k.gcda), so every scratch compile gets a link to it under its own
-  /// object's name; without one GCC would compile without the profile and
-  /// only warn.
+  /// d/k.gcda), and names each static function's profile after that path
+  /// too, so a scratch compile to another object would find no profile for
+  /// static functions (-Wmissing-profile). Every scratch compile therefore
+  /// keeps the user's object's name as its aux name (`-dumpbase d/k`): it
+  /// reads d/k.gcda itself, and GCC writes its optimization record as
+  /// d/k.opt-record.json.gz (GccRecord), which the tuner reads and removes
+  /// (so such compiles run one at a time).
   std::string GccProfileData;
+  std::string GccAuxBase; ///< d/k, absolute
+  std::string GccRecord;  ///< d/k.opt-record.json.gz, absolute
 };
 
 /// Checks the command (one source file, -c or -S), finds the compiler kind

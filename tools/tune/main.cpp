@@ -209,12 +209,13 @@ int tune(const char *Argv0) {
     for (unsigned I : Interleaves)
       Factors.push_back({U, I});
   std::vector<lt::CompileResult> Results(Factors.size());
-  for (size_t Begin = 0; Begin < Factors.size();
-       Begin += std::max(Jobs.getValue(), 1u)) {
+  // GCC with a profile writes every compile's record under the user's
+  // object's name (Compile.h GccRecord): one compile at a time.
+  const unsigned AtOnce =
+      C.GccRecord.empty() ? std::max(Jobs.getValue(), 1u) : 1u;
+  for (size_t Begin = 0; Begin < Factors.size(); Begin += AtOnce) {
     std::vector<std::future<lt::CompileResult>> Running;
-    for (size_t I = Begin;
-         I < std::min(Factors.size(), Begin + std::max(Jobs.getValue(), 1u));
-         ++I)
+    for (size_t I = Begin; I < std::min(Factors.size(), Begin + AtOnce); ++I)
       Running.push_back(std::async(std::launch::async, [&, I] {
         return lt::compileWithPlan(
             C, planText(Keys, Factors[I]), Scratch,
