@@ -61,10 +61,11 @@ bool isSource(llvm::StringRef Arg) {
 /// Options whose value is the next argument (so it is not a source file).
 bool takesValue(llvm::StringRef Arg) {
   static const char *const Options[] = {
-      "-o",       "-I",       "-D",         "-U",     "-include",
-      "-isystem", "-iquote",  "-idirafter", "-MF",    "-MT",
-      "-MQ",      "-x",       "-Xclang",    "-mllvm", "-Xlinker",
-      "-target",  "--target", "-imacros",   "-arch",  "-main-file-name"};
+      "-o",        "-I",       "-D",           "-U",     "-include",
+      "-isystem",  "-iquote",  "-idirafter",   "-MF",    "-MT",
+      "-MQ",       "-x",       "-Xclang",      "-mllvm", "-Xlinker",
+      "-target",   "--target", "-imacros",     "-arch",  "-main-file-name",
+      "-dumpbase", "-dumpdir", "-dumpbase-ext"};
   for (const char *O : Options)
     if (Arg == O)
       return true;
@@ -86,9 +87,11 @@ bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
   }
   bool Compiles = false;
   std::vector<std::string> Sources;
-  std::string Output, GccProfileUse;
+  std::string Output, GccProfileUse, GccDumpOption;
   for (size_t I = 1; I < Args.size(); ++I) {
     llvm::StringRef A = Args[I];
+    if (A == "-dumpbase" || A == "-dumpdir" || A == "-dumpbase-ext")
+      GccDumpOption = A.str();
     if (A == "-c" || A == "-S")
       Compiles = true;
     else if (A == "-o" && I + 1 < Args.size())
@@ -145,6 +148,12 @@ bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
               "beside the object (or run from its directory)";
       return false;
     }
+    if (!GccDumpOption.empty()) {
+      Error = "GCC's " + GccDumpOption +
+              " changes the profile's and the records' names, which the "
+              "tuner derives from the object's: remove it (see docs/tune.md)";
+      return false;
+    }
     // GCC reads <object without its extension>.gcda, the object being -o's
     // or the source's name with .o in the current directory.
     llvm::SmallString<256> Data(
@@ -158,7 +167,13 @@ bool inspectCommand(std::vector<std::string> Args, CompileCommand &Out,
       return false;
     }
     Out.GccProfileData = Data.str().str();
-    llvm::SmallString<256> Aux(Data);
+    // The aux name exactly as the user's compile spells it (relative stays
+    // relative): a static function's profile is keyed by that text, so
+    // `-o k.o` trained in its directory has no profile under the aux name
+    // /abs/k (-Wmissing-profile; lit tune/tune-gcc-static.c). The scratch
+    // compiles run in the user's directory, as this command would.
+    llvm::SmallString<256> Aux(
+        Output.empty() ? llvm::sys::path::filename(Out.Source).str() : Output);
     llvm::sys::path::replace_extension(Aux, "");
     Out.GccAuxBase = Aux.str().str();
     Out.GccRecord = Out.GccAuxBase + ".opt-record.json.gz";
@@ -226,8 +241,16 @@ CompileResult compileWithPlan(const CompileCommand &C,
     Args.insert(Args.end(), {"-fplugin=" + C.Plugin,
                              "-fplugin-arg-loopperf-plan=" + PlanPath,
                              "-fsave-optimization-record"});
-    if (!C.GccAuxBase.empty())
-      Args.insert(Args.end(), {"-dumpbase", C.GccAuxBase});
+    if (!C.GccAuxBase.empty()) {
+      // The aux name d/k is -dumpdir's prefix and -dumpbase's name; without
+      // -dumpdir GCC would prefix the scratch object's directory, and an
+      // absolute -dumpbase would not be the text a relative -o trained.
+      std::string DumpDir = llvm::sys::path::parent_path(C.GccAuxBase).str();
+      if (!DumpDir.empty() && DumpDir.back() != '/')
+        DumpDir += '/';
+      Args.insert(Args.end(), {"-dumpdir", DumpDir, "-dumpbase",
+                               llvm::sys::path::filename(C.GccAuxBase).str()});
+    }
   }
   const auto Start = std::chrono::steady_clock::now();
   const int Status = run(Args, Env, Log, R.Error);

@@ -26,13 +26,14 @@ struct CompileCommand {
   /// d/k.gcda), and names each static function's profile after that path
   /// too, so a scratch compile to another object would find no profile for
   /// static functions (-Wmissing-profile). Every scratch compile therefore
-  /// keeps the user's object's name as its aux name (`-dumpbase d/k`): it
-  /// reads d/k.gcda itself, and GCC writes its optimization record as
-  /// d/k.opt-record.json.gz (GccRecord), which the tuner reads and removes
-  /// (so such compiles run one at a time).
+  /// keeps the user's object's name as its aux name, spelled as the user's
+  /// -o spells it (`-dumpdir d/ -dumpbase k`): it reads d/k.gcda itself,
+  /// and GCC writes its optimization record as d/k.opt-record.json.gz
+  /// (GccRecord), which the tuner reads and removes (so such compiles run
+  /// one at a time).
   std::string GccProfileData;
-  std::string GccAuxBase; ///< d/k, absolute
-  std::string GccRecord;  ///< d/k.opt-record.json.gz, absolute
+  std::string GccAuxBase; ///< d/k, spelled as the user's -o spells it
+  std::string GccRecord;  ///< d/k.opt-record.json.gz, likewise
 };
 
 /// Checks the command (one source file, -c or -S), finds the compiler kind
