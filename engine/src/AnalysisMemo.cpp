@@ -29,26 +29,28 @@ public:
     H = (H ^ V) * 0x9e3779b97f4a7c15ull;
     H ^= H >> 29;
   }
-  void add(std::string_view S) {
-    add(S.size());
-    size_t I = 0;
-    for (; I + 8 <= S.size(); I += 8) {
-      uint64_t W;
-      std::memcpy(&W, S.data() + I, 8);
-      add(W);
-    }
-    uint64_t Tail = 0;
-    std::memcpy(&Tail, S.data() + I, S.size() - I);
-    add(Tail);
-  }
+  void add(std::string_view S) { addBytes(S.data(), S.size()); }
   void add(const std::vector<RegUnit> &Units) {
-    add(Units.size());
-    for (RegUnit U : Units)
-      add(U);
+    addBytes(reinterpret_cast<const char *>(Units.data()),
+             Units.size() * sizeof(RegUnit));
   }
   uint64_t value() const { return H; }
 
 private:
+  /// Eight bytes a step, the length and the last few bytes in one more.
+  void addBytes(const char *Data, size_t Size) {
+    size_t I = 0;
+    for (; I + 8 <= Size; I += 8) {
+      uint64_t W;
+      std::memcpy(&W, Data + I, 8);
+      add(W);
+    }
+    uint64_t Tail = Size;
+    for (; I < Size; ++I)
+      Tail = Tail << 8 | static_cast<unsigned char>(Data[I]);
+    add(Tail);
+  }
+
   uint64_t H = 0xcbf29ce484222325ull;
 };
 
