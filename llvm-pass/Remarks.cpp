@@ -27,7 +27,8 @@ namespace {
 void append(DiagnosticInfoOptimizationBase &Rem, RemarkLine &&Line, bool Flat) {
   if (Flat) {
     Arg A;
-    A.Val = Line.text();
+    A.Val =
+        Line.Parts.size() == 1 ? std::move(Line.Parts[0].Value) : Line.text();
     Rem.insert(std::move(A));
     return;
   }
@@ -78,6 +79,7 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   Opts.Advice = Streamer || Handler.isMissedOptRemarkEnabled(PassName);
   Opts.TakenBranches = Body.TakenBranches;
   Opts.Role = Role;
+  Opts.Flat = !Streamer; // append's Flat: the parts are not kept apart
   RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
   if (Opts.Summary) {
