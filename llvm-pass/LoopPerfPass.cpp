@@ -8,6 +8,7 @@
 #include "Reorder.h"
 
 #include "loopperf/Analysis.h"
+#include "loopperf/AnalysisMemo.h"
 #include "loopperf/BuiltinModels.h"
 #include "loopperf/Json.h"
 
@@ -189,6 +190,7 @@ void LoopPerfPass::getAnalysisUsage(AnalysisUsage &AU) const {
 bool LoopPerfPass::doInitialization(Module &M) {
   bool Changed = Displaced && Displaced->doInitialization(M);
   JsonLoops = Json::array();
+  Memo = std::make_unique<AnalysisMemo>();
   // No exception leaves the plugin (it would abort the compiler): a failure
   // here turns loopperf off for the module, with a warning.
   try {
@@ -384,6 +386,10 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
       Analysis.Simulate = Opts.Simulate;
       Analysis.SimulationDetails = Opts.Detail >= 2; // simulationLines
       LoopReport Report;
+      // A kernel seen before in this file but for its labels and lines
+      // (loopperf/AnalysisMemo.h): its report, relocated.
+      AnalysisMemo::Key MemoKey;
+      bool Remember = false;
       if (Body.MultiPath) {
         // Control flow inside the loop: the engine weighs its paths.
         std::string Why;
@@ -397,8 +403,12 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
         }
         Body.Kernel = std::move(A->Kernel);
         Report = std::move(A->Report);
+      } else if (std::optional<LoopReport> Found = Memo->find(
+                     Body.Kernel, *Choice.Model, Analysis, MemoKey)) {
+        Report = std::move(*Found);
       } else {
         Report = analyzeLoop(Body.Kernel, *Choice.Model, Analysis);
+        Remember = true;
       }
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.
@@ -415,6 +425,9 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
       emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I]);
       if (!Opts.JsonFile.empty())
         JsonLoops.push_back(std::move(Loop));
+      // Done with both: moved, not copied, into the memo.
+      if (Remember)
+        Memo->remember(MemoKey, std::move(Body.Kernel), std::move(Report));
     } catch (const std::exception &E) {
       LoopBody Failed;
       Failed.Header = Loops[I]->getHeader();

@@ -18,6 +18,10 @@
 #include <string>
 #include <vector>
 
+namespace loopperf {
+class AnalysisMemo;
+}
+
 namespace loopperf::llvmpass {
 
 class LoopPerfPass : public llvm::MachineFunctionPass {
@@ -48,6 +52,9 @@ private:
   std::unique_ptr<llvm::MachineFunctionPass> Displaced;
   PassOptions Opts;
   std::unique_ptr<ModelChooser> Models;
+  /// The reports of this module's kernels, for the loops that repeat one
+  /// (loopperf/AnalysisMemo.h).
+  std::unique_ptr<AnalysisMemo> Memo;
   /// One loopJson object per analysed loop, with its source location.
   Json JsonLoops = Json::array();
 };

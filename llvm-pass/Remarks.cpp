@@ -21,8 +21,17 @@ namespace {
 
 /// The line's parts as the remark's arguments, moved in (`Rem << ...`
 /// copies each): a literal part is what `Rem << StringRef` makes, an
-/// argument keyed "String".
-void append(DiagnosticInfoOptimizationBase &Rem, RemarkLine &&Line) {
+/// argument keyed "String". `Flat`: the whole line as one literal, for a
+/// remark that only the diagnostics receive (no remarks file): they read
+/// the arguments' values concatenated (getMsg), never their keys.
+void append(DiagnosticInfoOptimizationBase &Rem, RemarkLine &&Line, bool Flat) {
+  if (Flat) {
+    Arg A;
+    A.Val =
+        Line.Parts.size() == 1 ? std::move(Line.Parts[0].Value) : Line.text();
+    Rem.insert(std::move(A));
+    return;
+  }
   for (RemarkPart &P : Line.Parts) {
     Arg A;
     if (!P.Key.empty())
@@ -70,16 +79,17 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   Opts.Advice = Streamer || Handler.isMissedOptRemarkEnabled(PassName);
   Opts.TakenBranches = Body.TakenBranches;
   Opts.Role = Role;
+  Opts.Flat = !Streamer; // append's Flat: the parts are not kept apart
   RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
   if (Opts.Summary) {
-    append(Summary, std::move(Text.Summary));
+    append(Summary, std::move(Text.Summary), !Streamer);
     ORE.emit(Summary);
   }
   for (RemarkLine &Line : Text.Advice) {
     MachineOptimizationRemarkMissed Advice(PassName, "LoopPerfAdvice", Body.Loc,
                                            Body.Header);
-    append(Advice, std::move(Line));
+    append(Advice, std::move(Line), !Streamer);
     ORE.emit(Advice);
   }
   if (Text.Details.empty())
@@ -92,13 +102,13 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   for (size_t I = 0; I < Text.Details.size(); ++I) {
     if (I)
       Rem << "; ";
-    append(Rem, std::move(Text.Details[I]));
+    append(Rem, std::move(Text.Details[I]), !Streamer);
   }
   ORE.emit(Rem);
   for (RemarkLine &Line : Text.Instructions) {
     MachineOptimizationRemarkAnalysis IRem(PassName, "LoopPerfInstruction",
                                            Body.Loc, Body.Header);
-    append(IRem, std::move(Line));
+    append(IRem, std::move(Line), !Streamer);
     ORE.emit(IRem);
   }
 }

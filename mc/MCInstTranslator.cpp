@@ -307,17 +307,18 @@ void ShapeCache::insert(const std::string &Key, const Facts &F) {
     Map.try_emplace(Key, F);
 }
 
-const Instruction *ShapeCache::findInstruction(const std::string &Key) const {
+const ShapeCache::Translated *
+ShapeCache::findInstruction(const std::string &Key) const {
   std::lock_guard<std::mutex> Guard(Lock);
   auto It = Instructions.find(Key);
   return It == Instructions.end() ? nullptr : &It->second;
 }
 
 void ShapeCache::insertInstruction(const std::string &Key,
-                                   const Instruction &I) {
+                                   const Translated &T) {
   std::lock_guard<std::mutex> Guard(Lock);
   if (Instructions.size() < MaxInstructions)
-    Instructions.try_emplace(Key, I);
+    Instructions.try_emplace(Key, T);
 }
 
 ShapeCache &ShapeCache::forSubtarget(const MCSubtargetInfo &STI) {
@@ -357,14 +358,26 @@ Instruction MCInstTranslator::translate(const MCInst &Inst) const {
   // The translation is a function of the MCInst's content alone (for the
   // printers this cache is shared with), so an instruction seen before is
   // copied, not printed and translated again.
-  std::string Key;
-  if (!instKey(Inst, KeyKind::Exact, Key))
+  // A branch's target is keyed apart: the copy takes this one's label.
+  std::string Key, Label;
+  if (!instKey(Inst, KeyKind::Exact, Key, &Label))
     return translateUncached(Inst);
-  if (const Instruction *Known = Shapes->findInstruction(Key))
-    return *Known;
-  Instruction I = translateUncached(Inst);
-  Shapes->insertInstruction(Key, I);
-  return I;
+  if (const ShapeCache::Translated *Known = Shapes->findInstruction(Key)) {
+    Instruction I = Known->I;
+    if (Known->Label != Label)
+      I.Text.replace(Known->LabelAt, Known->Label.size(), Label);
+    return I;
+  }
+  ShapeCache::Translated T{translateUncached(Inst), Label, 0};
+  if (!Label.empty()) {
+    // The label printed once, as is (a plain name), or no copies.
+    T.LabelAt = T.I.Text.find(Label);
+    if (T.LabelAt == std::string::npos ||
+        T.I.Text.find(Label, T.LabelAt + 1) != std::string::npos)
+      return std::move(T.I);
+  }
+  Shapes->insertInstruction(Key, T);
+  return std::move(T.I);
 }
 
 Instruction MCInstTranslator::translateUncached(const MCInst &Inst) const {
@@ -406,9 +419,15 @@ const ShapeCache::Register &MCInstTranslator::reg(MCRegister Reg) const {
   return *Slot;
 }
 
-bool MCInstTranslator::instKey(const MCInst &MI, KeyKind Kind,
-                               std::string &Key) const {
+bool MCInstTranslator::instKey(const MCInst &MI, KeyKind Kind, std::string &Key,
+                               std::string *Label) const {
   const bool Exact = Kind == KeyKind::Exact;
+  if (Label) {
+    Label->clear();
+    const MCInstrDesc &D = MII.get(MI.getOpcode());
+    if (!X86 || !Exact || !D.isBranch() || D.isCall() || D.mayLoad())
+      Label = nullptr;
+  }
   auto Raw = [&Key](auto V) {
     Key.append(reinterpret_cast<const char *>(&V), sizeof(V));
   };
@@ -429,7 +448,10 @@ bool MCInstTranslator::instKey(const MCInst &MI, KeyKind Kind,
     StringRef N = Sym.getName();
     if (Exact && (N.empty() || Sym.isVariable()))
       return false;
-    if (!Exact && PlainName(N)) {
+    if (Label && Label->empty() && PlainName(N)) {
+      Key += 'l';
+      *Label = N.str();
+    } else if (!Exact && PlainName(N)) {
       Key += 'p';
     } else {
       Key += 'n';

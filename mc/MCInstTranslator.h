@@ -59,7 +59,9 @@ std::string foldSpaces(const std::string &Text);
 /// (opcode, flags, every register, immediate and symbol name): one seen
 /// before is copied instead of printed and translated again (a loop's
 /// instructions recur across the loops of a file: the same induction
-/// steps, compares and loads). At most `MaxInstructions` of them.
+/// steps, compares and loads). A branch's target label is left out of
+/// that key and replaced in the copy's text: every loop's back branch
+/// names its own block. At most `MaxInstructions` of them.
 class ShapeCache {
 public:
   struct Facts {
@@ -87,10 +89,18 @@ public:
   const Facts *find(const std::string &Key) const;
   /// Stores `F` for `Key` (the first one stored wins; nothing once full).
   void insert(const std::string &Key, const Facts &F);
+  /// A translated instruction. A branch's target label is not part of its
+  /// key: `Label` is the one in `I.Text`, at `LabelAt`, which another
+  /// instruction of the key replaces by its own.
+  struct Translated {
+    Instruction I;
+    std::string Label;
+    size_t LabelAt = 0;
+  };
   /// The translation stored for exact key `Key`, null when not seen.
-  const Instruction *findInstruction(const std::string &Key) const;
-  /// Stores `I` for `Key` (the first one stored wins; nothing once full).
-  void insertInstruction(const std::string &Key, const Instruction &I);
+  const Translated *findInstruction(const std::string &Key) const;
+  /// Stores `T` for `Key` (the first one stored wins; nothing once full).
+  void insertInstruction(const std::string &Key, const Translated &T);
   /// The facts of register `Id`, made by `Make` the first time.
   template <typename MakeFn>
   const Register &reg(unsigned Id, const MakeFn &Make) {
@@ -109,7 +119,7 @@ public:
 private:
   mutable std::mutex Lock;
   std::unordered_map<std::string, Facts> Map;
-  std::unordered_map<std::string, Instruction> Instructions;
+  std::unordered_map<std::string, Translated> Instructions;
   std::unordered_map<unsigned, Register> Registers;
 };
 
@@ -163,8 +173,12 @@ private:
   /// The key of `Inst` in the ShapeCache; false when an operand has none
   /// (an expression other than a symbol, a symbol plus a constant or a
   /// constant; for an exact key also a symbol without a name or with a
-  /// value): then nothing is cached.
-  bool instKey(const llvm::MCInst &Inst, KeyKind Kind, std::string &Key) const;
+  /// value): then nothing is cached. With `Label`, an exact key leaves out
+  /// the name of a branch's target (a plain name, the first such operand
+  /// of a branch that is no call and reads no memory: its name is only in
+  /// the text) and sets `Label` to it.
+  bool instKey(const llvm::MCInst &Inst, KeyKind Kind, std::string &Key,
+               std::string *Label = nullptr) const;
 
   const llvm::MCInstrInfo &MII;
   const llvm::MCRegisterInfo &MRI;

@@ -5,9 +5,9 @@
 #include "loopperf/Isa.h"
 
 #include <cstdlib>
-#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace loopperf {
@@ -36,18 +36,37 @@ unsigned commonElementBytes(const LoopKernel &K, const IsaTraits &Isa) {
 /// the iteration started, times `Mul`, plus `Offset`; `Base` empty = a
 /// constant (the same every iteration). What a register holds after
 /// anything but a constant update (Instruction::Update) is not affine:
-/// nullopt.
+/// nullopt. Names point into the kernel and the ISA's tables.
 struct Affine {
-  std::string Base;
+  std::string_view Base;
   int64_t Mul = 1;
   int64_t Offset = 0;
 };
-using AffineMap = std::map<std::string, std::optional<Affine>, std::less<>>;
 
-std::optional<Affine> valueOf(const AffineMap &Values, const std::string &R) {
-  auto It = Values.find(R);
-  return It == Values.end() ? Affine{R, 1, 0} : It->second;
-}
+/// Every GPR written so far and its value: a loop writes a few, so a
+/// vector searched in order (issue 20: no string copies, no tree).
+class AffineMap {
+public:
+  /// `R`'s value; a register not written holds its start value.
+  std::optional<Affine> valueOf(std::string_view R) const {
+    for (const auto &[Name, Value] : Entries)
+      if (Name == R)
+        return Value;
+    return Affine{R, 1, 0};
+  }
+  void set(std::string_view R, const std::optional<Affine> &Value) {
+    for (auto &[Name, Old] : Entries)
+      if (Name == R) {
+        Old = Value;
+        return;
+      }
+    Entries.emplace_back(R, Value);
+  }
+  size_t size() const { return Entries.size(); }
+
+private:
+  std::vector<std::pair<std::string_view, std::optional<Affine>>> Entries;
+};
 
 /// How much `R`'s value at the start of an iteration advances per
 /// iteration, from `End` (every register's value when the iteration ends).
@@ -57,10 +76,11 @@ std::optional<Affine> valueOf(const AffineMap &Values, const std::string &R) {
 /// scales itself (End = m x R + e, m != 1) grows geometrically, and a copy
 /// cycle that never reaches a step or a constant (two registers swapped
 /// every iteration) has no stride.
-std::optional<int64_t> iterationStride(const AffineMap &End, std::string R) {
+std::optional<int64_t> iterationStride(const AffineMap &End,
+                                       std::string_view R) {
   int64_t Factor = 1;
   for (size_t Hops = 0; Hops <= End.size(); ++Hops) {
-    std::optional<Affine> V = valueOf(End, R);
+    std::optional<Affine> V = End.valueOf(R);
     if (!V)
       return std::nullopt;
     if (V->Base.empty())
@@ -99,7 +119,7 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
           return Affine{};
         if (!Isa.isGprRegister(Reg))
           return std::nullopt; // vector index (gather/scatter)
-        return valueOf(Values, Reg);
+        return Values.valueOf(Reg);
       };
       Refs.push_back({&In, &R, At(R.Base), At(R.Index)});
     }
@@ -107,7 +127,7 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
     if (const std::optional<ConstantUpdate> &U = In.Update) {
       if (U->From.empty())
         Updated = Affine{"", 1, U->Delta};
-      else if (std::optional<Affine> From = valueOf(Values, U->From))
+      else if (std::optional<Affine> From = Values.valueOf(U->From))
         Updated = Affine{From->Base, From->Mul * U->Scale,
                          From->Offset * U->Scale + U->Delta};
     }
@@ -115,7 +135,7 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
       if (!Isa.IsGprUnit(U))
         continue;
       const std::string &R = Isa.unitRegister(U);
-      Values[R] = In.Update && R == In.Update->Reg ? Updated : std::nullopt;
+      Values.set(R, In.Update && R == In.Update->Reg ? Updated : std::nullopt);
     }
   }
   auto StrideOf =

@@ -38,20 +38,36 @@ std::string boundKey(const StageResult &S) {
 
 using detail::clean;
 
+/// A line part by part; `Flat` (RemarkOptions::Flat): one literal part
+/// with the whole text.
 class LineBuilder {
 public:
-  LineBuilder() { Line.Parts.reserve(32); }
-  LineBuilder &operator<<(std::string Literal) {
-    Line.Parts.push_back({std::string(), std::move(Literal)});
+  explicit LineBuilder(bool Flat = false) : Flat(Flat) {
+    if (Flat) {
+      Line.Parts.emplace_back();
+      Line.Parts.back().Value.reserve(256);
+    } else {
+      Line.Parts.reserve(32);
+    }
+  }
+  LineBuilder &operator<<(std::string_view Literal) {
+    if (Flat)
+      Line.Parts.back().Value += Literal;
+    else
+      Line.Parts.push_back({std::string(), std::string(Literal)});
     return *this;
   }
-  LineBuilder &arg(std::string Key, std::string Value) {
-    Line.Parts.push_back({std::move(Key), std::move(Value)});
+  LineBuilder &arg(std::string_view Key, std::string Value) {
+    if (Flat)
+      Line.Parts.back().Value += Value;
+    else
+      Line.Parts.push_back({std::string(Key), std::move(Value)});
     return *this;
   }
   RemarkLine take() { return std::move(Line); }
 
 private:
+  bool Flat;
   RemarkLine Line;
 };
 
@@ -87,7 +103,7 @@ std::string busiestPorts(const LoopReport &R, const MachineModel &M) {
 
 RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
                        const MachineModel &M, const RemarkOptions &O) {
-  LineBuilder B;
+  LineBuilder B(O.Flat);
   // A loop that calls is predicted without its callees: a lower bound.
   B << O.LoopName + (R.LowerBound ? " runs at least " : " runs ");
   B.arg("CyclesPerIteration", fixed2(R.CyclesPerIteration))
@@ -181,14 +197,14 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
                                     const RemarkOptions &O) {
   std::vector<RemarkLine> Lines;
   if (!O.ModelBasis.empty()) {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B << "model ";
     B.arg("Model", R.Model) << " (";
     B.arg("ModelBasis", O.ModelBasis) << ")";
     Lines.push_back(B.take());
   }
   {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B << "bounds (cycles/iteration): ";
     bool First = true;
     for (const StageResult &S : R.Stages) {
@@ -201,13 +217,13 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
     Lines.push_back(B.take());
   }
   {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B << "busiest ports: ";
     B.arg("BusiestPorts", busiestPorts(R, M));
     Lines.push_back(B.take());
   }
   {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     if (R.Recurrences.empty()) {
       B << "no loop-carried chain";
     } else {
@@ -223,7 +239,7 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
     Lines.push_back(B.take());
   }
   if (O.TakenBranches > 1) {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B << "the body spans several blocks with ";
     B.arg("TakenBranches", std::to_string(O.TakenBranches))
         << " taken branches per iteration; the front-end bound counts one";
@@ -233,7 +249,7 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
     // Each weighed path alone: its share, prediction and bottleneck.
     const std::vector<PathInfo> &Paths = R.Paths->Paths;
     for (size_t I = 0; I < Paths.size(); ++I) {
-      LineBuilder B;
+      LineBuilder B(O.Flat);
       B << fmt::format("path {} (", I + 1);
       B.arg("PathProbability",
             fmt::format("{:.0f}", 100 * Paths[I].Probability))
@@ -249,18 +265,18 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
     }
   }
   if (!R.UnknownInstructions.empty()) {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B << "not in the " + R.Model + " model (charged one uop each): ";
     B.arg("Unknown", fmt::format("{}", fmt::join(R.UnknownInstructions, "; ")));
     Lines.push_back(B.take());
   }
   for (const std::string &N : R.Notes) {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B.arg("Note", N);
     Lines.push_back(B.take());
   }
   {
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B << "confidence ";
     B.arg("Confidence", confidenceName(R.Conf.Level));
     if (!R.Conf.Reasons.empty()) {
@@ -276,7 +292,7 @@ std::vector<RemarkLine> detailLines(const LoopKernel &K, const LoopReport &R,
   {
     // The loop's identity across builds (loopperf/Fingerprint.h), which
     // loopperf-gate matches loops by; always the last detail line.
-    LineBuilder B;
+    LineBuilder B(O.Flat);
     B << "fingerprint ";
     B.arg("Fingerprint", R.Fingerprint);
     Lines.push_back(B.take());
@@ -398,7 +414,7 @@ std::vector<RemarkLine> simulationLines(const LoopReport &R) {
 /// then bound by ports); ...".
 RemarkLine adviceLine(const LoopKernel &K, const LoopAdvice &A,
                       const RemarkOptions &O) {
-  LineBuilder B;
+  LineBuilder B(O.Flat);
   B << O.LoopName + " is latency-bound on a reduction: ";
   B.arg("Accumulators", std::to_string(A.Accumulators))
       << fmt::format(" independent accumulators (e.g. interleave {}) would "

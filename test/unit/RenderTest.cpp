@@ -190,3 +190,26 @@ TEST(Render, RemarksSummaryAndDetail) {
                 .find("(elements/iteration unknown)"),
             std::string::npos);
 }
+
+// Flat (the clang plugin without a remarks file): the same texts, each
+// summary and detail line one literal part; the per-instruction lines keep
+// their parts, as many as without Flat.
+TEST(Render, FlatRemarksHaveTheSameText) {
+  Rendered S = sample();
+  RemarkOptions O;
+  O.Detail = 2;
+  const RemarkText Parts = formatRemarks(S.Kernel, S.Report, S.Model, O);
+  O.Flat = true;
+  const RemarkText Flat = formatRemarks(S.Kernel, S.Report, S.Model, O);
+  ASSERT_EQ(Flat.Summary.Parts.size(), 1u);
+  EXPECT_EQ(Flat.Summary.Parts[0].Key, "");
+  EXPECT_EQ(Flat.Summary.text(), Parts.Summary.text());
+  ASSERT_EQ(Flat.Details.size(), Parts.Details.size());
+  for (size_t I = 0; I < Flat.Details.size(); ++I) {
+    EXPECT_EQ(Flat.Details[I].Parts.size(), 1u) << I;
+    EXPECT_EQ(Flat.Details[I].text(), Parts.Details[I].text()) << I;
+  }
+  ASSERT_EQ(Flat.Instructions.size(), Parts.Instructions.size());
+  EXPECT_EQ(Flat.Instructions[0].Parts.size(),
+            Parts.Instructions[0].Parts.size());
+}

@@ -50,6 +50,12 @@ struct RemarkOptions {
   /// Taken branches per iteration when the body spans several blocks; > 1
   /// adds a detail line (the front-end bound counts one).
   unsigned TakenBranches = 1;
+  /// Each line as one literal part with the whole text (what text()
+  /// gives), for a caller that only shows the text: no part per value, no
+  /// keys (issue 20: the clang plugin without a remarks file). The
+  /// summary, detail and advice lines; per-instruction and simulation
+  /// lines keep their parts.
+  bool Flat = false;
   /// Which machine loop of its source loop this is (loopperf/LoopRole.h);
   /// a known role ends the summary with "; role: vector body, block
   /// .LBB0_3, share 0.94" (block and share when known). Empty: nothing.
