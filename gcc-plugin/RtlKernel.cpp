@@ -129,20 +129,20 @@ std::string calleeName(rtx_insn *Insn) {
   return GET_CODE(Address) == SYMBOL_REF ? XSTR(Address, 0) : "";
 }
 
-std::string mnemonicOf(const std::string &Line) {
-  static const char *const Prefixes[] = {"lock",    "rep",    "repe",
-                                         "repz",    "repne",  "repnz",
-                                         "notrack", "data16", "addr32"};
+/// The first word of an AT&T line that is not a prefix.
+std::string mnemonicOf(std::string_view Line) {
+  static const std::string_view Prefixes[] = {"lock",    "rep",    "repe",
+                                              "repz",    "repne",  "repnz",
+                                              "notrack", "data16", "addr32"};
   size_t Pos = 0;
   while (Pos < Line.size()) {
-    size_t End = Line.find(' ', Pos);
-    std::string Word =
-        Line.substr(Pos, End == std::string::npos ? End : End - Pos);
+    const size_t End = Line.find(' ', Pos);
+    const std::string_view Word = Line.substr(Pos, End == Line.npos ? End : End - Pos);
     bool Prefix = false;
-    for (const char *P : Prefixes)
+    for (std::string_view P : Prefixes)
       Prefix |= Word == P;
-    if (!Prefix || End == std::string::npos)
-      return Word;
+    if (!Prefix || End == Line.npos)
+      return std::string(Word);
     Pos = End + 1;
   }
   return "";
@@ -206,6 +206,8 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       Insns.push_back(Insn);
   }
 
+  Out.reserve(Out.size() + Insns.size());
+  std::vector<std::string> Lines;
   for (rtx_insn *Insn : Insns) {
     rtx Pat = PATTERN(Insn);
     if (GET_CODE(Pat) == USE || GET_CODE(Pat) == CLOBBER)
@@ -214,7 +216,6 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       Why = "the loop contains inline asm" + lineOf(Insn);
       return false;
     }
-    std::vector<std::string> Lines;
     if (!insnAssemblerLines(Insn, Lines, Why)) {
       Why += lineOf(Insn);
       return false;
@@ -226,6 +227,7 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
     Instruction Effects;
     Effects.Mnemonic = mnemonicOf(Lines.front());
     describeInsnEffects(Insn, Effects);
+    Effects.Loc = sourceLoc(INSN_LOCATION(Insn));
     // The RTL does not say which line of a multi-line template makes the
     // register change: none of them is a known constant update.
     if (Lines.size() > 1)
@@ -235,12 +237,14 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
             " instructions (-fplugin-arg-loopperf-max-instructions=N)";
       return false;
     }
-    for (const std::string &Line : Lines) {
-      Instruction Inst = Effects;
-      Inst.Text = Line;
-      Inst.Mnemonic = mnemonicOf(Line);
-      Inst.FormKey = formKeyOf(Line);
-      Inst.Loc = sourceLoc(INSN_LOCATION(Insn));
+    for (size_t L = 0; L < Lines.size(); ++L) {
+      // The last line takes the effects, the others a copy.
+      Instruction Inst =
+          L + 1 < Lines.size() ? Instruction(Effects) : std::move(Effects);
+      if (L > 0)
+        Inst.Mnemonic = mnemonicOf(Lines[L]);
+      Inst.FormKey = formKeyOf(Lines[L]);
+      Inst.Text = std::move(Lines[L]);
       if (CALL_P(Insn)) {
         // Analysed without its callee: the engine marks the prediction a
         // lower bound and names the callee (LoopReport::LowerBound).
