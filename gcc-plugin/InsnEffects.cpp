@@ -144,11 +144,22 @@ struct RtlMem {
   bool Load = false, Store = false;
 };
 
-/// Walks one pattern and collects what it reads and writes.
+/// Walks one pattern and collects what it reads and writes. One walker
+/// serves every insn (cc1 runs one pass at a time): start() empties its
+/// lists and keeps their storage.
 class PatternWalker {
 public:
   std::vector<HardReg> Uses, AddrUses, Defs;
   std::vector<RtlMem> Mems;
+
+  static PatternWalker &start() {
+    static PatternWalker Walker;
+    Walker.Uses.clear();
+    Walker.AddrUses.clear();
+    Walker.Defs.clear();
+    Walker.Mems.clear();
+    return Walker;
+  }
 
   void pattern(rtx X) {
     switch (GET_CODE(X)) {
@@ -346,7 +357,7 @@ std::optional<ConstantUpdate> constantUpdate(rtx_insn *Insn) {
 } // namespace
 
 void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
-  PatternWalker Walk;
+  PatternWalker &Walk = PatternWalker::start();
   Walk.pattern(PATTERN(Insn));
 
   const IsaTraits &Isa = x86Isa();

@@ -78,16 +78,6 @@ private:
   rtx_insn *SavedInsn;
 };
 
-bool isPrefix(std::string_view Word) {
-  static const char *const Prefixes[] = {"lock",    "rep",    "repe",
-                                         "repz",    "repne",  "repnz",
-                                         "notrack", "data16", "addr32"};
-  for (const char *P : Prefixes)
-    if (Word == P)
-      return true;
-  return false;
-}
-
 /// "\tvaddpd\t%ymm1, %ymm2, %ymm0" -> "vaddpd %ymm1, %ymm2, %ymm0". GCC ends
 /// statements with newlines or ';' and prints prefixes as statements of
 /// their own ("lock;" / "rep;"): those are joined to the next instruction.
@@ -100,7 +90,7 @@ void splitLines(std::string_view Text, std::vector<std::string> &Lines) {
       Line.clear();
       return;
     }
-    if (isPrefix(Line)) {
+    if (isAsmPrefix(Line)) {
       Prefix += Line + " ";
     } else {
       Lines.push_back(Prefix + Line);
@@ -122,6 +112,16 @@ void splitLines(std::string_view Text, std::vector<std::string> &Lines) {
 }
 
 } // namespace
+
+bool isAsmPrefix(std::string_view Word) {
+  static const std::string_view Prefixes[] = {"lock",    "rep",    "repe",
+                                              "repz",    "repne",  "repnz",
+                                              "notrack", "data16", "addr32"};
+  for (std::string_view P : Prefixes)
+    if (Word == P)
+      return true;
+  return false;
+}
 
 bool insnAssemblerLines(rtx_insn *Insn, std::vector<std::string> &Lines,
                         std::string &Why) {

@@ -43,19 +43,41 @@ std::string llvmSpelling(std::string Key) {
   return Key;
 }
 
-/// The form key of an AT&T line as the models spell it (formKeyFromAtt,
-/// then llvmSpelling), worked out once per distinct line: a unit's loops
+/// What an AT&T line says by itself: its mnemonic and its form key as the
+/// models spell it (formKeyFromAtt, then llvmSpelling).
+struct LineFacts {
+  std::string Mnemonic;
+  std::string FormKey;
+};
+
+/// The first word of an AT&T line that is not a prefix.
+std::string mnemonicOf(std::string_view Line) {
+  size_t Pos = 0;
+  while (Pos < Line.size()) {
+    const size_t End = Line.find(' ', Pos);
+    const std::string_view Word =
+        Line.substr(Pos, End == Line.npos ? End : End - Pos);
+    if (!isAsmPrefix(Word) || End == Line.npos)
+      return std::string(Word);
+    Pos = End + 1;
+  }
+  return "";
+}
+
+/// The facts of `Line`, worked out once per distinct line: a unit's loops
 /// repeat their lines (the same steps, compares, loads), and cc1 compiles
-/// on one thread. At most `MaxLines` lines are kept.
-std::string formKeyOf(const std::string &Line) {
+/// on one thread. At most `MaxLines` lines are kept; the reference lives
+/// until the next call.
+const LineFacts &lineFacts(const std::string &Line) {
   constexpr size_t MaxLines = 1 << 13;
-  static std::unordered_map<std::string, std::string> Keys;
-  if (auto It = Keys.find(Line); It != Keys.end())
+  static std::unordered_map<std::string, LineFacts> Known;
+  static LineFacts Uncached;
+  if (auto It = Known.find(Line); It != Known.end())
     return It->second;
-  std::string Key = llvmSpelling(x86::formKeyFromAtt(Line));
-  if (Keys.size() < MaxLines)
-    Keys.emplace(Line, Key);
-  return Key;
+  LineFacts Facts{mnemonicOf(Line), llvmSpelling(x86::formKeyFromAtt(Line))};
+  if (Known.size() >= MaxLines)
+    return Uncached = std::move(Facts);
+  return Known.emplace(Line, std::move(Facts)).first->second;
 }
 
 std::string lineOf(rtx_insn *Insn) {
@@ -127,25 +149,6 @@ std::string calleeName(rtx_insn *Insn) {
     return "";
   rtx Address = XEXP(XEXP(Call, 0), 0);
   return GET_CODE(Address) == SYMBOL_REF ? XSTR(Address, 0) : "";
-}
-
-/// The first word of an AT&T line that is not a prefix.
-std::string mnemonicOf(std::string_view Line) {
-  static const std::string_view Prefixes[] = {"lock",    "rep",    "repe",
-                                              "repz",    "repne",  "repnz",
-                                              "notrack", "data16", "addr32"};
-  size_t Pos = 0;
-  while (Pos < Line.size()) {
-    const size_t End = Line.find(' ', Pos);
-    const std::string_view Word = Line.substr(Pos, End == Line.npos ? End : End - Pos);
-    bool Prefix = false;
-    for (std::string_view P : Prefixes)
-      Prefix |= Word == P;
-    if (!Prefix || End == Line.npos)
-      return std::string(Word);
-    Pos = End + 1;
-  }
-  return "";
 }
 
 /// The loop's first source position: the insn of the body with the smallest
@@ -225,7 +228,7 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
     // Several lines from one template all carry the insn's registers: the
     // RTL does not say which of them reads or writes what.
     Instruction Effects;
-    Effects.Mnemonic = mnemonicOf(Lines.front());
+    Effects.Mnemonic = lineFacts(Lines.front()).Mnemonic;
     describeInsnEffects(Insn, Effects);
     Effects.Loc = sourceLoc(INSN_LOCATION(Insn));
     // The RTL does not say which line of a multi-line template makes the
@@ -241,9 +244,10 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       // The last line takes the effects, the others a copy.
       Instruction Inst =
           L + 1 < Lines.size() ? Instruction(Effects) : std::move(Effects);
+      const LineFacts &Facts = lineFacts(Lines[L]);
       if (L > 0)
-        Inst.Mnemonic = mnemonicOf(Lines[L]);
-      Inst.FormKey = formKeyOf(Lines[L]);
+        Inst.Mnemonic = Facts.Mnemonic;
+      Inst.FormKey = Facts.FormKey;
       Inst.Text = std::move(Lines[L]);
       if (CALL_P(Insn)) {
         // Analysed without its callee: the engine marks the prediction a
