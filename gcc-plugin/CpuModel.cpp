@@ -24,10 +24,9 @@ const ModelChoice &chooseModel(const std::string &Requested, const char *Arch,
   R.TargetIsa = "x86-64";
   // No model file option here: the built-in models live as long as cc1.
   return Chosen
-      .emplace(std::move(Key),
-               ModelChooser([](std::string_view Name) {
-                 return findBuiltinModel(Name);
-               }).choose(R))
+      .emplace(std::move(Key), ModelChooser([](std::string_view Name) {
+                                 return findBuiltinModel(Name);
+                               }).choose(R))
       .first->second;
 }
 

@@ -88,10 +88,9 @@ unsigned widthClass(unsigned Bytes) {
 /// hard register and width class: by name it cost about 2,000 instructions
 /// a register, several per insn.
 const x86::RegInfo &regInfo(unsigned Regno, unsigned Bytes) {
-  static std::vector<std::optional<x86::RegInfo>> Cache(
-      FIRST_PSEUDO_REGISTER * 6);
-  std::optional<x86::RegInfo> &Slot =
-      Cache[Regno * 6 + widthClass(Bytes)];
+  static std::vector<std::optional<x86::RegInfo>> Cache(FIRST_PSEUDO_REGISTER *
+                                                        6);
+  std::optional<x86::RegInfo> &Slot = Cache[Regno * 6 + widthClass(Bytes)];
   if (!Slot)
     Slot = x86::lookupRegister(engineRegName(Regno, Bytes));
   return *Slot;
