@@ -178,7 +178,7 @@ private:
     const bool Json = !State.Options.JsonPath.empty();
     if (!Kinds.Optimized && !Kinds.Missed && !Kinds.Notes && !dump_file &&
         !Json)
-      return; // e.g. -fopt-info-vec: the loop group's stream is not open
+      return; // no channel would print or write anything
     // The tuning as GCC resolved it (processor_names[ix86_tune]: -mtune, or
     // -march's CPU when only -march is given, "generic" otherwise) and the
     // -march string; __attribute__((target("arch=..."))) and #pragma GCC

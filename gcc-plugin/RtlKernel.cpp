@@ -226,9 +226,13 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
     if (Lines.empty())
       continue;
     // Several lines from one template all carry the insn's registers: the
-    // RTL does not say which of them reads or writes what.
+    // RTL does not say which of them reads or writes what. The effects start
+    // with the first line's mnemonic and form key; the other lines get
+    // their own below.
     Instruction Effects;
-    Effects.Mnemonic = lineFacts(Lines.front()).Mnemonic;
+    const LineFacts &First = lineFacts(Lines.front());
+    Effects.Mnemonic = First.Mnemonic;
+    Effects.FormKey = First.FormKey;
     describeInsnEffects(Insn, Effects);
     Effects.Loc = sourceLoc(INSN_LOCATION(Insn));
     // The RTL does not say which line of a multi-line template makes the
@@ -244,10 +248,11 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       // The last line takes the effects, the others a copy.
       Instruction Inst =
           L + 1 < Lines.size() ? Instruction(Effects) : std::move(Effects);
-      const LineFacts &Facts = lineFacts(Lines[L]);
-      if (L > 0)
+      if (L > 0) {
+        const LineFacts &Facts = lineFacts(Lines[L]);
         Inst.Mnemonic = Facts.Mnemonic;
-      Inst.FormKey = Facts.FormKey;
+        Inst.FormKey = Facts.FormKey;
+      }
       Inst.Text = std::move(Lines[L]);
       if (CALL_P(Insn)) {
         // Analysed without its callee: the engine marks the prediction a
