@@ -15,8 +15,10 @@ namespace loopperf::gccplugin {
 /// `tune` (either may be null), unless the user named one (`requested`:
 /// a model or alias name, or "native" for the build host). GCC sets -mtune
 /// from -march when only -march is given. The code is x86-64: this plugin
-/// reads GCC's x86 back end.
-ModelChoice chooseModel(const std::string &Requested, const char *Arch,
-                        const char *Tune);
+/// reads GCC's x86 back end. Each distinct request is answered once (every
+/// function of a unit usually asks the same) and the answer kept for the
+/// compilation.
+const ModelChoice &chooseModel(const std::string &Requested, const char *Arch,
+                               const char *Tune);
 
 } // namespace loopperf::gccplugin

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "GccHeaders.h"
 
@@ -68,19 +69,73 @@ unsigned modeBytes(machine_mode Mode) {
   return GET_MODE_SIZE(Mode).to_constant();
 }
 
-/// Engine register infos covered by a hard register in a mode (a TImode
-/// value in a GPR pair covers two registers).
-std::vector<x86::RegInfo> engineRegs(const HardReg &R) {
-  std::vector<x86::RegInfo> Out;
+/// The width classes engineRegName tells apart: 1, 2 and 4 bytes, other
+/// widths below 32, 32 to 63, 64 and more.
+unsigned widthClass(unsigned Bytes) {
+  switch (Bytes) {
+  case 1:
+    return 0;
+  case 2:
+    return 1;
+  case 4:
+    return 2;
+  default:
+    return Bytes >= 64 ? 5 : Bytes >= 32 ? 4 : 3;
+  }
+}
+
+/// x86::lookupRegister(engineRegName(regno, bytes)), looked up once per
+/// hard register and width class: by name it cost about 2,000 instructions
+/// a register, several per insn.
+const x86::RegInfo &regInfo(unsigned Regno, unsigned Bytes) {
+  static std::vector<std::optional<x86::RegInfo>> Cache(FIRST_PSEUDO_REGISTER *
+                                                        6);
+  std::optional<x86::RegInfo> &Slot = Cache[Regno * 6 + widthClass(Bytes)];
+  if (!Slot)
+    Slot = x86::lookupRegister(engineRegName(Regno, Bytes));
+  return *Slot;
+}
+
+/// Calls `Each` with the engine register infos covered by a hard register
+/// in a mode (a TImode value in a GPR pair covers two registers).
+template <typename Fn> void forEachEngineReg(const HardReg &R, Fn Each) {
   const unsigned Bytes = modeBytes(R.Mode);
   const unsigned N = hard_regno_nregs(R.Regno, R.Mode);
   for (unsigned I = 0; I < N; ++I) {
-    const unsigned Each = N > 1 ? Bytes / N : Bytes;
-    x86::RegInfo Info = x86::lookupRegister(engineRegName(R.Regno + I, Each));
+    const x86::RegInfo &Info = regInfo(R.Regno + I, N > 1 ? Bytes / N : Bytes);
     if (Info.Valid)
-      Out.push_back(std::move(Info));
+      Each(Info);
   }
-  return Out;
+}
+
+/// The flag units an instruction reads or writes (the ISA's FlagReads and
+/// FlagWrites on its mnemonic), worked out once per mnemonic: a unit's
+/// loops repeat theirs.
+class FlagUnits {
+public:
+  void reads(const std::string &Mnemonic, std::vector<RegUnit> &To) {
+    append(Mnemonic, Reads, x86Isa().FlagReads, To);
+  }
+  void writes(const std::string &Mnemonic, std::vector<RegUnit> &To) {
+    append(Mnemonic, Writes, x86Isa().FlagWrites, To);
+  }
+
+private:
+  using Effect = void (*)(std::string_view, std::vector<RegUnit> &);
+  using Known = std::unordered_map<std::string, std::vector<RegUnit>>;
+  static void append(const std::string &Mnemonic, Known &Units, Effect Of,
+                     std::vector<RegUnit> &To) {
+    auto [It, New] = Units.try_emplace(Mnemonic);
+    if (New)
+      Of(Mnemonic, It->second);
+    To.insert(To.end(), It->second.begin(), It->second.end());
+  }
+  Known Reads, Writes;
+};
+
+FlagUnits &flagUnits() {
+  static FlagUnits Units;
+  return Units;
 }
 
 struct RtlMem {
@@ -88,11 +143,22 @@ struct RtlMem {
   bool Load = false, Store = false;
 };
 
-/// Walks one pattern and collects what it reads and writes.
+/// Walks one pattern and collects what it reads and writes. One walker
+/// serves every insn (cc1 runs one pass at a time): start() empties its
+/// lists and keeps their storage.
 class PatternWalker {
 public:
   std::vector<HardReg> Uses, AddrUses, Defs;
   std::vector<RtlMem> Mems;
+
+  static PatternWalker &start() {
+    static PatternWalker Walker;
+    Walker.Uses.clear();
+    Walker.AddrUses.clear();
+    Walker.Defs.clear();
+    Walker.Mems.clear();
+    return Walker;
+  }
 
   void pattern(rtx X) {
     switch (GET_CODE(X)) {
@@ -218,7 +284,7 @@ int regnoOf(rtx X) {
 std::string gprName(int Regno) {
   if (Regno < 0 || !GENERAL_REGNO_P(Regno))
     return std::string();
-  return x86::lookupRegister(engineRegName(Regno, 8)).Canonical;
+  return regInfo(Regno, 8).Canonical;
 }
 
 /// Base, index, scale and displacement of a MEM, by the target's own
@@ -290,7 +356,7 @@ std::optional<ConstantUpdate> constantUpdate(rtx_insn *Insn) {
 } // namespace
 
 void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
-  PatternWalker Walk;
+  PatternWalker &Walk = PatternWalker::start();
   Walk.pattern(PATTERN(Insn));
 
   const IsaTraits &Isa = x86Isa();
@@ -299,27 +365,29 @@ void describeInsnEffects(rtx_insn *Insn, Instruction &Inst) {
   bool ReadsData = false;
   for (const HardReg &R : Walk.Defs) {
     if (R.Regno == FLAGS_REG) {
-      Isa.FlagWrites(Inst.Mnemonic, Inst.Writes);
+      flagUnits().writes(Inst.Mnemonic, Inst.Writes);
       continue;
     }
-    for (const x86::RegInfo &Info : engineRegs(R))
+    forEachEngineReg(R, [&](const x86::RegInfo &Info) {
       x86::writeUnits(Info, VexOrEvex, Inst.Writes, MergeReads);
+    });
   }
   for (const HardReg &R : Walk.Uses) {
     if (R.Regno == FLAGS_REG) {
-      Isa.FlagReads(Inst.Mnemonic, Inst.Reads);
+      flagUnits().reads(Inst.Mnemonic, Inst.Reads);
       continue;
     }
-    for (const x86::RegInfo &Info : engineRegs(R)) {
+    forEachEngineReg(R, [&](const x86::RegInfo &Info) {
       Inst.Reads.insert(Inst.Reads.end(), Info.Units.begin(), Info.Units.end());
       ReadsData = true;
-    }
+    });
   }
   Inst.Reads.insert(Inst.Reads.end(), MergeReads.begin(), MergeReads.end());
   for (const HardReg &R : Walk.AddrUses)
-    for (const x86::RegInfo &Info : engineRegs({R.Regno, Pmode}))
+    forEachEngineReg({R.Regno, Pmode}, [&](const x86::RegInfo &Info) {
       Inst.AddrReads.insert(Inst.AddrReads.end(), Info.Units.begin(),
                             Info.Units.end());
+    });
 
   for (const RtlMem &M : Walk.Mems) {
     MemRef Ref;

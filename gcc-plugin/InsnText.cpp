@@ -10,65 +10,78 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "GccHeaders.h"
 
 namespace loopperf::gccplugin {
 namespace {
 
-/// Redirects asm_out_file (and quiets -fverbose-asm, which would append
-/// operand comments) for one scope.
+/// The memory stream the insns are printed into, opened once: an
+/// open_memstream per insn cost about 9,000 instructions (its allocations),
+/// more than printing the insn. Each capture starts at the beginning again;
+/// the size a flush reports is the stream's position (POSIX), so only what
+/// this insn wrote counts.
+class AsmBuffer {
+public:
+  static AsmBuffer &get() {
+    static AsmBuffer Buffer;
+    return Buffer;
+  }
+  FILE *stream() const { return Stream; }
+  /// What was written since the last rewind.
+  std::string_view text() {
+    fflush(Stream);
+    return std::string_view(Buf ? Buf : "", Size);
+  }
+
+private:
+  AsmBuffer() : Stream(open_memstream(&Buf, &Size)) {}
+  ~AsmBuffer() {
+    if (Stream)
+      fclose(Stream);
+    free(Buf);
+  }
+  FILE *Stream;
+  char *Buf = nullptr;
+  size_t Size = 0;
+};
+
+/// Redirects asm_out_file to the buffer, rewound (and quiets -fverbose-asm,
+/// which would append operand comments) for one scope.
 class CaptureAsm {
 public:
   CaptureAsm()
-      : Saved(asm_out_file), SavedVerbose(flag_verbose_asm),
-        SavedInsn(current_output_insn) {
-    Stream = open_memstream(&Buf, &Size);
-    if (Stream)
+      : Buffer(AsmBuffer::get()), Saved(asm_out_file),
+        SavedVerbose(flag_verbose_asm), SavedInsn(current_output_insn) {
+    if (FILE *Stream = Buffer.stream()) {
+      rewind(Stream);
       asm_out_file = Stream;
+    }
     flag_verbose_asm = 0;
   }
   ~CaptureAsm() {
     asm_out_file = Saved;
     flag_verbose_asm = SavedVerbose;
     current_output_insn = SavedInsn;
-    if (Stream)
-      fclose(Stream);
-    free(Buf);
   }
   CaptureAsm(const CaptureAsm &) = delete;
   CaptureAsm &operator=(const CaptureAsm &) = delete;
 
-  bool ok() const { return Stream != nullptr; }
-  std::string text() {
-    fflush(Stream);
-    return std::string(Buf ? Buf : "", Size);
-  }
+  bool ok() const { return Buffer.stream() != nullptr; }
+  std::string_view text() { return Buffer.text(); }
 
 private:
+  AsmBuffer &Buffer;
   FILE *Saved;
   int SavedVerbose;
   rtx_insn *SavedInsn;
-  FILE *Stream = nullptr;
-  char *Buf = nullptr;
-  size_t Size = 0;
 };
-
-bool isPrefix(const std::string &Word) {
-  static const char *const Prefixes[] = {"lock",    "rep",    "repe",
-                                         "repz",    "repne",  "repnz",
-                                         "notrack", "data16", "addr32"};
-  for (const char *P : Prefixes)
-    if (Word == P)
-      return true;
-  return false;
-}
 
 /// "\tvaddpd\t%ymm1, %ymm2, %ymm0" -> "vaddpd %ymm1, %ymm2, %ymm0". GCC ends
 /// statements with newlines or ';' and prints prefixes as statements of
 /// their own ("lock;" / "rep;"): those are joined to the next instruction.
-std::vector<std::string> splitLines(const std::string &Text) {
-  std::vector<std::string> Lines;
+void splitLines(std::string_view Text, std::vector<std::string> &Lines) {
   std::string Line, Prefix;
   auto Finish = [&] {
     while (!Line.empty() && Line.back() == ' ')
@@ -77,7 +90,7 @@ std::vector<std::string> splitLines(const std::string &Text) {
       Line.clear();
       return;
     }
-    if (isPrefix(Line)) {
+    if (isAsmPrefix(Line)) {
       Prefix += Line + " ";
     } else {
       Lines.push_back(Prefix + Line);
@@ -96,10 +109,19 @@ std::vector<std::string> splitLines(const std::string &Text) {
     }
   }
   Finish();
-  return Lines;
 }
 
 } // namespace
+
+bool isAsmPrefix(std::string_view Word) {
+  static const std::string_view Prefixes[] = {"lock",    "rep",    "repe",
+                                              "repz",    "repne",  "repnz",
+                                              "notrack", "data16", "addr32"};
+  for (std::string_view P : Prefixes)
+    if (Word == P)
+      return true;
+  return false;
+}
 
 bool insnAssemblerLines(rtx_insn *Insn, std::vector<std::string> &Lines,
                         std::string &Why) {
@@ -124,7 +146,7 @@ bool insnAssemblerLines(rtx_insn *Insn, std::vector<std::string> &Lines,
   }
   if (Templ && *Templ)
     output_asm_insn(Templ, recog_data.operand);
-  Lines = splitLines(Capture.text());
+  splitLines(Capture.text(), Lines);
   return true;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 class rtx_insn;
@@ -15,5 +16,9 @@ namespace loopperf::gccplugin {
 /// (a split that never happened).
 bool insnAssemblerLines(rtx_insn *Insn, std::vector<std::string> &Lines,
                         std::string &Why);
+
+/// An instruction prefix GCC prints as a word of its own ("lock", "rep",
+/// "notrack", ...).
+bool isAsmPrefix(std::string_view Word);
 
 } // namespace loopperf::gccplugin

@@ -19,6 +19,9 @@
 #include <vector>
 
 #include "GccHeaders.h"
+// clang-format off
+#include "dump-context.h"
+// clang-format on
 
 namespace loopperf::gccplugin {
 namespace {
@@ -35,9 +38,45 @@ const pass_data LoopPerfPassData = {
     0,
 };
 
-void remark(dump_flags_t Kind, const dump_user_location_t &Loc,
+/// Which kinds of the pass's remarks reach someone, decided as GCC decides
+/// for each dump_printf_loc (dump_context::dump_loc_immediate, emit_item,
+/// emit_optinfo): the pass's dump file and the -fopt-info stream each
+/// through its own filter (its kinds, and the priority of a remark outside
+/// any dump scope, MSG_PRIORITY_USER_FACING), an optimisation record
+/// (-fsave-optimization-record) every kind. GCC formats a remark's text
+/// even when no stream takes it, and the plugin words nobody's remarks:
+/// with -fopt-info-loop-optimized only the summaries are made.
+struct RemarkKinds {
+  bool Optimized = false; ///< MSG_OPTIMIZED_LOCATIONS: the summary
+  bool Missed = false;    ///< MSG_MISSED_OPTIMIZATION: advice, not analysed
+  bool Notes = false;     ///< MSG_NOTE: the detail lines
+};
+
+RemarkKinds remarkKinds(const opt_pass &Pass) {
+  RemarkKinds Out;
+  if (!dump_enabled_p())
+    return Out;
+  const dump_context &Context = dump_context::get();
+  // Set while the pass runs (dump_manager::dump_start): the file's and the
+  // -fopt-info stream's flags are the ones GCC filters with.
+  const dump_file_info *Dump =
+      g->get_dumps()->get_dump_file_info(Pass.static_pass_number);
+  auto Wanted = [&](dump_flags_t Kind) {
+    return Context.optimization_records_enabled_p() ||
+           (Dump && dump_file &&
+            Context.apply_dump_filter_p(Kind, Dump->pflags)) ||
+           (Dump && Dump->alt_stream &&
+            Context.apply_dump_filter_p(Kind, Dump->alt_flags));
+  };
+  Out.Optimized = Wanted(MSG_OPTIMIZED_LOCATIONS);
+  Out.Missed = Wanted(MSG_MISSED_OPTIMIZATION);
+  Out.Notes = Wanted(MSG_NOTE);
+  return Out;
+}
+
+void remark(bool Wanted, dump_flags_t Kind, const dump_user_location_t &Loc,
             const std::string &Text) {
-  if (dump_enabled_p())
+  if (Wanted && dump_enabled_p())
     dump_printf_loc(Kind, Loc, "%s\n", Text.c_str());
 }
 
@@ -115,10 +154,10 @@ public:
     try {
       run(Fun);
     } catch (const std::exception &E) {
-      remark(MSG_MISSED_OPTIMIZATION, Where,
+      remark(true, MSG_MISSED_OPTIMIZATION, Where,
              std::string("loopperf failed: ") + E.what());
     } catch (...) {
-      remark(MSG_MISSED_OPTIMIZATION, Where,
+      remark(true, MSG_MISSED_OPTIMIZATION, Where,
              "loopperf failed: unknown exception");
     }
     return 0;
@@ -135,6 +174,11 @@ private:
     // no dump file, no JSON): the plugin costs nothing beyond being loaded.
     if (!remarksWanted(State))
       return;
+    const RemarkKinds Kinds = remarkKinds(*this);
+    const bool Json = !State.Options.JsonPath.empty();
+    if (!Kinds.Optimized && !Kinds.Missed && !Kinds.Notes && !dump_file &&
+        !Json)
+      return; // no channel would print or write anything
     // The tuning as GCC resolved it (processor_names[ix86_tune]: -mtune, or
     // -march's CPU when only -march is given, "generic" otherwise) and the
     // -march string; __attribute__((target("arch=..."))) and #pragma GCC
@@ -146,7 +190,7 @@ private:
       Arch = T->x_ix86_arch_string ? T->x_ix86_arch_string : Arch;
       Tune = processor_names[T->tune];
     }
-    const ModelChoice Choice = chooseModel(State.Options.Cpu, Arch, Tune);
+    const ModelChoice &Choice = chooseModel(State.Options.Cpu, Arch, Tune);
     const std::string Name = current_function_name();
 
     LoopStructure Structure;
@@ -164,18 +208,22 @@ private:
           Rl.LocationInsn ? dump_user_location_t(Rl.LocationInsn)
                           : dump_user_location_t::from_function_decl(Fun->decl);
       if (!Choice.Model) {
-        remark(MSG_MISSED_OPTIMIZATION, Loc,
+        remark(Kinds.Missed, MSG_MISSED_OPTIMIZATION, Loc,
                "loop not analysed: " + Choice.Error);
         continue;
       }
       if (!Built) {
-        remark(MSG_MISSED_OPTIMIZATION, Loc, "loop not analysed: " + Why);
+        remark(Kinds.Missed, MSG_MISSED_OPTIMIZATION, Loc,
+               "loop not analysed: " + Why);
         continue;
       }
       RemarkRequest Request;
       Request.Detail = State.Options.Detail;
+      Request.Summary = Kinds.Optimized;
+      Request.Notes = Kinds.Notes;
+      Request.Advice = Kinds.Missed;
       Request.TextReport = dump_file != nullptr;
-      Request.Json = !State.Options.JsonPath.empty();
+      Request.Json = Json;
       Request.TakenBranches = Rl.TakenBranches;
       Request.MaxInstructions = State.Options.MaxInstructions;
       Request.Simulate = State.Options.Simulate;
@@ -183,17 +231,18 @@ private:
       const LoopRemarks R = analyzeLoopRemarks(
           Rl.Kernel, Choice, Request, Rl.MultiPath ? &Rl.Paths : nullptr);
       if (!R.Missed.empty()) {
-        remark(MSG_MISSED_OPTIMIZATION, Loc, "loop not analysed: " + R.Missed);
+        remark(Kinds.Missed, MSG_MISSED_OPTIMIZATION, Loc,
+               "loop not analysed: " + R.Missed);
         continue;
       }
-      remark(MSG_OPTIMIZED_LOCATIONS, Loc, R.Summary);
+      remark(Kinds.Optimized, MSG_OPTIMIZED_LOCATIONS, Loc, R.Summary);
       for (const std::string &Note : R.Notes)
-        remark(MSG_NOTE, Loc, Note);
+        remark(Kinds.Notes, MSG_NOTE, Loc, Note);
       for (const std::string &Advice : R.Advice)
-        remark(MSG_MISSED_OPTIMIZATION, Loc, Advice);
+        remark(Kinds.Missed, MSG_MISSED_OPTIMIZATION, Loc, Advice);
       if (dump_file)
         fprintf(dump_file, "\n%s\n", R.TextReport.c_str());
-      if (!State.Options.JsonPath.empty())
+      if (Json)
         State.Json.addLoop(Name, Rl.Kernel.Loc.File, Rl.Kernel.Loc.Line,
                            R.Json);
     }

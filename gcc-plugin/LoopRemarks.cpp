@@ -51,12 +51,15 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
   RemarkOptions Opts;
   Opts.ModelNote = Choice.Note;
   Opts.ModelBasis = Choice.Basis;
-  Opts.Detail = Request.Detail;
+  Opts.Detail = Request.Notes ? Request.Detail : 0;
+  Opts.Summary = Request.Summary;
+  Opts.Advice = Request.Advice;
   Opts.TakenBranches = Request.TakenBranches;
   Opts.Role = Request.Role;
   const RemarkText Text = formatRemarks(K, R, M, Opts);
   LoopRemarks Out;
-  Out.Summary = Text.Summary.text();
+  if (Request.Summary)
+    Out.Summary = Text.Summary.text();
   for (const RemarkLine &L : Text.Details)
     Out.Notes.push_back(L.text());
   for (const RemarkLine &L : Text.Instructions)

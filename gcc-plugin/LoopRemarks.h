@@ -51,7 +51,12 @@ struct LoopBlockPaths {
 };
 
 struct RemarkRequest {
-  unsigned Detail = 1;     ///< which notes (see LoopRemarks::notes)
+  unsigned Detail = 1; ///< which notes (see LoopRemarks::notes)
+  /// Which remarks someone receives (LoopPass.cpp, remarkKinds); the
+  /// others are left empty, never worded.
+  bool Summary = true;
+  bool Notes = true;
+  bool Advice = true;
   bool TextReport = false; ///< fill textReport
   bool Json = false;       ///< fill json
   unsigned TakenBranches =

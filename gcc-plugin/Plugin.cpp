@@ -54,7 +54,7 @@ void finish(void *, void *Data) {
   auto *State = static_cast<PluginState *>(Data);
   if (State->Options.JsonPath.empty() || seen_error())
     return;
-  const loopperf::ModelChoice Tu = loopperf::gccplugin::chooseModel(
+  const loopperf::ModelChoice &Tu = loopperf::gccplugin::chooseModel(
       State->Options.Cpu, ix86_arch_string, processor_names[ix86_tune]);
   std::string Error;
   try {
@@ -146,7 +146,7 @@ int plugin_init(plugin_name_args *Info, plugin_gcc_version *Version) {
   // A model that cannot be used is said once here; every loop then gets a
   // missed-analysis remark with the same reason (LoopPass.cpp).
   if (!State->Options.Cpu.empty()) {
-    const auto Choice =
+    const auto &Choice =
         loopperf::gccplugin::chooseModel(State->Options.Cpu, nullptr, nullptr);
     if (!Choice.Model)
       ::warning(0, "loopperf: %s; loops will not be analysed",

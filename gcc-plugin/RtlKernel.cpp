@@ -43,19 +43,41 @@ std::string llvmSpelling(std::string Key) {
   return Key;
 }
 
-/// The form key of an AT&T line as the models spell it (formKeyFromAtt,
-/// then llvmSpelling), worked out once per distinct line: a unit's loops
+/// What an AT&T line says by itself: its mnemonic and its form key as the
+/// models spell it (formKeyFromAtt, then llvmSpelling).
+struct LineFacts {
+  std::string Mnemonic;
+  std::string FormKey;
+};
+
+/// The first word of an AT&T line that is not a prefix.
+std::string mnemonicOf(std::string_view Line) {
+  size_t Pos = 0;
+  while (Pos < Line.size()) {
+    const size_t End = Line.find(' ', Pos);
+    const std::string_view Word =
+        Line.substr(Pos, End == Line.npos ? End : End - Pos);
+    if (!isAsmPrefix(Word) || End == Line.npos)
+      return std::string(Word);
+    Pos = End + 1;
+  }
+  return "";
+}
+
+/// The facts of `Line`, worked out once per distinct line: a unit's loops
 /// repeat their lines (the same steps, compares, loads), and cc1 compiles
-/// on one thread. At most `MaxLines` lines are kept.
-std::string formKeyOf(const std::string &Line) {
+/// on one thread. At most `MaxLines` lines are kept; the reference lives
+/// until the next call.
+const LineFacts &lineFacts(const std::string &Line) {
   constexpr size_t MaxLines = 1 << 13;
-  static std::unordered_map<std::string, std::string> Keys;
-  if (auto It = Keys.find(Line); It != Keys.end())
+  static std::unordered_map<std::string, LineFacts> Known;
+  static LineFacts Uncached;
+  if (auto It = Known.find(Line); It != Known.end())
     return It->second;
-  std::string Key = llvmSpelling(x86::formKeyFromAtt(Line));
-  if (Keys.size() < MaxLines)
-    Keys.emplace(Line, Key);
-  return Key;
+  LineFacts Facts{mnemonicOf(Line), llvmSpelling(x86::formKeyFromAtt(Line))};
+  if (Known.size() >= MaxLines)
+    return Uncached = std::move(Facts);
+  return Known.emplace(Line, std::move(Facts)).first->second;
 }
 
 std::string lineOf(rtx_insn *Insn) {
@@ -129,25 +151,6 @@ std::string calleeName(rtx_insn *Insn) {
   return GET_CODE(Address) == SYMBOL_REF ? XSTR(Address, 0) : "";
 }
 
-std::string mnemonicOf(const std::string &Line) {
-  static const char *const Prefixes[] = {"lock",    "rep",    "repe",
-                                         "repz",    "repne",  "repnz",
-                                         "notrack", "data16", "addr32"};
-  size_t Pos = 0;
-  while (Pos < Line.size()) {
-    size_t End = Line.find(' ', Pos);
-    std::string Word =
-        Line.substr(Pos, End == std::string::npos ? End : End - Pos);
-    bool Prefix = false;
-    for (const char *P : Prefixes)
-      Prefix |= Word == P;
-    if (!Prefix || End == std::string::npos)
-      return Word;
-    Pos = End + 1;
-  }
-  return "";
-}
-
 /// The loop's first source position: the insn of the body with the smallest
 /// line and column in the function's own file (inlined code elsewhere does
 /// not count). For a `for` loop that is its header line, whether or not the
@@ -206,6 +209,8 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       Insns.push_back(Insn);
   }
 
+  Out.reserve(Out.size() + Insns.size());
+  std::vector<std::string> Lines;
   for (rtx_insn *Insn : Insns) {
     rtx Pat = PATTERN(Insn);
     if (GET_CODE(Pat) == USE || GET_CODE(Pat) == CLOBBER)
@@ -214,7 +219,6 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       Why = "the loop contains inline asm" + lineOf(Insn);
       return false;
     }
-    std::vector<std::string> Lines;
     if (!insnAssemblerLines(Insn, Lines, Why)) {
       Why += lineOf(Insn);
       return false;
@@ -222,10 +226,15 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
     if (Lines.empty())
       continue;
     // Several lines from one template all carry the insn's registers: the
-    // RTL does not say which of them reads or writes what.
+    // RTL does not say which of them reads or writes what. The effects start
+    // with the first line's mnemonic and form key; the other lines get
+    // their own below.
     Instruction Effects;
-    Effects.Mnemonic = mnemonicOf(Lines.front());
+    const LineFacts &First = lineFacts(Lines.front());
+    Effects.Mnemonic = First.Mnemonic;
+    Effects.FormKey = First.FormKey;
     describeInsnEffects(Insn, Effects);
+    Effects.Loc = sourceLoc(INSN_LOCATION(Insn));
     // The RTL does not say which line of a multi-line template makes the
     // register change: none of them is a known constant update.
     if (Lines.size() > 1)
@@ -235,12 +244,16 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
             " instructions (-fplugin-arg-loopperf-max-instructions=N)";
       return false;
     }
-    for (const std::string &Line : Lines) {
-      Instruction Inst = Effects;
-      Inst.Text = Line;
-      Inst.Mnemonic = mnemonicOf(Line);
-      Inst.FormKey = formKeyOf(Line);
-      Inst.Loc = sourceLoc(INSN_LOCATION(Insn));
+    for (size_t L = 0; L < Lines.size(); ++L) {
+      // The last line takes the effects, the others a copy.
+      Instruction Inst =
+          L + 1 < Lines.size() ? Instruction(Effects) : std::move(Effects);
+      if (L > 0) {
+        const LineFacts &Facts = lineFacts(Lines[L]);
+        Inst.Mnemonic = Facts.Mnemonic;
+        Inst.FormKey = Facts.FormKey;
+      }
+      Inst.Text = std::move(Lines[L]);
       if (CALL_P(Insn)) {
         // Analysed without its callee: the engine marks the prediction a
         // lower bound and names the callee (LoopReport::LowerBound).
