@@ -75,6 +75,14 @@ constexpr uint64_t StateBudget = uint64_t(1) << 22;
 constexpr int FixedBits = 30;
 
 constexpr double Unlimited = std::numeric_limits<double>::infinity();
+/// The port choice's score of a port without a share is 1e30 + its uses;
+/// of a port with share s >= MinShare (uses + c) / s. With demands of at
+/// most MaxStrongCycles and at most NodeBudget uses, the uses stay below
+/// 2^42 and such scores below 1e25: every port of share >= MinShare scores
+/// below every port without one, and ports without one all score exactly
+/// 1e30 (2^42 is below half its unit in the last place, 2^46).
+constexpr double MinShare = 1e-6;
+constexpr double MaxStrongCycles = 1e6;
 
 enum StageIndex { AtDispatch, AtIssue, AtCommit };
 
@@ -135,10 +143,14 @@ private:
     int64_t DoneOffset; ///< issue -> last cycle it occupies, minus one
     bool Ported;        ///< has port demands (a scheduler entry)
   };
-  /// A port demand with Ports != 0 and Cycles > 0.
+  /// A port demand with Ports != 0 and Cycles > 0. Strong: its ports of
+  /// share >= MinShare, whose scores (uses / share) are below the 1e30 of a
+  /// port without share; Scored: a port has a share below that, the choice
+  /// compares every score (chooseScored).
   struct Demand {
-    PortMask Ports;
+    PortMask Ports, Strong;
     double Cycles;
+    bool Scored;
   };
   /// An edge by consumer (InEdges, in SimNode::InEdges order): the
   /// producer, the distance, the delay in whole cycles (ceil(Weight)).
@@ -174,7 +186,8 @@ private:
   std::vector<InHot> InFast;
   std::vector<OutHot> OutFast;
   /// Per instruction and port: its share (In.PortShare) and its uses so far.
-  std::vector<double> Share, Used;
+  std::unique_ptr<double[]> Share, Used;
+
   unsigned Warmup = 0, IterationCap = 0, QueueCap = 0;
   uint64_t FirstChunk = 64; ///< iterations of the first allocation
   double Width = 4;         ///< the CPI stacks' W: the narrowest of the stages
@@ -250,9 +263,11 @@ private:
   void place(uint64_t Node, int64_t Ready, uint64_t Scanned);
   bool tryIssue(uint64_t Node);
   bool allocatePorts(const NodeInfo &S);
+  unsigned choosePort(const Demand &U, PortMask M, const double *ShareOf,
+                      const double *Mine) const;
   CpiCause classifyHead(uint64_t D) const;
   CpiCause issueCause() const;
-  void deliver();
+  void startIteration();
   void retire();
   void issue();
   void dispatch();
@@ -327,7 +342,7 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
     Info.FirstDemand = static_cast<unsigned>(Demands.size());
     for (const ResourceUse &U : S.Uses)
       if (U.Ports != 0 && U.Cycles > 0)
-        Demands.push_back({U.Ports, U.Cycles});
+        Demands.push_back({U.Ports, 0, U.Cycles, false});
     Info.EndDemand = static_cast<unsigned>(Demands.size());
     Info.FirstIn = static_cast<unsigned>(InEdges.size());
     for (unsigned K = 0; K < S.InEdges.size() && !In.NoDependencies; ++K) {
@@ -366,12 +381,31 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
   const uint64_t Slots = std::bit_ceil(static_cast<uint64_t>(Horizon) + 2);
   Calendar.resize(Slots);
   SlotMask = Slots - 1;
-  Share.assign(uint64_t(N) * NumPorts, 0);
-  for (unsigned I = 0; I < N; ++I)
-    std::copy_n(In.PortShare[I].begin(),
-                std::min<size_t>(NumPorts, In.PortShare[I].size()),
-                Share.begin() + static_cast<ptrdiff_t>(I * NumPorts));
-  Used.assign(uint64_t(N) * NumPorts, 0);
+  // Row by row (small fills and copies, not one long one).
+  Share.reset(new double[uint64_t(N) * NumPorts]);
+  Used.reset(new double[uint64_t(N) * NumPorts]);
+  for (unsigned I = 0; I < N; ++I) {
+    double *Row = Share.get() + uint64_t(I) * NumPorts;
+    const size_t Known = std::min<size_t>(NumPorts, In.PortShare[I].size());
+    std::copy_n(In.PortShare[I].begin(), Known, Row);
+    std::fill(Row + Known, Row + NumPorts, 0.0);
+    std::fill_n(Used.get() + uint64_t(I) * NumPorts, NumPorts, 0.0);
+  }
+  for (unsigned Node = 0; Node < V; ++Node)
+    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand;
+         ++K) {
+      Demand &D = Demands[K];
+      const double *Row = Share.get() + uint64_t(Nodes[Node].Inst) * NumPorts;
+      D.Scored = D.Cycles > MaxStrongCycles;
+      for (PortMask M = D.Ports & AllPorts; M; M &= M - 1) {
+        const unsigned P = static_cast<unsigned>(std::countr_zero(M));
+        if (Row[P] >= MinShare)
+          D.Strong |= PortMask(1) << P;
+        else if (Row[P] > 0 || std::isnan(Row[P]))
+          D.Scored = true;
+      }
+    }
+
   double PerIteration = 0;
   for (unsigned U : In.FusedUops)
     PerIteration += U;
@@ -457,50 +491,79 @@ int64_t Simulator::readyTime(uint64_t Node) const {
   return R.Waiting ? -1 : R.Ready;
 }
 
-/// Every demand of the node gets one port of its mask that is free this
-/// cycle (a demand of c cycles keeps its port busy c cycles: c > 1 is a
-/// non-pipelined unit, c = 0.5 lets two share a cycle). Among free ports
-/// the one furthest behind the instruction's share of the ports stage's
-/// optimal assignment; ports without a share only when no other is free.
-bool Simulator::allocatePorts(const NodeInfo &S) {
-  const Demand *const First = Demands.data() + S.FirstDemand,
-                      *const Last = Demands.data() + S.EndDemand;
-  // A demand none of whose ports is free refuses the node whatever the
-  // others would get (the common case of a node that waits for a port).
-  PortMask Avail = FreePorts;
-  for (const Demand *U = First; U != Last; ++U)
-    if ((U->Ports & Avail) == 0)
-      return false;
-  const uint64_t Row = uint64_t(S.Inst) * In.NumPorts;
-  const double *ShareOf = Share.data() + Row;
-  double *Mine = Used.data() + Row;
-  auto Choose = [&](PortMask M, double Cycles) {
-    unsigned Best = static_cast<unsigned>(std::countr_zero(M));
-    M &= M - 1;
-    if (M == 0)
-      return Best; // one candidate: no score to compare
-    auto Score = [&](unsigned P) {
-      return ShareOf[P] > 0 ? (Mine[P] + Cycles) / ShareOf[P] : 1e30 + Mine[P];
-    };
-    double BestScore = Score(Best);
-    for (; M; M &= M - 1) {
-      const unsigned P = static_cast<unsigned>(std::countr_zero(M));
-      const double Sc = Score(P);
+/// Among the ports of M (free, not empty), the one furthest behind the
+/// instruction's share of the ports stage's optimal assignment: the least
+/// (uses + c) / share, the lowest port on ties; a port without share only
+/// when no other is free (score 1e30 + uses). Demands whose ports all have
+/// a share of at least MinShare or none compare only the former (the same
+/// choice, see MinShare).
+[[gnu::always_inline]] inline unsigned
+Simulator::choosePort(const Demand &U, PortMask M,
+                               const double *ShareOf,
+                               const double *Mine) const {
+  const double Cycles = U.Cycles;
+  if (!U.Scored) {
+    PortMask Strong = M & U.Strong;
+    if (Strong == 0)
+      return static_cast<unsigned>(std::countr_zero(M));
+    unsigned Best = static_cast<unsigned>(std::countr_zero(Strong));
+    Strong &= Strong - 1;
+    if (Strong == 0)
+      return Best;
+    double BestScore = (Mine[Best] + Cycles) / ShareOf[Best];
+    for (; Strong; Strong &= Strong - 1) {
+      const unsigned P = static_cast<unsigned>(std::countr_zero(Strong));
+      const double Sc = (Mine[P] + Cycles) / ShareOf[P];
       if (Sc < BestScore) {
         Best = P;
         BestScore = Sc;
       }
     }
     return Best;
+  }
+  unsigned Best = static_cast<unsigned>(std::countr_zero(M));
+  M &= M - 1;
+  if (M == 0)
+    return Best; // one candidate: no score to compare
+  auto Score = [&](unsigned P) {
+    return ShareOf[P] > 0 ? (Mine[P] + Cycles) / ShareOf[P] : 1e30 + Mine[P];
   };
+  double BestScore = Score(Best);
+  for (; M; M &= M - 1) {
+    const unsigned P = static_cast<unsigned>(std::countr_zero(M));
+    const double Sc = Score(P);
+    if (Sc < BestScore) {
+      Best = P;
+      BestScore = Sc;
+    }
+  }
+  return Best;
+}
+
+/// Every demand of the node gets one port of its mask that is free this
+/// cycle (a demand of c cycles keeps its port busy c cycles: c > 1 is a
+/// non-pipelined unit, c = 0.5 lets two share a cycle), chosen by
+/// choosePort.
+bool Simulator::allocatePorts(const NodeInfo &S) {
+  const Demand *const First = Demands.data() + S.FirstDemand,
+                      *const Last = Demands.data() + S.EndDemand;
+  // A demand none of whose ports is free refuses the node whatever the
+  // others would get (the common case of a node that waits for a port).
+  const PortMask Free = FreePorts;
+  for (const Demand *U = First; U != Last; ++U)
+    if ((U->Ports & Free) == 0)
+      return false;
+  const uint64_t Row = uint64_t(S.Inst) * In.NumPorts;
+  const double *ShareOf = Share.get() + Row;
+  double *Mine = Used.get() + Row;
   double *const Busy = BusyUntil.data();
   const double Now = static_cast<double>(Cycle);
   if (Last == First + 1) { // one demand: nothing to roll back
-    const unsigned Best = Choose(First->Ports & Avail, First->Cycles);
+    const unsigned Best = choosePort(*First, First->Ports & Free, ShareOf, Mine);
     Busy[Best] = std::max(Busy[Best], Now) + First->Cycles;
-    if (Busy[Best] >= FillsCycle)
-      FreePorts = Avail & ~(PortMask(1) << Best);
     Mine[Best] += First->Cycles;
+    if (Busy[Best] >= FillsCycle)
+      FreePorts = Free & ~(PortMask(1) << Best);
     return true;
   }
   struct Taken {
@@ -511,6 +574,7 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
   unsigned NChosen = 0;
   // Only ports free at the start of the cycle (FreePorts, ports below
   // NumPorts) can be; one this node's earlier demand filled is not (Avail).
+  PortMask Avail = Free;
   for (const Demand *U = First; U != Last; ++U) {
     const PortMask M = U->Ports & Avail;
     if (M == 0 || NChosen == 8) {
@@ -518,7 +582,7 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
         --NChosen, Busy[Chosen[NChosen].Port] = Chosen[NChosen].Before;
       return false;
     }
-    const unsigned Best = Choose(M, U->Cycles);
+    const unsigned Best = choosePort(*U, M, ShareOf, Mine);
     Chosen[NChosen++] = {Best, Busy[Best]};
     Busy[Best] = std::max(Busy[Best], Now) + U->Cycles;
     if (Busy[Best] >= FillsCycle)
@@ -597,65 +661,66 @@ CpiCause Simulator::issueCause() const {
                                      : CpiCause::Dependence;
 }
 
-void Simulator::deliver() {
-  const unsigned I = DeliverInst;
-  if (I == 0) {
-    const uint64_t It = DeliverIt;
-    if (It == AllocatedIterations) {
-      // Doubling, from what a run usually needs: not one resize per
-      // iteration.
-      const uint64_t Old = AllocatedIterations;
-      AllocatedIterations += std::max<uint64_t>(FirstChunk, Old);
-      DispatchAt.grow(Old * N, AllocatedIterations * N);
-      RetireAt.grow(Old * N, AllocatedIterations * N);
-      DoneAt.grow(Old * N, AllocatedIterations * N);
-      NodesLeft.grow(Old * N, AllocatedIterations * N);
-      IssueAt.grow(Old << VShift, AllocatedIterations << VShift);
-      Pending.grow(Old << VShift, AllocatedIterations << VShift);
-      ReadyAcc.grow(Old << VShift, AllocatedIterations << VShift);
-    }
-    // The iteration's entries (NodesLeft, Pending and ReadyAcc are set at
-    // dispatch).
-    for (uint64_t D = It * N; D < (It + 1) * N; ++D)
-      DispatchAt[D] = RetireAt[D] = -1, DoneAt[D] = 0;
-    for (uint64_t Node = It << VShift; Node < (It << VShift) + V; ++Node)
-      IssueAt[Node] = -1;
-    IterationStart.push_back(Cycle);
+/// The front end starts delivering iteration DeliverIt: its entries.
+void Simulator::startIteration() {
+  const uint64_t It = DeliverIt;
+  if (It == AllocatedIterations) {
+    // Doubling, from what a run usually needs: not one resize per
+    // iteration.
+    const uint64_t Old = AllocatedIterations;
+    AllocatedIterations += std::max<uint64_t>(FirstChunk, Old);
+    DispatchAt.grow(Old * N, AllocatedIterations * N);
+    RetireAt.grow(Old * N, AllocatedIterations * N);
+    DoneAt.grow(Old * N, AllocatedIterations * N);
+    NodesLeft.grow(Old * N, AllocatedIterations * N);
+    IssueAt.grow(Old << VShift, AllocatedIterations << VShift);
+    Pending.grow(Old << VShift, AllocatedIterations << VShift);
+    ReadyAcc.grow(Old << VShift, AllocatedIterations << VShift);
   }
-  QueueUops += Insts[I].FusedUops;
-  ++Delivered;
-  if (++DeliverInst == N)
-    DeliverInst = 0, ++DeliverIt;
+  // The iteration's entries (NodesLeft, Pending and ReadyAcc are set at
+  // dispatch).
+  for (uint64_t D = It * N; D < (It + 1) * N; ++D)
+    DispatchAt[D] = RetireAt[D] = -1, DoneAt[D] = 0;
+  for (uint64_t Node = It << VShift; Node < (It << VShift) + V; ++Node)
+    IssueAt[Node] = -1;
+  IterationStart.push_back(Cycle);
 }
 
 void Simulator::retire() {
   const double Width = In.RetireWidth > 0 ? In.RetireWidth : Unlimited;
   double Budget = Width - RetireCarry;
   RetireCarry = 0;
-  NRetired = 0;
-  while (Retired < Dispatched) {
-    const uint64_t D = Retired;
+  unsigned Uops = 0;
+  // The counters in locals while the loop runs (stores to the arrays
+  // could alias them).
+  uint64_t D = Retired;
+  const uint64_t End = Dispatched;
+  unsigned I = RetireInst, Rob = RobUops, Loads = LoadCount,
+           Stores = StoreCount;
+  while (D < End) {
     if (NodesLeft[D] > 0)
       break;
-    const InstInfo &Inst = Insts[RetireInst];
+    const InstInfo &Inst = Insts[I];
     const unsigned U = Inst.FusedUops;
     if (DoneAt[D] > Cycle || (Budget <= 0 && U > 0))
       break;
     RetireAt[D] = Cycle;
-    RobUops -= U;
-    LoadCount -= Inst.Loads;
-    StoreCount -= Inst.Stores;
+    Rob -= U;
+    Loads -= Inst.Loads;
+    Stores -= Inst.Stores;
     if (U > Budget) {
       RetireCarry = U - Budget;
       Budget = 0;
     } else {
       Budget -= U;
     }
-    NRetired += U;
-    ++Retired;
+    Uops += U;
+    ++D;
     LastRetire = Cycle;
-    if (++RetireInst == N) {
-      RetireInst = 0;
+    if (++I == N) {
+      I = 0;
+      Retired = D, RetireInst = I, RobUops = Rob, LoadCount = Loads,
+      StoreCount = Stores, NRetired = Uops;
       IterationRetire.push_back(Cycle);
       if (Full)
         Snapshots.push_back(Cumulative);
@@ -664,6 +729,8 @@ void Simulator::retire() {
         return;
     }
   }
+  Retired = D, RetireInst = I, RobUops = Rob, LoadCount = Loads,
+  StoreCount = Stores, NRetired = Uops;
 }
 
 /// A node whose ready cycle is known: into the calendar at that cycle.
@@ -773,34 +840,39 @@ void Simulator::dispatch() {
                  StoreQueueSize = In.StoreQueueSize;
   double Budget = Width - DispatchCarry;
   DispatchCarry = 0;
-  NDispatched = 0;
   Stall = DispatchStall::None;
+  // The counters in locals while the loop runs (stores to the arrays
+  // could alias them); nothing the loop calls reads them.
+  uint64_t D = Dispatched;
+  const uint64_t End = Delivered;
+  unsigned I = DispatchInst, Uops = 0, Rob = RobUops, Sched = SchedCount,
+           Loads = LoadCount, Stores = StoreCount;
+  uint64_t Base = DispatchIt << VShift;
+  const int64_t Now = Cycle;
   for (;;) {
-    if (Dispatched == Delivered) {
+    if (D == End) {
       Stall = DispatchStall::QueueEmpty;
-      Limits.FrontEndStarved |= Cycle > 0;
+      Limits.FrontEndStarved |= Now > 0;
       break;
     }
-    const InstInfo &Inst = Insts[DispatchInst];
+    const InstInfo &Inst = Insts[I];
     const unsigned U = Inst.FusedUops;
     if (Budget <= 0 && U > 0)
       break;
-    if ((RobSize && RobUops > 0 && RobUops + U > RobSize) ||
-        (SchedulerSize && SchedCount > 0 &&
-         SchedCount + Inst.PortedNodes > SchedulerSize) ||
-        (LoadQueueSize && Inst.Loads && LoadCount >= LoadQueueSize) ||
-        (StoreQueueSize && Inst.Stores && StoreCount >= StoreQueueSize)) {
+    if ((RobSize && Rob > 0 && Rob + U > RobSize) ||
+        (SchedulerSize && Sched > 0 &&
+         Sched + Inst.PortedNodes > SchedulerSize) ||
+        (LoadQueueSize && Inst.Loads && Loads >= LoadQueueSize) ||
+        (StoreQueueSize && Inst.Stores && Stores >= StoreQueueSize)) {
       Stall = DispatchStall::Window;
       break;
     }
-    const uint64_t D = Dispatched;
-    DispatchAt[D] = Cycle;
+    DispatchAt[D] = Now;
     NodesLeft[D] = Inst.EndNode - Inst.FirstNode;
     // Each node: placed when every producer has issued, else it waits for
     // the Pending ones (tryIssue places it when the last issues).
-    const uint64_t Base = DispatchIt << VShift;
     for (unsigned Node = Inst.FirstNode; Node < Inst.EndNode; ++Node) {
-      const auto [Ready, Waiting] = readyOfIssued(Base + Node, Cycle + 1);
+      const auto [Ready, Waiting] = readyOfIssued(Base + Node, Now + 1);
       if (Waiting) {
         Pending[Base + Node] = Waiting;
         ReadyAcc[Base + Node] = Ready;
@@ -808,22 +880,24 @@ void Simulator::dispatch() {
         place(Base + Node, Ready, NoNode);
       }
     }
-    SchedCount += Inst.PortedNodes;
-    RobUops += U;
-    LoadCount += Inst.Loads;
-    StoreCount += Inst.Stores;
-    QueueUops -= U;
+    Sched += Inst.PortedNodes;
+    Rob += U;
+    Loads += Inst.Loads;
+    Stores += Inst.Stores;
     if (U > Budget) {
       DispatchCarry = U - Budget;
       Budget = 0;
     } else {
       Budget -= U;
     }
-    NDispatched += U;
-    ++Dispatched;
-    if (++DispatchInst == N)
-      DispatchInst = 0, ++DispatchIt;
+    Uops += U;
+    ++D;
+    if (++I == N)
+      I = 0, ++DispatchIt, Base = DispatchIt << VShift;
   }
+  QueueUops -= Uops;
+  Dispatched = D, DispatchInst = I, NDispatched = Uops, RobUops = Rob,
+  SchedCount = Sched, LoadCount = Loads, StoreCount = Stores;
 }
 
 void Simulator::frontEnd() {
@@ -834,6 +908,7 @@ void Simulator::frontEnd() {
   if (Taken > 0)
     Tokens = std::min(std::max(1.0, Taken), Tokens + Taken);
   const uint64_t Cap = uint64_t(IterationCap) * N;
+  unsigned Queue = QueueUops;
   while (Budget > 0 && Delivered < Cap) {
     const unsigned I = DeliverInst;
     if (I == 0 && DeliverIt > 0 && In.IterationMinCycles > 0 &&
@@ -841,7 +916,7 @@ void Simulator::frontEnd() {
       break;
     const InstInfo &Inst = Insts[I];
     const unsigned U = Inst.FusedUops;
-    if (QueueUops > 0 && QueueUops + U > QueueCap)
+    if (Queue > 0 && Queue + U > QueueCap)
       break;
     const double Cost = Inst.FrontEndCost;
     if (Cost > Budget && Budget < Full)
@@ -852,7 +927,15 @@ void Simulator::frontEnd() {
         break;
       Tokens -= 1;
     }
-    deliver();
+    // Delivered: into the queue.
+    if (I == 0)
+      startIteration();
+    Queue += U;
+    ++Delivered;
+    if (IterationEnd)
+      DeliverInst = 0, ++DeliverIt;
+    else
+      DeliverInst = I + 1;
     if (Cost > Budget) {
       FrontEndCarry = Cost - Budget;
       break;
@@ -861,7 +944,9 @@ void Simulator::frontEnd() {
     if (IterationEnd && Taken > 0 && Tokens < 1)
       break;
   }
+  QueueUops = Queue;
 }
+
 void Simulator::account(StageIndex S, unsigned Uops, CpiCause Cause) {
   double F = (Uops + Carry[S]) / Width;
   Carry[S] = 0;
