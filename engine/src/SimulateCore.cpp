@@ -152,7 +152,7 @@ private:
     double Cycles;
     bool Scored;
   };
-  /// An edge by consumer (InEdges, in SimNode::InEdges order): the
+  /// An edge by consumer (InEdges, in SimInput::InEdges order): the
   /// producer, the distance, the delay in whole cycles (ceil(Weight)).
   struct EdgeRef {
     unsigned Node, Distance;
@@ -186,7 +186,8 @@ private:
   std::vector<InHot> InFast;
   std::vector<OutHot> OutFast;
   /// Per instruction and port: its share (In.PortShare) and its uses so far.
-  std::unique_ptr<double[]> Share, Used;
+  const double *Share = nullptr;
+  std::unique_ptr<double[]> Used;
 
   unsigned Warmup = 0, IterationCap = 0, QueueCap = 0;
   uint64_t FirstChunk = 64; ///< iterations of the first allocation
@@ -321,7 +322,7 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
                                               : static_cast<double>(U)};
   }
   // In- and out-edges of each node, contiguous (in-edges in the order of
-  // SimNode::InEdges); none for the probe "no dependencies".
+  // SimInput::InEdges); none for the probe "no dependencies".
   const std::vector<SimEdge> NoEdges;
   const std::vector<SimEdge> &Edges = In.NoDependencies ? NoEdges : In.Edges;
   std::vector<unsigned> OutCount(V + 1, 0);
@@ -335,18 +336,19 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
     NodeInfo &Info = Nodes[Node];
     Info.Inst = S.Inst;
     Info.FusedUops = In.FusedUops[S.Inst];
-    Info.Ported = !S.Uses.empty();
+    Info.Ported = In.FirstUse[Node + 1] > In.FirstUse[Node];
     Insts[S.Inst].PortedNodes += Info.Ported;
     Info.DoneOffset = static_cast<int64_t>(std::ceil(
-        S.Uses.empty() ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
+        !Info.Ported ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
     Info.FirstDemand = static_cast<unsigned>(Demands.size());
-    for (const ResourceUse &U : S.Uses)
-      if (U.Ports != 0 && U.Cycles > 0)
+    for (unsigned K = In.FirstUse[Node]; K < In.FirstUse[Node + 1]; ++K)
+      if (const ResourceUse &U = In.Uses[K]; U.Ports != 0 && U.Cycles > 0)
         Demands.push_back({U.Ports, 0, U.Cycles, false});
     Info.EndDemand = static_cast<unsigned>(Demands.size());
     Info.FirstIn = static_cast<unsigned>(InEdges.size());
-    for (unsigned K = 0; K < S.InEdges.size() && !In.NoDependencies; ++K) {
-      const SimEdge &E = Edges[S.InEdges[K]];
+    for (unsigned K = In.FirstInEdge[Node];
+         K < In.FirstInEdge[Node + 1] && !In.NoDependencies; ++K) {
+      const SimEdge &E = Edges[In.InEdges[K]];
       InEdges.push_back({E.From, E.Distance,
                          static_cast<int64_t>(std::ceil(E.Weight - 1e-9)),
                          E.Weight});
@@ -381,21 +383,16 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
   const uint64_t Slots = std::bit_ceil(static_cast<uint64_t>(Horizon) + 2);
   Calendar.resize(Slots);
   SlotMask = Slots - 1;
-  // Row by row (small fills and copies, not one long one).
-  Share.reset(new double[uint64_t(N) * NumPorts]);
+  // Row by row (small fills, not one long one).
+  Share = In.PortShare.data();
   Used.reset(new double[uint64_t(N) * NumPorts]);
-  for (unsigned I = 0; I < N; ++I) {
-    double *Row = Share.get() + uint64_t(I) * NumPorts;
-    const size_t Known = std::min<size_t>(NumPorts, In.PortShare[I].size());
-    std::copy_n(In.PortShare[I].begin(), Known, Row);
-    std::fill(Row + Known, Row + NumPorts, 0.0);
+  for (unsigned I = 0; I < N; ++I)
     std::fill_n(Used.get() + uint64_t(I) * NumPorts, NumPorts, 0.0);
-  }
   for (unsigned Node = 0; Node < V; ++Node)
     for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand;
          ++K) {
       Demand &D = Demands[K];
-      const double *Row = Share.get() + uint64_t(Nodes[Node].Inst) * NumPorts;
+      const double *Row = Share + uint64_t(Nodes[Node].Inst) * NumPorts;
       D.Scored = D.Cycles > MaxStrongCycles;
       for (PortMask M = D.Ports & AllPorts; M; M &= M - 1) {
         const unsigned P = static_cast<unsigned>(std::countr_zero(M));
@@ -554,7 +551,7 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
     if ((U->Ports & Free) == 0)
       return false;
   const uint64_t Row = uint64_t(S.Inst) * In.NumPorts;
-  const double *ShareOf = Share.get() + Row;
+  const double *ShareOf = Share + Row;
   double *Mine = Used.get() + Row;
   double *const Busy = BusyUntil.data();
   const double Now = static_cast<double>(Cycle);
@@ -1216,7 +1213,7 @@ void Simulator::finish(unsigned First, unsigned Last) {
   for (uint64_t It = First + 1; It <= Last; ++It)
     for (unsigned Node = 0; Node < V; ++Node) {
       const SimNode &S = In.Nodes[Node];
-      if (S.Uses.empty())
+      if (!Nodes[Node].Ported)
         continue;
       const int64_t Start = DispatchAt[It * N + S.Inst] + 1;
       const int64_t Issue = IssueAt[nodeId(It, Node)];
@@ -1295,7 +1292,7 @@ SimulationReport Simulator::run() {
            ++Node) {
         int64_t At = IssueAt[nodeId(It, Node)];
         AnyFirst = AnyFirst < 0 ? At : std::min(AnyFirst, At);
-        if (!In.Nodes[Node].Uses.empty())
+        if (Nodes[Node].Ported)
           First = First < 0 ? At : std::min(First, At);
         Done = std::max(Done, At + Nodes[Node].DoneOffset);
       }
