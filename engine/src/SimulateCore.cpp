@@ -226,6 +226,7 @@ private:
   PortMask AllPorts = 0;  ///< the ports below NumPorts
   PortMask FreePorts = 0; ///< ports that can take a demand this cycle
   double FillsCycle = 0;  ///< a port busy until this is full: Cycle + 1 - eps
+  double CycleStart = 0;  ///< Cycle as a double (issue sets both)
 
   std::vector<int64_t> IterationRetire;
   Accounts Cumulative{};
@@ -554,7 +555,7 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
   const double *ShareOf = Share + Row;
   double *Mine = Used.get() + Row;
   double *const Busy = BusyUntil.data();
-  const double Now = static_cast<double>(Cycle);
+  const double Now = CycleStart;
   if (Last == First + 1) { // one demand: nothing to roll back
     const unsigned Best = choosePort(*First, First->Ports & Free, ShareOf, Mine);
     Busy[Best] = std::max(Busy[Best], Now) + First->Cycles;
@@ -785,7 +786,8 @@ void sortSmall(std::vector<uint64_t> &A) {
 
 void Simulator::issue() {
   NIssued = 0;
-  FillsCycle = static_cast<double>(Cycle) + 1 - 1e-9;
+  CycleStart = static_cast<double>(Cycle);
+  FillsCycle = CycleStart + 1 - 1e-9;
   // At the end of the last cycle FreePorts held exactly the ports not busy
   // into this one (allocatePorts clears a port's bit when it fills it):
   // only the others can still be busy.
