@@ -142,6 +142,9 @@ private:
     unsigned FirstIn, EndIn, FirstOut, EndOut, FirstDemand, EndDemand;
     int64_t DoneOffset; ///< issue -> last cycle it occupies, minus one
     bool Ported;        ///< has port demands (a scheduler entry)
+    /// At most 8 demands on pairwise disjoint port masks: none can take a
+    /// port another one could use (allocatePorts needs no roll-back).
+    bool Disjoint;
   };
   /// A port demand with Ports != 0 and Cycles > 0. Strong: its ports of
   /// share >= MinShare, whose scores (uses / share) are below the 1e30 of a
@@ -346,6 +349,12 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
       if (const ResourceUse &U = In.Uses[K]; U.Ports != 0 && U.Cycles > 0)
         Demands.push_back({U.Ports, 0, U.Cycles, false});
     Info.EndDemand = static_cast<unsigned>(Demands.size());
+    PortMask Seen = 0;
+    Info.Disjoint = Info.EndDemand - Info.FirstDemand <= 8;
+    for (unsigned K = Info.FirstDemand; K < Info.EndDemand; ++K) {
+      Info.Disjoint = Info.Disjoint && (Demands[K].Ports & Seen) == 0;
+      Seen |= Demands[K].Ports;
+    }
     Info.FirstIn = static_cast<unsigned>(InEdges.size());
     for (unsigned K = In.FirstInEdge[Node];
          K < In.FirstInEdge[Node + 1] && !In.NoDependencies; ++K) {
@@ -556,12 +565,19 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
   double *Mine = Used.get() + Row;
   double *const Busy = BusyUntil.data();
   const double Now = CycleStart;
-  if (Last == First + 1) { // one demand: nothing to roll back
-    const unsigned Best = choosePort(*First, First->Ports & Free, ShareOf, Mine);
-    Busy[Best] = std::max(Busy[Best], Now) + First->Cycles;
-    Mine[Best] += First->Cycles;
-    if (Busy[Best] >= FillsCycle)
-      FreePorts = Free & ~(PortMask(1) << Best);
+  if (S.Disjoint) {
+    // Each demand gets a port of its own mask, free at the start of the
+    // cycle (checked above), whatever the others take; its choice reads
+    // only the uses of its own ports. Nothing to roll back.
+    PortMask Avail = Free;
+    for (const Demand *U = First; U != Last; ++U) {
+      const unsigned Best = choosePort(*U, U->Ports & Free, ShareOf, Mine);
+      Busy[Best] = std::max(Busy[Best], Now) + U->Cycles;
+      Mine[Best] += U->Cycles;
+      if (Busy[Best] >= FillsCycle)
+        Avail &= ~(PortMask(1) << Best);
+    }
+    FreePorts = Avail;
     return true;
   }
   struct Taken {
