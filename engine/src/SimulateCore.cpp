@@ -821,20 +821,23 @@ void Simulator::issue() {
   Slot.clear();
   sortSmall(Arrivals);
   NextReady.clear();
-  size_t R = 0, A = 0;
+  // Ready and Arrivals do not change in the pass (a node placed now goes to
+  // a later slot or to Late; refused ones to NextReady).
+  const uint64_t *R = Ready.data(), *const REnd = R + Ready.size();
+  const uint64_t *A = Arrivals.data(), *const AEnd = A + Arrivals.size();
   for (;;) {
-    uint64_t Node = NoNode;
-    if (R < Ready.size())
-      Node = Ready[R];
-    if (A < Arrivals.size() && Arrivals[A] < Node)
-      Node = Arrivals[A];
+    uint64_t Node = R != REnd ? *R : NoNode;
+    const uint64_t Arrival = A != AEnd ? *A : NoNode;
+    enum { FromReady, FromArrivals, FromLate } From = FromReady;
+    if (Arrival < Node)
+      Node = Arrival, From = FromArrivals;
     if (!Late.empty() && Late.front() < Node)
-      Node = Late.front();
+      Node = Late.front(), From = FromLate;
     if (Node == NoNode)
       break;
-    if (R < Ready.size() && Ready[R] == Node) {
+    if (From == FromReady) {
       ++R;
-    } else if (A < Arrivals.size() && Arrivals[A] == Node) {
+    } else if (From == FromArrivals) {
       ++A;
     } else {
       std::pop_heap(Late.begin(), Late.end(), std::greater<>());
@@ -850,9 +853,12 @@ void Simulator::issue() {
 
 void Simulator::dispatch() {
   const double Width = In.DispatchWidth > 0 ? In.DispatchWidth : Unlimited;
-  const unsigned RobSize = In.RobSize, SchedulerSize = In.SchedulerSize,
-                 LoadQueueSize = In.LoadQueueSize,
-                 StoreQueueSize = In.StoreQueueSize;
+  // The window's limits (0 in the input: none).
+  constexpr unsigned None = std::numeric_limits<unsigned>::max();
+  const unsigned RobSize = In.RobSize ? In.RobSize : None,
+                 SchedulerSize = In.SchedulerSize ? In.SchedulerSize : None,
+                 LoadQueueSize = In.LoadQueueSize ? In.LoadQueueSize : None,
+                 StoreQueueSize = In.StoreQueueSize ? In.StoreQueueSize : None;
   double Budget = Width - DispatchCarry;
   DispatchCarry = 0;
   Stall = DispatchStall::None;
@@ -874,11 +880,10 @@ void Simulator::dispatch() {
     const unsigned U = Inst.FusedUops;
     if (Budget <= 0 && U > 0)
       break;
-    if ((RobSize && Rob > 0 && Rob + U > RobSize) ||
-        (SchedulerSize && Sched > 0 &&
-         Sched + Inst.PortedNodes > SchedulerSize) ||
-        (LoadQueueSize && Inst.Loads && Loads >= LoadQueueSize) ||
-        (StoreQueueSize && Inst.Stores && Stores >= StoreQueueSize)) {
+    if ((Rob > 0 && Rob + U > RobSize) ||
+        (Sched > 0 && Sched + Inst.PortedNodes > SchedulerSize) ||
+        (Inst.Loads && Loads >= LoadQueueSize) ||
+        (Inst.Stores && Stores >= StoreQueueSize)) {
       Stall = DispatchStall::Window;
       break;
     }
