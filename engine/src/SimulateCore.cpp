@@ -305,8 +305,7 @@ private:
   std::unordered_multimap<uint64_t, unsigned> StateIndex;
 };
 
-Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
-                     bool Full)
+Simulator::Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
     : In(In), N(static_cast<unsigned>(In.FusedUops.size())),
       V(static_cast<unsigned>(In.Nodes.size())),
       TimelineIterations(TimelineIterations), Full(Full) {
@@ -342,8 +341,8 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
     Info.FusedUops = In.FusedUops[S.Inst];
     Info.Ported = In.FirstUse[Node + 1] > In.FirstUse[Node];
     Insts[S.Inst].PortedNodes += Info.Ported;
-    Info.DoneOffset = static_cast<int64_t>(std::ceil(
-        !Info.Ported ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
+    Info.DoneOffset = static_cast<int64_t>(
+        std::ceil(!Info.Ported ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
     Info.FirstDemand = static_cast<unsigned>(Demands.size());
     for (unsigned K = In.FirstUse[Node]; K < In.FirstUse[Node + 1]; ++K)
       if (const ResourceUse &U = In.Uses[K]; U.Ports != 0 && U.Cycles > 0)
@@ -399,8 +398,7 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
   for (unsigned I = 0; I < N; ++I)
     std::fill_n(Used.get() + uint64_t(I) * NumPorts, NumPorts, 0.0);
   for (unsigned Node = 0; Node < V; ++Node)
-    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand;
-         ++K) {
+    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K) {
       Demand &D = Demands[K];
       const double *Row = Share + uint64_t(Nodes[Node].Inst) * NumPorts;
       D.Scored = D.Cycles > MaxStrongCycles;
@@ -443,10 +441,8 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations,
   // round in proportion to the shares, which the loops measured never do
   // (the mixed bodies of loopperf-bench-engine on znver5 have 9 to 78
   // such demands). Those loops keep the delta rule.
-  for (unsigned Node = 0; Node < V && !In.UnlimitedPorts && StateCheck;
-       ++Node)
-    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand;
-         ++K) {
+  for (unsigned Node = 0; Node < V && !In.UnlimitedPorts && StateCheck; ++Node)
+    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K) {
       unsigned Shared = 0;
       for (PortMask M = Demands[K].Ports & AllPorts; M; M &= M - 1)
         Shared += Share[uint64_t(Nodes[Node].Inst) * NumPorts +
@@ -505,9 +501,8 @@ int64_t Simulator::readyTime(uint64_t Node) const {
 /// a share of at least MinShare or none compare only the former (the same
 /// choice, see MinShare).
 [[gnu::always_inline]] inline unsigned
-Simulator::choosePort(const Demand &U, PortMask M,
-                               const double *ShareOf,
-                               const double *Mine) const {
+Simulator::choosePort(const Demand &U, PortMask M, const double *ShareOf,
+                      const double *Mine) const {
   const double Cycles = U.Cycles;
   if (!U.Scored) {
     PortMask Strong = M & U.Strong;
@@ -671,8 +666,7 @@ CpiCause Simulator::issueCause() const {
   }
   if (Culprit < 0) // dispatched this cycle: nothing older waits
     return Dispatched == Delivered ? CpiCause::FrontEnd : CpiCause::Other;
-  return In.InstLatency[Culprit] > 1 ? CpiCause::Latency
-                                     : CpiCause::Dependence;
+  return In.InstLatency[Culprit] > 1 ? CpiCause::Latency : CpiCause::Dependence;
 }
 
 /// The front end starts delivering iteration DeliverIt: its entries.
@@ -1095,8 +1089,7 @@ void Simulator::stateBody(std::vector<int32_t> &Key) const {
   // not issued, the producers it still waits for and the ready cycle of
   // those that have (a node with none waits in the calendar or Ready).
   const uint64_t FirstIt = L > MaxDistance ? L - MaxDistance : 0;
-  const uint64_t EndNode =
-      nodeId(DispatchIt, In.FirstNode[DispatchInst]);
+  const uint64_t EndNode = nodeId(DispatchIt, In.FirstNode[DispatchInst]);
   for (uint64_t Node = nodeId(FirstIt, 0); V > 0 && Node < EndNode;
        Node = nextNode(Node)) {
     if (IssueAt[Node] >= 0) {
