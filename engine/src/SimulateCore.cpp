@@ -230,6 +230,11 @@ private:
   PortMask FreePorts = 0; ///< ports that can take a demand this cycle
   double FillsCycle = 0;  ///< a port busy until this is full: Cycle + 1 - eps
   double CycleStart = 0;  ///< Cycle as a double (issue sets both)
+  /// The test of FillsCycle in the next cycle: a port filled now and busy
+  /// until before this is free again in the next cycle (FreeNext); the
+  /// others (BusyLong) are tested each cycle until they are.
+  double FillsNext = 0;
+  PortMask FreeNext = 0, BusyLong = 0;
 
   std::vector<int64_t> IterationRetire;
   Accounts Cumulative{};
@@ -569,8 +574,10 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
       const unsigned Best = choosePort(*U, U->Ports & Free, ShareOf, Mine);
       Busy[Best] = std::max(Busy[Best], Now) + U->Cycles;
       Mine[Best] += U->Cycles;
-      if (Busy[Best] >= FillsCycle)
+      if (Busy[Best] >= FillsCycle) {
         Avail &= ~(PortMask(1) << Best);
+        (Busy[Best] < FillsNext ? FreeNext : BusyLong) |= PortMask(1) << Best;
+      }
     }
     FreePorts = Avail;
     return true;
@@ -600,6 +607,10 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
   unsigned C = 0;
   for (const Demand *U = First; U != Last; ++U)
     Mine[Chosen[C++].Port] += U->Cycles;
+  for (PortMask Filled = Free & ~Avail; Filled; Filled &= Filled - 1) {
+    const unsigned P = static_cast<unsigned>(std::countr_zero(Filled));
+    (Busy[P] < FillsNext ? FreeNext : BusyLong) |= PortMask(1) << P;
+  }
   FreePorts = Avail;
   return true;
 }
@@ -798,13 +809,18 @@ void Simulator::issue() {
   NIssued = 0;
   CycleStart = static_cast<double>(Cycle);
   FillsCycle = CycleStart + 1 - 1e-9;
+  FillsNext = static_cast<double>(Cycle + 1) + 1 - 1e-9;
   // At the end of the last cycle FreePorts held exactly the ports not busy
   // into this one (allocatePorts clears a port's bit when it fills it):
   // only the others can still be busy.
-  for (PortMask Busy = AllPorts & ~FreePorts; Busy; Busy &= Busy - 1) {
+  FreePorts |= FreeNext;
+  FreeNext = 0;
+  for (PortMask Busy = BusyLong; Busy; Busy &= Busy - 1) {
     const unsigned P = static_cast<unsigned>(std::countr_zero(Busy));
-    if (BusyUntil[P] < FillsCycle)
+    if (BusyUntil[P] < FillsCycle) {
       FreePorts |= PortMask(1) << P;
+      BusyLong &= ~(PortMask(1) << P);
+    }
   }
   // This cycle's candidates, oldest first: the ported nodes still waiting
   // for a port (Ready), the nodes whose ready cycle is now (Arrivals) and
