@@ -76,11 +76,14 @@ constexpr int FixedBits = 30;
 
 constexpr double Unlimited = std::numeric_limits<double>::infinity();
 /// The port choice's score of a port without a share is 1e30 + its uses;
-/// of a port with share s >= MinShare (uses + c) / s. With demands of at
-/// most MaxStrongCycles and at most NodeBudget uses, the uses stay below
-/// 2^42 and such scores below 1e25: every port of share >= MinShare scores
-/// below every port without one, and ports without one all score exactly
-/// 1e30 (2^42 is below half its unit in the last place, 2^46).
+/// of a port with share s >= MinShare (uses + c) / s. An instruction takes
+/// a port only while the port's busy time ends before the next cycle, and
+/// each demand adds its cycles to that time, so when none of its demands is
+/// longer than MaxStrongCycles its uses of a port stay below MaxCycles + 1
+/// + MaxStrongCycles (about 5e6) and such scores below 1e13: every port of
+/// share >= MinShare scores below every port without one, and ports
+/// without one all score exactly 1e30 (5e6 is far below half its unit in
+/// the last place, 2^46).
 constexpr double MinShare = 1e-6;
 constexpr double MaxStrongCycles = 1e6;
 
@@ -133,6 +136,7 @@ private:
     unsigned PortedNodes; ///< its nodes with port demands (scheduler)
     unsigned FirstNode, EndNode;
     uint8_t Loads, Stores;
+    bool LongDemand;     ///< a demand longer than MaxStrongCycles
     double FrontEndCost; ///< fused uops, or 1 / 0 counting instructions
   };
   /// Per static node, everything issue reads of it.
@@ -147,9 +151,10 @@ private:
     bool Disjoint;
   };
   /// A port demand with Ports != 0 and Cycles > 0. Strong: its ports of
-  /// share >= MinShare, whose scores (uses / share) are below the 1e30 of a
-  /// port without share; Scored: a port has a share below that, the choice
-  /// compares every score (chooseScored).
+  /// share >= MinShare, whose scores ((uses + c) / share) are below the
+  /// 1e30 of a port without share; Scored: a port has a positive share
+  /// below that (or the demand is longer than MaxStrongCycles), so
+  /// choosePort compares every score.
   struct Demand {
     PortMask Ports, Strong;
     double Cycles;
@@ -326,6 +331,7 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
                 In.FirstNode[I + 1],
                 In.Loads[I],
                 In.Stores[I],
+                false,
                 In.FrontEndCountsInstructions ? (U ? 1.0 : 0.0)
                                               : static_cast<double>(U)};
   }
@@ -402,11 +408,16 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
   Used.reset(new double[uint64_t(N) * NumPorts]);
   for (unsigned I = 0; I < N; ++I)
     std::fill_n(Used.get() + uint64_t(I) * NumPorts, NumPorts, 0.0);
+  // An instruction with a demand longer than MaxStrongCycles scores every
+  // port of every demand (its uses are not bounded as MinShare needs).
+  for (unsigned Node = 0; Node < V; ++Node)
+    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K)
+      Insts[Nodes[Node].Inst].LongDemand |= Demands[K].Cycles > MaxStrongCycles;
   for (unsigned Node = 0; Node < V; ++Node)
     for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K) {
       Demand &D = Demands[K];
       const double *Row = Share + uint64_t(Nodes[Node].Inst) * NumPorts;
-      D.Scored = D.Cycles > MaxStrongCycles;
+      D.Scored = Insts[Nodes[Node].Inst].LongDemand;
       for (PortMask M = D.Ports & AllPorts; M; M &= M - 1) {
         const unsigned P = static_cast<unsigned>(std::countr_zero(M));
         if (Row[P] >= MinShare)
