@@ -75,6 +75,17 @@ constexpr uint64_t StateBudget = uint64_t(1) << 22;
 constexpr int FixedBits = 30;
 
 constexpr double Unlimited = std::numeric_limits<double>::infinity();
+/// The port choice's score of a port without a share is 1e30 + its uses;
+/// of a port with share s >= MinShare (uses + c) / s. An instruction takes
+/// a port only while the port's busy time ends before the next cycle, and
+/// each demand adds its cycles to that time, so when none of its demands is
+/// longer than MaxStrongCycles its uses of a port stay below MaxCycles + 1
+/// + MaxStrongCycles (about 5e6) and such scores below 1e13: every port of
+/// share >= MinShare scores below every port without one, and ports
+/// without one all score exactly 1e30 (5e6 is far below half its unit in
+/// the last place, 2^46).
+constexpr double MinShare = 1e-6;
+constexpr double MaxStrongCycles = 1e6;
 
 enum StageIndex { AtDispatch, AtIssue, AtCommit };
 
@@ -112,153 +123,80 @@ enum class DispatchStall { None, QueueEmpty, Window };
 
 class Simulator {
 public:
-  Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
-      : In(In), N(static_cast<unsigned>(In.FusedUops.size())),
-        V(static_cast<unsigned>(In.Nodes.size())),
-        TimelineIterations(TimelineIterations), Full(Full) {
-    PortedNodes.assign(N, 0);
-    DoneOffset.resize(V);
-    NodeInst.resize(V);
-    FirstDemand.assign(V + 1, 0);
-    for (unsigned Node = 0; Node < V; ++Node) {
-      const SimNode &S = In.Nodes[Node];
-      NodeInst[Node] = S.Inst;
-      NodePorted.push_back(!S.Uses.empty());
-      PortedNodes[S.Inst] += !S.Uses.empty();
-      DoneOffset[Node] = static_cast<int64_t>(std::ceil(
-          S.Uses.empty() ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
-      for (const ResourceUse &U : S.Uses)
-        if (U.Ports != 0 && U.Cycles > 0)
-          Demands.push_back({U.Ports, U.Cycles});
-      FirstDemand[Node + 1] = static_cast<unsigned>(Demands.size());
-    }
-    BusyUntil.assign(In.NumPorts, 0);
-    for (unsigned P = 0; P < In.NumPorts; ++P)
-      AllPorts |= PortMask(1) << P;
-    FreePorts = AllPorts;
-    // In- and out-edges of each node, contiguous (in-edges in the order of
-    // SimNode::InEdges); none for the probe "no dependencies".
-    const std::vector<SimEdge> NoEdges;
-    const std::vector<SimEdge> &Edges = In.NoDependencies ? NoEdges : In.Edges;
-    double Horizon = 1;
-    std::vector<int64_t> EdgeDelay;
-    EdgeDelay.reserve(Edges.size());
-    for (const SimEdge &E : Edges) {
-      Horizon = std::max(Horizon, std::ceil(E.Weight));
-      EdgeDelay.push_back(static_cast<int64_t>(std::ceil(E.Weight - 1e-9)));
-    }
-    FirstIn.assign(V + 1, 0);
-    FirstOut.assign(V + 1, 0);
-    for (const SimEdge &E : Edges)
-      ++FirstOut[E.From + 1];
-    for (unsigned Node = 0; Node < V; ++Node) {
-      FirstIn[Node + 1] =
-          FirstIn[Node] +
-          (In.NoDependencies
-               ? 0
-               : static_cast<unsigned>(In.Nodes[Node].InEdges.size()));
-      FirstOut[Node + 1] += FirstOut[Node];
-    }
-    InEdges.resize(Edges.size());
-    OutEdges.resize(Edges.size());
-    std::vector<unsigned> OutFill(FirstOut.begin(), FirstOut.end() - 1);
-    for (unsigned Node = 0, K = 0; Node < V && !In.NoDependencies; ++Node)
-      for (unsigned E : In.Nodes[Node].InEdges) {
-        const SimEdge &Edge = Edges[E];
-        InEdges[K++] = {Edge.From, Edge.Distance, EdgeDelay[E], Edge.Weight};
-      }
-    for (unsigned E = 0; E < Edges.size(); ++E) {
-      const SimEdge &Edge = Edges[E];
-      OutEdges[OutFill[Edge.From]++] = {Edge.To, Edge.Distance, EdgeDelay[E],
-                                        Edge.Weight};
-    }
-    const uint64_t Slots = std::bit_ceil(static_cast<uint64_t>(Horizon) + 2);
-    Calendar.resize(Slots);
-    SlotMask = Slots - 1;
-    Used.assign(N, std::vector<double>(In.NumPorts, 0));
-    double PerIteration = 0;
-    for (unsigned U : In.FusedUops)
-      PerIteration += U;
-    double Window = In.RobSize ? In.RobSize : 512;
-    Warmup = std::max(8u, static_cast<unsigned>(std::ceil(
-                              2 * Window / std::max(1.0, PerIteration))));
-    IterationCap = static_cast<unsigned>(std::min<uint64_t>(
-        MaxIterations, std::max<uint64_t>(NodeBudget / std::max(1u, V), 1)));
-    IterationCap = std::max(IterationCap, Warmup + 2 * Repeats * MaxPeriod);
-    Width = In.DispatchWidth > 0 ? In.DispatchWidth : 4;
-    if (In.RetireWidth > 0)
-      Width = std::min(Width, In.RetireWidth);
-    QueueCap = In.QueueUops ? In.QueueUops : 64;
-    // The first allocation holds what a run that converges at the first
-    // check needs (the warm-up, the window, the instructions in flight
-    // behind it), so most runs never grow their arrays.
-    // The exact steady-state check needs exact arithmetic on every
-    // fractional number of the input (port cycles, widths, tokens).
-    StateCheck = fixedPoint(In.FrontEndWidth) && fixedPoint(In.DispatchWidth) &&
-                 fixedPoint(In.RetireWidth) &&
-                 fixedPoint(In.TakenBranchesPerCycle) &&
-                 fixedPoint(In.IterationMinCycles);
-    for (const Demand &D : Demands)
-      StateCheck = StateCheck && fixedPoint(D.Cycles);
-    for (const SimEdge &E : Edges)
-      MaxDistance = std::max(MaxDistance, E.Distance);
-    // A port choice that compares scores (a demand with two or more ports
-    // of positive share; allocatePorts) depends on the whole history of
-    // the instruction's port uses, which grows without bound: the state of
-    // such a loop is not finite, and it repeats only if that history comes
-    // round in proportion to the shares, which the loops measured never do
-    // (the mixed bodies of loopperf-bench-engine on znver5 have 9 to 78
-    // such demands). Those loops keep the delta rule.
-    for (unsigned I = 0; I < N && !In.UnlimitedPorts && StateCheck; ++I)
-      for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node)
-        for (unsigned K = FirstDemand[Node]; K < FirstDemand[Node + 1]; ++K) {
-          unsigned Shared = 0;
-          for (PortMask M = Demands[K].Ports & AllPorts; M; M &= M - 1)
-            Shared += In.PortShare[I][std::countr_zero(M)] > 0;
-          StateCheck = StateCheck && Shared < 2;
-        }
-    FirstChunk = std::min<uint64_t>(
-        IterationCap + 1,
-        std::max<uint64_t>(
-            64, Warmup + 4 * MinWindowDeltas +
-                    static_cast<uint64_t>(std::ceil(
-                        (Window + QueueCap) / std::max(1.0, PerIteration)))));
-    IterationStart.reserve(FirstChunk);
-    IterationRetire.reserve(FirstChunk);
-    if (Full)
-      Snapshots.reserve(FirstChunk);
-  }
-
+  Simulator(const SimInput &In, unsigned TimelineIterations, bool Full);
   SimulationReport run();
 
 private:
   using Accounts = std::array<double, 3 * NumCpiCauses>;
 
+  /// Per static instruction, what dispatch, retirement and the front end
+  /// read of it.
+  struct InstInfo {
+    unsigned FusedUops;
+    unsigned PortedNodes; ///< its nodes with port demands (scheduler)
+    unsigned FirstNode, EndNode;
+    uint8_t Loads, Stores;
+    bool LongDemand;     ///< a demand longer than MaxStrongCycles
+    double FrontEndCost; ///< fused uops, or 1 / 0 counting instructions
+  };
+  /// Per static node, everything issue reads of it.
+  struct NodeInfo {
+    unsigned Inst;
+    unsigned FusedUops; ///< its instruction's
+    unsigned FirstIn, EndIn, FirstOut, EndOut, FirstDemand, EndDemand;
+    int64_t DoneOffset; ///< issue -> last cycle it occupies, minus one
+    bool Ported;        ///< has port demands (a scheduler entry)
+    /// At most 8 demands on pairwise disjoint port masks: none can take a
+    /// port another one could use (allocatePorts needs no roll-back).
+    bool Disjoint;
+  };
+  /// A port demand with Ports != 0 and Cycles > 0. Strong: its ports of
+  /// share >= MinShare, whose scores ((uses + c) / share) are below the
+  /// 1e30 of a port without share; Scored: a port has a positive share
+  /// below that (or the demand is longer than MaxStrongCycles), so
+  /// choosePort compares every score.
+  struct Demand {
+    PortMask Ports, Strong;
+    double Cycles;
+    bool Scored;
+  };
+  /// An edge by consumer (InEdges, in SimInput::InEdges order): the
+  /// producer, the distance, the delay in whole cycles (ceil(Weight)).
+  struct EdgeRef {
+    unsigned Node, Distance;
+    int64_t Delay;
+    double Weight;
+  };
+  /// The same edge for the hot paths: the other end's dynamic node is this
+  /// one's plus Offset (negative, for a producer, when it is before the
+  /// loop); a consumer's dynamic instruction is It * N + InstOffset.
+  struct InHot {
+    int64_t Offset, Delay;
+  };
+  struct OutHot {
+    int64_t Offset, Delay;
+    uint64_t InstOffset;
+  };
+
   const SimInput &In;
   const unsigned N, V;
   const unsigned TimelineIterations;
   const bool Full; ///< CPI stacks, had-to-wait, timeline (not for probes)
-  std::vector<unsigned> PortedNodes;
-  std::vector<int64_t> DoneOffset;
-  std::vector<unsigned> NodeInst;  ///< per node, its instruction
-  std::vector<uint8_t> NodePorted; ///< per node, !Uses.empty()
-  /// Per node, its port demands with Ports != 0 and Cycles > 0
-  /// (Demands[FirstDemand[n] .. FirstDemand[n + 1]]).
-  struct Demand {
-    PortMask Ports;
-    double Cycles;
-  };
+  /// Dynamic node (iteration It, static node S) is It << VShift | S: a
+  /// stride of the power of two at or above V, so no division finds the
+  /// iteration, and the order is the program order.
+  unsigned VShift = 0;
+  uint64_t VMask = 0;
+  std::vector<InstInfo> Insts;
+  std::vector<NodeInfo> Nodes;
   std::vector<Demand> Demands;
-  std::vector<unsigned> FirstDemand;
-  /// The graph's edges by consumer (InEdges, in SimNode::InEdges order) and
-  /// by producer (OutEdges): the other end, the distance, the delay.
-  struct EdgeRef {
-    unsigned Node, Distance;
-    int64_t Delay; ///< whole cycles: ceil(Weight)
-    double Weight;
-  };
-  std::vector<EdgeRef> InEdges, OutEdges;
-  std::vector<unsigned> FirstIn, FirstOut;
+  std::vector<EdgeRef> InEdges;
+  std::vector<InHot> InFast;
+  std::vector<OutHot> OutFast;
+  /// Per instruction and port: its share (In.PortShare) and its uses so far.
+  const double *Share = nullptr;
+  std::unique_ptr<double[]> Used;
+
   unsigned Warmup = 0, IterationCap = 0, QueueCap = 0;
   uint64_t FirstChunk = 64; ///< iterations of the first allocation
   double Width = 4;         ///< the CPI stacks' W: the narrowest of the stages
@@ -295,15 +233,23 @@ private:
   std::vector<double> BusyUntil;
   PortMask AllPorts = 0;  ///< the ports below NumPorts
   PortMask FreePorts = 0; ///< ports that can take a demand this cycle
-  std::vector<std::vector<double>> Used;
+  double FillsCycle = 0;  ///< a port busy until this is full: Cycle + 1 - eps
+  double CycleStart = 0;  ///< Cycle as a double (issue sets both)
+  /// The test of FillsCycle in the next cycle: a port filled now and busy
+  /// until before this is free again in the next cycle (FreeNext); the
+  /// others (BusyLong) are tested each cycle until they are.
+  double FillsNext = 0;
+  PortMask FreeNext = 0, BusyLong = 0;
 
   std::vector<int64_t> IterationRetire;
   Accounts Cumulative{};
   std::vector<Accounts> Snapshots; ///< Cumulative when iteration k retired
   std::array<double, 3> Carry{};
   unsigned NDispatched = 0, NIssued = 0, NRetired = 0;
-  /// Dispatched % N and Retired % N, kept as they advance.
-  unsigned DispatchInst = 0, RetireInst = 0;
+  /// Dispatched, Retired and Delivered as iteration and instruction, kept
+  /// as they advance.
+  unsigned DispatchInst = 0, RetireInst = 0, DeliverInst = 0;
+  uint64_t DispatchIt = 0, DeliverIt = 0;
   DispatchStall Stall = DispatchStall::None;
   int64_t LastRetire = 0;
 
@@ -313,19 +259,30 @@ private:
 public:
   SimLimits Limits;
 
+private:
+  uint64_t nodeId(uint64_t It, unsigned Static) const {
+    return It << VShift | Static;
+  }
+  /// The dynamic node after Node in program order (skips the stride's
+  /// padding).
+  uint64_t nextNode(uint64_t Node) const {
+    return (Node & VMask) + 1 < V ? Node + 1 : ((Node >> VShift) + 1) << VShift;
+  }
   struct ReadyOfIssued {
     int64_t Ready;
     unsigned Waiting;
   };
+  ReadyOfIssued readyOfIssued(uint64_t Node, int64_t Ready) const;
   ReadyOfIssued readyOfIssued(uint64_t Node) const;
   int64_t readyTime(uint64_t Node) const;
-  void enqueue(uint64_t Node);
   void place(uint64_t Node, int64_t Ready, uint64_t Scanned);
   bool tryIssue(uint64_t Node);
-  bool allocatePorts(unsigned Node);
+  bool allocatePorts(const NodeInfo &S);
+  unsigned choosePort(const Demand &U, PortMask M, const double *ShareOf,
+                      const double *Mine) const;
   CpiCause classifyHead(uint64_t D) const;
   CpiCause issueCause() const;
-  void deliver();
+  void startIteration();
   void retire();
   void issue();
   void dispatch();
@@ -358,24 +315,193 @@ public:
   std::unordered_multimap<uint64_t, unsigned> StateIndex;
 };
 
+Simulator::Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
+    : In(In), N(static_cast<unsigned>(In.FusedUops.size())),
+      V(static_cast<unsigned>(In.Nodes.size())),
+      TimelineIterations(TimelineIterations), Full(Full) {
+  VShift = V > 1 ? static_cast<unsigned>(std::bit_width(V - 1)) : 0;
+  VMask = (uint64_t(1) << VShift) - 1;
+  const unsigned NumPorts = In.NumPorts;
+  Insts.resize(N);
+  for (unsigned I = 0; I < N; ++I) {
+    const unsigned U = In.FusedUops[I];
+    Insts[I] = {U,
+                0,
+                In.FirstNode[I],
+                In.FirstNode[I + 1],
+                In.Loads[I],
+                In.Stores[I],
+                false,
+                In.FrontEndCountsInstructions ? (U ? 1.0 : 0.0)
+                                              : static_cast<double>(U)};
+  }
+  // In- and out-edges of each node, contiguous (in-edges in the order of
+  // SimInput::InEdges); none for the probe "no dependencies".
+  const std::vector<SimEdge> NoEdges;
+  const std::vector<SimEdge> &Edges = In.NoDependencies ? NoEdges : In.Edges;
+  std::vector<unsigned> OutCount(V + 1, 0);
+  for (const SimEdge &E : Edges)
+    ++OutCount[E.From + 1];
+  for (unsigned Node = 0; Node < V; ++Node)
+    OutCount[Node + 1] += OutCount[Node];
+  Nodes.resize(V);
+  for (unsigned Node = 0; Node < V; ++Node) {
+    const SimNode &S = In.Nodes[Node];
+    NodeInfo &Info = Nodes[Node];
+    Info.Inst = S.Inst;
+    Info.FusedUops = In.FusedUops[S.Inst];
+    Info.Ported = In.FirstUse[Node + 1] > In.FirstUse[Node];
+    Insts[S.Inst].PortedNodes += Info.Ported;
+    Info.DoneOffset = static_cast<int64_t>(
+        std::ceil(!Info.Ported ? S.Latency : std::max(1.0, S.Latency) - 1e-9));
+    Info.FirstDemand = static_cast<unsigned>(Demands.size());
+    for (unsigned K = In.FirstUse[Node]; K < In.FirstUse[Node + 1]; ++K)
+      if (const ResourceUse &U = In.Uses[K]; U.Ports != 0 && U.Cycles > 0)
+        Demands.push_back({U.Ports, 0, U.Cycles, false});
+    Info.EndDemand = static_cast<unsigned>(Demands.size());
+    PortMask Seen = 0;
+    Info.Disjoint = Info.EndDemand - Info.FirstDemand <= 8;
+    for (unsigned K = Info.FirstDemand; K < Info.EndDemand; ++K) {
+      Info.Disjoint = Info.Disjoint && (Demands[K].Ports & Seen) == 0;
+      Seen |= Demands[K].Ports;
+    }
+    Info.FirstIn = static_cast<unsigned>(InEdges.size());
+    for (unsigned K = In.FirstInEdge[Node];
+         K < In.FirstInEdge[Node + 1] && !In.NoDependencies; ++K) {
+      const SimEdge &E = Edges[In.InEdges[K]];
+      InEdges.push_back({E.From, E.Distance,
+                         static_cast<int64_t>(std::ceil(E.Weight - 1e-9)),
+                         E.Weight});
+    }
+    Info.EndIn = static_cast<unsigned>(InEdges.size());
+    Info.FirstOut = OutCount[Node];
+    Info.EndOut = OutCount[Node + 1];
+  }
+  double Horizon = 1;
+  for (const SimEdge &E : Edges)
+    Horizon = std::max(Horizon, std::ceil(E.Weight));
+  InFast.reserve(InEdges.size());
+  for (unsigned Node = 0; Node < V; ++Node)
+    for (unsigned K = Nodes[Node].FirstIn; K < Nodes[Node].EndIn; ++K) {
+      const EdgeRef &E = InEdges[K];
+      InFast.push_back({static_cast<int64_t>(E.Node) - Node -
+                            (static_cast<int64_t>(E.Distance) << VShift),
+                        E.Delay});
+    }
+  OutFast.resize(Edges.size());
+  std::vector<unsigned> OutFill(OutCount.begin(), OutCount.end() - 1);
+  for (const SimEdge &E : Edges)
+    OutFast[OutFill[E.From]++] = {
+        static_cast<int64_t>(E.To) - E.From +
+            (static_cast<int64_t>(E.Distance) << VShift),
+        static_cast<int64_t>(std::ceil(E.Weight - 1e-9)),
+        uint64_t(E.Distance) * N + In.Nodes[E.To].Inst};
+  BusyUntil.assign(NumPorts, 0);
+  for (unsigned P = 0; P < NumPorts; ++P)
+    AllPorts |= PortMask(1) << P;
+  FreePorts = AllPorts;
+  const uint64_t Slots = std::bit_ceil(static_cast<uint64_t>(Horizon) + 2);
+  Calendar.resize(Slots);
+  SlotMask = Slots - 1;
+  // Row by row (small fills, not one long one).
+  Share = In.PortShare.data();
+  Used.reset(new double[uint64_t(N) * NumPorts]);
+  for (unsigned I = 0; I < N; ++I)
+    std::fill_n(Used.get() + uint64_t(I) * NumPorts, NumPorts, 0.0);
+  // An instruction with a demand longer than MaxStrongCycles scores every
+  // port of every demand (its uses are not bounded as MinShare needs).
+  for (unsigned Node = 0; Node < V; ++Node)
+    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K)
+      Insts[Nodes[Node].Inst].LongDemand |= Demands[K].Cycles > MaxStrongCycles;
+  for (unsigned Node = 0; Node < V; ++Node)
+    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K) {
+      Demand &D = Demands[K];
+      const double *Row = Share + uint64_t(Nodes[Node].Inst) * NumPorts;
+      D.Scored = Insts[Nodes[Node].Inst].LongDemand;
+      for (PortMask M = D.Ports & AllPorts; M; M &= M - 1) {
+        const unsigned P = static_cast<unsigned>(std::countr_zero(M));
+        if (Row[P] >= MinShare)
+          D.Strong |= PortMask(1) << P;
+        else if (Row[P] > 0 || std::isnan(Row[P]))
+          D.Scored = true;
+      }
+    }
+
+  double PerIteration = 0;
+  for (unsigned U : In.FusedUops)
+    PerIteration += U;
+  double Window = In.RobSize ? In.RobSize : 512;
+  Warmup = std::max(8u, static_cast<unsigned>(std::ceil(
+                            2 * Window / std::max(1.0, PerIteration))));
+  IterationCap = static_cast<unsigned>(std::min<uint64_t>(
+      MaxIterations, std::max<uint64_t>(NodeBudget / std::max(1u, V), 1)));
+  IterationCap = std::max(IterationCap, Warmup + 2 * Repeats * MaxPeriod);
+  Width = In.DispatchWidth > 0 ? In.DispatchWidth : 4;
+  if (In.RetireWidth > 0)
+    Width = std::min(Width, In.RetireWidth);
+  QueueCap = In.QueueUops ? In.QueueUops : 64;
+  // The exact steady-state check needs exact arithmetic on every
+  // fractional number of the input (port cycles, widths, tokens).
+  StateCheck = fixedPoint(In.FrontEndWidth) && fixedPoint(In.DispatchWidth) &&
+               fixedPoint(In.RetireWidth) &&
+               fixedPoint(In.TakenBranchesPerCycle) &&
+               fixedPoint(In.IterationMinCycles);
+  for (const Demand &D : Demands)
+    StateCheck = StateCheck && fixedPoint(D.Cycles);
+  for (const SimEdge &E : Edges)
+    MaxDistance = std::max(MaxDistance, E.Distance);
+  // A port choice that compares scores (a demand with two or more ports
+  // of positive share; allocatePorts) depends on the whole history of
+  // the instruction's port uses, which grows without bound: the state of
+  // such a loop is not finite, and it repeats only if that history comes
+  // round in proportion to the shares, which the loops measured never do
+  // (the mixed bodies of loopperf-bench-engine on znver5 have 9 to 78
+  // such demands). Those loops keep the delta rule.
+  for (unsigned Node = 0; Node < V && !In.UnlimitedPorts && StateCheck; ++Node)
+    for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K) {
+      unsigned Shared = 0;
+      for (PortMask M = Demands[K].Ports & AllPorts; M; M &= M - 1)
+        Shared += Share[uint64_t(Nodes[Node].Inst) * NumPorts +
+                        static_cast<unsigned>(std::countr_zero(M))] > 0;
+      StateCheck = StateCheck && Shared < 2;
+    }
+  // The first allocation holds what a run that converges at the first
+  // check needs (the warm-up, the window, the instructions in flight
+  // behind it), so most runs never grow their arrays.
+  FirstChunk = std::min<uint64_t>(
+      IterationCap + 1,
+      std::max<uint64_t>(
+          64, Warmup + 4 * MinWindowDeltas +
+                  static_cast<uint64_t>(std::ceil(
+                      (Window + QueueCap) / std::max(1.0, PerIteration)))));
+  IterationStart.reserve(FirstChunk);
+  IterationRetire.reserve(FirstChunk);
+  if (Full)
+    Snapshots.reserve(FirstChunk);
+}
+
 /// A dispatched node's ready cycle over its producers that have issued (at
-/// least dispatch + 1) and how many have not.
-inline Simulator::ReadyOfIssued Simulator::readyOfIssued(uint64_t Node) const {
-  const uint64_t It = Node / V;
-  const unsigned Static = static_cast<unsigned>(Node - It * V);
-  int64_t Ready = DispatchAt[It * N + NodeInst[Static]] + 1;
+/// least `Ready`, its dispatch + 1) and how many have not.
+inline Simulator::ReadyOfIssued Simulator::readyOfIssued(uint64_t Node,
+                                                         int64_t Ready) const {
+  const NodeInfo &S = Nodes[Node & VMask];
   unsigned Waiting = 0;
-  for (unsigned K = FirstIn[Static]; K < FirstIn[Static + 1]; ++K) {
-    const EdgeRef &E = InEdges[K];
-    if (It < E.Distance)
+  for (unsigned K = S.FirstIn; K < S.EndIn; ++K) {
+    const int64_t Producer = static_cast<int64_t>(Node) + InFast[K].Offset;
+    if (Producer < 0)
       continue; // a producer before the loop: ready
-    const int64_t P = IssueAt[(It - E.Distance) * V + E.Node];
+    const int64_t P = IssueAt[static_cast<uint64_t>(Producer)];
     if (P < 0)
       ++Waiting;
     else
-      Ready = std::max(Ready, P + E.Delay);
+      Ready = std::max(Ready, P + InFast[K].Delay);
   }
   return {Ready, Waiting};
+}
+
+Simulator::ReadyOfIssued Simulator::readyOfIssued(uint64_t Node) const {
+  const uint64_t D = (Node >> VShift) * N + Nodes[Node & VMask].Inst;
+  return readyOfIssued(Node, DispatchAt[D] + 1);
 }
 
 /// The cycle a dispatched node may issue, -1 while a producer has not.
@@ -384,49 +510,87 @@ int64_t Simulator::readyTime(uint64_t Node) const {
   return R.Waiting ? -1 : R.Ready;
 }
 
-/// Every demand of the node gets one port of its mask that is free this
-/// cycle (a demand of c cycles keeps its port busy c cycles: c > 1 is a
-/// non-pipelined unit, c = 0.5 lets two share a cycle). Among free ports
-/// the one furthest behind the instruction's share of the ports stage's
-/// optimal assignment; ports without a share only when no other is free.
-bool Simulator::allocatePorts(unsigned Node) {
-  const unsigned First = FirstDemand[Node], Last = FirstDemand[Node + 1];
-  // A demand none of whose ports is free refuses the node whatever the
-  // others would get (the common case of a node that waits for a port).
-  for (unsigned K = First; K < Last; ++K)
-    if ((Demands[K].Ports & FreePorts) == 0)
-      return false;
-  const unsigned Inst = NodeInst[Node];
-  const double *Share = In.PortShare[Inst].data();
-  double *Mine = Used[Inst].data();
-  auto Score = [&](unsigned P, double Cycles) {
-    return Share[P] > 0 ? (Mine[P] + Cycles) / Share[P] : 1e30 + Mine[P];
-  };
-  auto Choose = [&](PortMask M, double Cycles) {
-    unsigned Best = static_cast<unsigned>(std::countr_zero(M));
-    M &= M - 1;
-    if (M == 0)
-      return Best; // one candidate: no score to compare
-    double BestScore = Score(Best, Cycles);
-    for (; M; M &= M - 1) {
-      const unsigned P = static_cast<unsigned>(std::countr_zero(M));
-      const double S = Score(P, Cycles);
-      if (S < BestScore) {
+/// Among the ports of M (free, not empty), the one furthest behind the
+/// instruction's share of the ports stage's optimal assignment: the least
+/// (uses + c) / share, the lowest port on ties; a port without share only
+/// when no other is free (score 1e30 + uses). Demands whose ports all have
+/// a share of at least MinShare or none compare only the former (the same
+/// choice, see MinShare).
+[[gnu::always_inline]] inline unsigned
+Simulator::choosePort(const Demand &U, PortMask M, const double *ShareOf,
+                      const double *Mine) const {
+  const double Cycles = U.Cycles;
+  if (!U.Scored) {
+    PortMask Strong = M & U.Strong;
+    if (Strong == 0)
+      return static_cast<unsigned>(std::countr_zero(M));
+    unsigned Best = static_cast<unsigned>(std::countr_zero(Strong));
+    Strong &= Strong - 1;
+    if (Strong == 0)
+      return Best;
+    double BestScore = (Mine[Best] + Cycles) / ShareOf[Best];
+    for (; Strong; Strong &= Strong - 1) {
+      const unsigned P = static_cast<unsigned>(std::countr_zero(Strong));
+      const double Sc = (Mine[P] + Cycles) / ShareOf[P];
+      if (Sc < BestScore) {
         Best = P;
-        BestScore = S;
+        BestScore = Sc;
       }
     }
     return Best;
+  }
+  unsigned Best = static_cast<unsigned>(std::countr_zero(M));
+  M &= M - 1;
+  if (M == 0)
+    return Best; // one candidate: no score to compare
+  auto Score = [&](unsigned P) {
+    return ShareOf[P] > 0 ? (Mine[P] + Cycles) / ShareOf[P] : 1e30 + Mine[P];
   };
-  const double Full = static_cast<double>(Cycle) + 1 - 1e-9;
-  if (Last == First + 1) { // one demand: nothing to roll back
-    const Demand &U = Demands[First];
-    const unsigned Best = Choose(U.Ports & FreePorts, U.Cycles);
-    BusyUntil[Best] =
-        std::max(BusyUntil[Best], static_cast<double>(Cycle)) + U.Cycles;
-    if (BusyUntil[Best] >= Full)
-      FreePorts &= ~(PortMask(1) << Best);
-    Mine[Best] += U.Cycles;
+  double BestScore = Score(Best);
+  for (; M; M &= M - 1) {
+    const unsigned P = static_cast<unsigned>(std::countr_zero(M));
+    const double Sc = Score(P);
+    if (Sc < BestScore) {
+      Best = P;
+      BestScore = Sc;
+    }
+  }
+  return Best;
+}
+
+/// Every demand of the node gets one port of its mask that is free this
+/// cycle (a demand of c cycles keeps its port busy c cycles: c > 1 is a
+/// non-pipelined unit, c = 0.5 lets two share a cycle), chosen by
+/// choosePort.
+bool Simulator::allocatePorts(const NodeInfo &S) {
+  const Demand *const First = Demands.data() + S.FirstDemand,
+                      *const Last = Demands.data() + S.EndDemand;
+  // A demand none of whose ports is free refuses the node whatever the
+  // others would get (the common case of a node that waits for a port).
+  const PortMask Free = FreePorts;
+  for (const Demand *U = First; U != Last; ++U)
+    if ((U->Ports & Free) == 0)
+      return false;
+  const uint64_t Row = uint64_t(S.Inst) * In.NumPorts;
+  const double *ShareOf = Share + Row;
+  double *Mine = Used.get() + Row;
+  double *const Busy = BusyUntil.data();
+  const double Now = CycleStart;
+  if (S.Disjoint) {
+    // Each demand gets a port of its own mask, free at the start of the
+    // cycle (checked above), whatever the others take; its choice reads
+    // only the uses of its own ports. Nothing to roll back.
+    PortMask Avail = Free;
+    for (const Demand *U = First; U != Last; ++U) {
+      const unsigned Best = choosePort(*U, U->Ports & Free, ShareOf, Mine);
+      Busy[Best] = std::max(Busy[Best], Now) + U->Cycles;
+      Mine[Best] += U->Cycles;
+      if (Busy[Best] >= FillsCycle) {
+        Avail &= ~(PortMask(1) << Best);
+        (Busy[Best] < FillsNext ? FreeNext : BusyLong) |= PortMask(1) << Best;
+      }
+    }
+    FreePorts = Avail;
     return true;
   }
   struct Taken {
@@ -437,24 +601,27 @@ bool Simulator::allocatePorts(unsigned Node) {
   unsigned NChosen = 0;
   // Only ports free at the start of the cycle (FreePorts, ports below
   // NumPorts) can be; one this node's earlier demand filled is not (Avail).
-  PortMask Avail = FreePorts;
-  for (unsigned K = First; K < Last; ++K) {
-    const Demand &U = Demands[K];
-    const PortMask M = U.Ports & Avail;
+  PortMask Avail = Free;
+  for (const Demand *U = First; U != Last; ++U) {
+    const PortMask M = U->Ports & Avail;
     if (M == 0 || NChosen == 8) {
       while (NChosen)
-        --NChosen, BusyUntil[Chosen[NChosen].Port] = Chosen[NChosen].Before;
+        --NChosen, Busy[Chosen[NChosen].Port] = Chosen[NChosen].Before;
       return false;
     }
-    const unsigned Best = Choose(M, U.Cycles);
-    Chosen[NChosen++] = {Best, BusyUntil[Best]};
-    BusyUntil[Best] =
-        std::max(BusyUntil[Best], static_cast<double>(Cycle)) + U.Cycles;
-    if (BusyUntil[Best] >= Full)
+    const unsigned Best = choosePort(*U, M, ShareOf, Mine);
+    Chosen[NChosen++] = {Best, Busy[Best]};
+    Busy[Best] = std::max(Busy[Best], Now) + U->Cycles;
+    if (Busy[Best] >= FillsCycle)
       Avail &= ~(PortMask(1) << Best);
   }
-  for (unsigned K = First, C = 0; K < Last; ++K)
-    Mine[Chosen[C++].Port] += Demands[K].Cycles;
+  unsigned C = 0;
+  for (const Demand *U = First; U != Last; ++U)
+    Mine[Chosen[C++].Port] += U->Cycles;
+  for (PortMask Filled = Free & ~Avail; Filled; Filled &= Filled - 1) {
+    const unsigned P = static_cast<unsigned>(std::countr_zero(Filled));
+    (Busy[P] < FillsNext ? FreeNext : BusyLong) |= PortMask(1) << P;
+  }
   FreePorts = Avail;
   return true;
 }
@@ -465,7 +632,7 @@ CpiCause Simulator::classifyHead(uint64_t D) const {
   const unsigned I = static_cast<unsigned>(D % N);
   const uint64_t It = D / N;
   for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node) {
-    uint64_t Dyn = It * V + Node;
+    const uint64_t Dyn = nodeId(It, Node);
     if (IssueAt[Dyn] >= 0)
       continue;
     int64_t Ready = readyTime(Dyn);
@@ -486,104 +653,104 @@ CpiCause Simulator::issueCause() const {
   }
   // The oldest waiting node with port demands (SchedCount > 0: there is one).
   uint64_t &Node = OldestPorted;
-  while (IssueAt[Node] >= 0 || In.Nodes[Node % V].Uses.empty())
-    ++Node;
-  {
-    const SimNode &S = In.Nodes[Node % V];
-    const uint64_t It = Node / V;
-    // Ready and only lacking a port: every producer had issued when the
-    // node's turn came in this cycle's oldest-first pass (before this
-    // cycle, or this cycle and older than it), and its ready cycle passed.
-    const unsigned Static = static_cast<unsigned>(Node % V);
-    bool Known = DispatchAt[It * N + S.Inst] < Cycle;
-    for (unsigned K = FirstIn[Static]; K < FirstIn[Static + 1]; ++K) {
-      const EdgeRef &Edge = InEdges[K];
-      if (!Known || It < Edge.Distance)
-        continue;
-      const uint64_t Producer = (It - Edge.Distance) * V + Edge.Node;
-      const int64_t P = IssueAt[Producer];
-      Known = P >= 0 && (P < Cycle || Producer < Node);
-    }
-    if (Known && readyTime(Node) <= Cycle)
-      return CpiCause::Ports;
-    // The producer that makes it wait longest (or has not issued).
-    int Culprit = -1;
-    double Latest = -1;
-    for (unsigned K = FirstIn[Static]; K < FirstIn[Static + 1]; ++K) {
-      const EdgeRef &Edge = InEdges[K];
-      if (It < Edge.Distance)
-        continue;
-      int64_t P = IssueAt[(It - Edge.Distance) * V + Edge.Node];
-      double At = P < 0 ? Unlimited : static_cast<double>(P) + Edge.Weight;
-      if (At > Cycle && At > Latest) {
-        Latest = At;
-        Culprit = static_cast<int>(NodeInst[Edge.Node]);
-      }
-    }
-    if (Culprit < 0) // dispatched this cycle: nothing older waits
-      return Dispatched == Delivered ? CpiCause::FrontEnd : CpiCause::Other;
-    return In.InstLatency[Culprit] > 1 ? CpiCause::Latency
-                                       : CpiCause::Dependence;
+  while (IssueAt[Node] >= 0 || !Nodes[Node & VMask].Ported)
+    Node = nextNode(Node);
+  const unsigned Static = static_cast<unsigned>(Node & VMask);
+  const NodeInfo &S = Nodes[Static];
+  const uint64_t It = Node >> VShift;
+  // Ready and only lacking a port: every producer had issued when the
+  // node's turn came in this cycle's oldest-first pass (before this
+  // cycle, or this cycle and older than it), and its ready cycle passed.
+  bool Known = DispatchAt[It * N + S.Inst] < Cycle;
+  for (unsigned K = S.FirstIn; K < S.EndIn; ++K) {
+    const EdgeRef &Edge = InEdges[K];
+    if (!Known || It < Edge.Distance)
+      continue;
+    const uint64_t Producer = nodeId(It - Edge.Distance, Edge.Node);
+    const int64_t P = IssueAt[Producer];
+    Known = P >= 0 && (P < Cycle || Producer < Node);
   }
+  if (Known && readyTime(Node) <= Cycle)
+    return CpiCause::Ports;
+  // The producer that makes it wait longest (or has not issued).
+  int Culprit = -1;
+  double Latest = -1;
+  for (unsigned K = S.FirstIn; K < S.EndIn; ++K) {
+    const EdgeRef &Edge = InEdges[K];
+    if (It < Edge.Distance)
+      continue;
+    int64_t P = IssueAt[nodeId(It - Edge.Distance, Edge.Node)];
+    double At = P < 0 ? Unlimited : static_cast<double>(P) + Edge.Weight;
+    if (At > Cycle && At > Latest) {
+      Latest = At;
+      Culprit = static_cast<int>(Nodes[Edge.Node].Inst);
+    }
+  }
+  if (Culprit < 0) // dispatched this cycle: nothing older waits
+    return Dispatched == Delivered ? CpiCause::FrontEnd : CpiCause::Other;
+  return In.InstLatency[Culprit] > 1 ? CpiCause::Latency : CpiCause::Dependence;
 }
 
-void Simulator::deliver() {
-  const unsigned I = static_cast<unsigned>(Delivered % N);
-  if (I == 0) {
-    const uint64_t It = Delivered / N;
-    if (It == AllocatedIterations) {
-      // Doubling, from what a run usually needs: not one resize per
-      // iteration.
-      const uint64_t Old = AllocatedIterations;
-      AllocatedIterations += std::max<uint64_t>(FirstChunk, Old);
-      DispatchAt.grow(Old * N, AllocatedIterations * N);
-      RetireAt.grow(Old * N, AllocatedIterations * N);
-      DoneAt.grow(Old * N, AllocatedIterations * N);
-      NodesLeft.grow(Old * N, AllocatedIterations * N);
-      IssueAt.grow(Old * V, AllocatedIterations * V);
-      Pending.grow(Old * V, AllocatedIterations * V);
-      ReadyAcc.grow(Old * V, AllocatedIterations * V);
-    }
-    // The iteration's entries (NodesLeft, Pending and ReadyAcc are set at
-    // dispatch).
-    for (uint64_t D = It * N; D < (It + 1) * N; ++D)
-      DispatchAt[D] = RetireAt[D] = -1, DoneAt[D] = 0;
-    for (uint64_t Node = It * V; Node < (It + 1) * V; ++Node)
-      IssueAt[Node] = -1;
-    IterationStart.push_back(Cycle);
+/// The front end starts delivering iteration DeliverIt: its entries.
+void Simulator::startIteration() {
+  const uint64_t It = DeliverIt;
+  if (It == AllocatedIterations) {
+    // Doubling, from what a run usually needs: not one resize per
+    // iteration.
+    const uint64_t Old = AllocatedIterations;
+    AllocatedIterations += std::max<uint64_t>(FirstChunk, Old);
+    DispatchAt.grow(Old * N, AllocatedIterations * N);
+    RetireAt.grow(Old * N, AllocatedIterations * N);
+    DoneAt.grow(Old * N, AllocatedIterations * N);
+    NodesLeft.grow(Old * N, AllocatedIterations * N);
+    IssueAt.grow(Old << VShift, AllocatedIterations << VShift);
+    Pending.grow(Old << VShift, AllocatedIterations << VShift);
+    ReadyAcc.grow(Old << VShift, AllocatedIterations << VShift);
   }
-  QueueUops += In.FusedUops[I];
-  ++Delivered;
+  // The iteration's entries (NodesLeft, Pending and ReadyAcc are set at
+  // dispatch).
+  for (uint64_t D = It * N; D < (It + 1) * N; ++D)
+    DispatchAt[D] = RetireAt[D] = -1, DoneAt[D] = 0;
+  for (uint64_t Node = It << VShift; Node < (It << VShift) + V; ++Node)
+    IssueAt[Node] = -1;
+  IterationStart.push_back(Cycle);
 }
 
 void Simulator::retire() {
   const double Width = In.RetireWidth > 0 ? In.RetireWidth : Unlimited;
   double Budget = Width - RetireCarry;
   RetireCarry = 0;
-  NRetired = 0;
-  while (Retired < Dispatched) {
-    const uint64_t D = Retired;
+  unsigned Uops = 0;
+  // The counters in locals while the loop runs (stores to the arrays
+  // could alias them).
+  uint64_t D = Retired;
+  const uint64_t End = Dispatched;
+  unsigned I = RetireInst, Rob = RobUops, Loads = LoadCount,
+           Stores = StoreCount;
+  while (D < End) {
     if (NodesLeft[D] > 0)
       break;
-    const unsigned I = RetireInst;
-    const unsigned U = In.FusedUops[I];
+    const InstInfo &Inst = Insts[I];
+    const unsigned U = Inst.FusedUops;
     if (DoneAt[D] > Cycle || (Budget <= 0 && U > 0))
       break;
     RetireAt[D] = Cycle;
-    RobUops -= U;
-    LoadCount -= In.Loads[I];
-    StoreCount -= In.Stores[I];
+    Rob -= U;
+    Loads -= Inst.Loads;
+    Stores -= Inst.Stores;
     if (U > Budget) {
       RetireCarry = U - Budget;
       Budget = 0;
     } else {
       Budget -= U;
     }
-    NRetired += U;
-    ++Retired;
+    Uops += U;
+    ++D;
     LastRetire = Cycle;
-    if (++RetireInst == N) {
-      RetireInst = 0;
+    if (++I == N) {
+      I = 0;
+      Retired = D, RetireInst = I, RobUops = Rob, LoadCount = Loads,
+      StoreCount = Stores, NRetired = Uops;
       IterationRetire.push_back(Cycle);
       if (Full)
         Snapshots.push_back(Cumulative);
@@ -592,6 +759,8 @@ void Simulator::retire() {
         return;
     }
   }
+  Retired = D, RetireInst = I, RobUops = Rob, LoadCount = Loads,
+  StoreCount = Stores, NRetired = Uops;
 }
 
 /// A node whose ready cycle is known: into the calendar at that cycle.
@@ -608,55 +777,61 @@ void Simulator::place(uint64_t Node, int64_t Ready, uint64_t Scanned) {
       .push_back(Node);
 }
 
-/// A node just dispatched: placed when every producer has issued, else it
-/// waits for the Pending ones (tryIssue places it when the last issues).
-void Simulator::enqueue(uint64_t Node) {
-  const auto [Ready, Waiting] = readyOfIssued(Node);
-  if (Waiting) {
-    Pending[Node] = Waiting;
-    ReadyAcc[Node] = Ready;
-    return;
-  }
-  place(Node, Ready, NoNode);
-}
-
 /// Issues a candidate (ready this cycle) when it needs no port or gets one;
 /// then its dispatched consumers learn its issue cycle.
 bool Simulator::tryIssue(uint64_t DynNode) {
-  const uint64_t It = DynNode / V;
-  const unsigned Node = static_cast<unsigned>(DynNode - It * V);
-  const bool Ported = NodePorted[Node];
-  if (Ported && !In.UnlimitedPorts && !(FreePorts && allocatePorts(Node)))
+  const NodeInfo &S = Nodes[DynNode & VMask];
+  if (S.Ported && !In.UnlimitedPorts && !(FreePorts && allocatePorts(S)))
     return false;
-  IssueAt[DynNode] = Cycle;
-  SchedCount -= Ported;
-  const unsigned Inst = NodeInst[Node];
-  const uint64_t D = It * N + Inst;
-  DoneAt[D] = std::max(DoneAt[D], Cycle + DoneOffset[Node]);
+  const int64_t Now = Cycle;
+  IssueAt[DynNode] = Now;
+  SchedCount -= S.Ported;
+  const uint64_t ItN = (DynNode >> VShift) * N;
+  const uint64_t D = ItN + S.Inst;
+  DoneAt[D] = std::max(DoneAt[D], Now + S.DoneOffset);
   if (--NodesLeft[D] == 0)
-    NIssued += In.FusedUops[Inst];
-  for (unsigned K = FirstOut[Node]; K < FirstOut[Node + 1]; ++K) {
-    const EdgeRef &E = OutEdges[K];
-    const uint64_t CIt = It + E.Distance;
-    if (CIt * N + NodeInst[E.Node] >= Dispatched)
+    NIssued += S.FusedUops;
+  const uint64_t DispatchedNow = Dispatched;
+  for (unsigned K = S.FirstOut; K < S.EndOut; ++K) {
+    const OutHot &E = OutFast[K];
+    if (ItN + E.InstOffset >= DispatchedNow)
       continue; // not dispatched: it sees this issue when it is
-    const uint64_t Consumer = CIt * V + E.Node;
-    ReadyAcc[Consumer] = std::max(ReadyAcc[Consumer], Cycle + E.Delay);
+    const uint64_t Consumer = DynNode + static_cast<uint64_t>(E.Offset);
+    int64_t &Acc = ReadyAcc[Consumer];
+    Acc = std::max(Acc, Now + E.Delay);
     if (--Pending[Consumer] == 0)
-      place(Consumer, ReadyAcc[Consumer], DynNode);
+      place(Consumer, Acc, DynNode);
   }
   return true;
 }
 
+/// Sorts a calendar slot's few nodes (mostly in order already).
+void sortSmall(std::vector<uint64_t> &A) {
+  for (size_t I = 1; I < A.size(); ++I) {
+    const uint64_t X = A[I];
+    size_t J = I;
+    for (; J > 0 && A[J - 1] > X; --J)
+      A[J] = A[J - 1];
+    A[J] = X;
+  }
+}
+
 void Simulator::issue() {
   NIssued = 0;
+  CycleStart = static_cast<double>(Cycle);
+  FillsCycle = CycleStart + 1 - 1e-9;
+  FillsNext = static_cast<double>(Cycle + 1) + 1 - 1e-9;
   // At the end of the last cycle FreePorts held exactly the ports not busy
   // into this one (allocatePorts clears a port's bit when it fills it):
   // only the others can still be busy.
-  for (PortMask Busy = AllPorts & ~FreePorts; Busy; Busy &= Busy - 1) {
+  FreePorts |= FreeNext;
+  FreeNext = 0;
+  for (PortMask Busy = BusyLong; Busy; Busy &= Busy - 1) {
     const unsigned P = static_cast<unsigned>(std::countr_zero(Busy));
-    if (BusyUntil[P] < Cycle + 1 - 1e-9)
+    if (BusyUntil[P] < FillsCycle) {
       FreePorts |= PortMask(1) << P;
+      BusyLong &= ~(PortMask(1) << P);
+    }
   }
   // This cycle's candidates, oldest first: the ported nodes still waiting
   // for a port (Ready), the nodes whose ready cycle is now (Arrivals) and
@@ -665,22 +840,25 @@ void Simulator::issue() {
       Calendar[static_cast<uint64_t>(Cycle) & SlotMask];
   Arrivals.swap(Slot);
   Slot.clear();
-  std::sort(Arrivals.begin(), Arrivals.end());
+  sortSmall(Arrivals);
   NextReady.clear();
-  size_t R = 0, A = 0;
+  // Ready and Arrivals do not change in the pass (a node placed now goes to
+  // a later slot or to Late; refused ones to NextReady).
+  const uint64_t *R = Ready.data(), *const REnd = R + Ready.size();
+  const uint64_t *A = Arrivals.data(), *const AEnd = A + Arrivals.size();
   for (;;) {
-    uint64_t Node = NoNode;
-    if (R < Ready.size())
-      Node = Ready[R];
-    if (A < Arrivals.size() && Arrivals[A] < Node)
-      Node = Arrivals[A];
+    uint64_t Node = R != REnd ? *R : NoNode;
+    const uint64_t Arrival = A != AEnd ? *A : NoNode;
+    enum { FromReady, FromArrivals, FromLate } From = FromReady;
+    if (Arrival < Node)
+      Node = Arrival, From = FromArrivals;
     if (!Late.empty() && Late.front() < Node)
-      Node = Late.front();
+      Node = Late.front(), From = FromLate;
     if (Node == NoNode)
       break;
-    if (R < Ready.size() && Ready[R] == Node) {
+    if (From == FromReady) {
       ++R;
-    } else if (A < Arrivals.size() && Arrivals[A] == Node) {
+    } else if (From == FromArrivals) {
       ++A;
     } else {
       std::pop_heap(Late.begin(), Late.end(), std::greater<>());
@@ -696,54 +874,71 @@ void Simulator::issue() {
 
 void Simulator::dispatch() {
   const double Width = In.DispatchWidth > 0 ? In.DispatchWidth : Unlimited;
-  const unsigned RobSize = In.RobSize, SchedulerSize = In.SchedulerSize,
-                 LoadQueueSize = In.LoadQueueSize,
-                 StoreQueueSize = In.StoreQueueSize;
+  // The window's limits (0 in the input: none).
+  constexpr unsigned None = std::numeric_limits<unsigned>::max();
+  const unsigned RobSize = In.RobSize ? In.RobSize : None,
+                 SchedulerSize = In.SchedulerSize ? In.SchedulerSize : None,
+                 LoadQueueSize = In.LoadQueueSize ? In.LoadQueueSize : None,
+                 StoreQueueSize = In.StoreQueueSize ? In.StoreQueueSize : None;
   double Budget = Width - DispatchCarry;
   DispatchCarry = 0;
-  NDispatched = 0;
   Stall = DispatchStall::None;
+  // The counters in locals while the loop runs (stores to the arrays
+  // could alias them); nothing the loop calls reads them.
+  uint64_t D = Dispatched;
+  const uint64_t End = Delivered;
+  unsigned I = DispatchInst, Uops = 0, Rob = RobUops, Sched = SchedCount,
+           Loads = LoadCount, Stores = StoreCount;
+  uint64_t Base = DispatchIt << VShift;
+  const int64_t Now = Cycle;
   for (;;) {
-    if (Dispatched == Delivered) {
+    if (D == End) {
       Stall = DispatchStall::QueueEmpty;
-      Limits.FrontEndStarved |= Cycle > 0;
+      Limits.FrontEndStarved |= Now > 0;
       break;
     }
-    const uint64_t D = Dispatched;
-    const unsigned I = DispatchInst;
-    const unsigned U = In.FusedUops[I];
+    const InstInfo &Inst = Insts[I];
+    const unsigned U = Inst.FusedUops;
     if (Budget <= 0 && U > 0)
       break;
-    if ((RobSize && RobUops > 0 && RobUops + U > RobSize) ||
-        (SchedulerSize && SchedCount > 0 &&
-         SchedCount + PortedNodes[I] > SchedulerSize) ||
-        (LoadQueueSize && In.Loads[I] && LoadCount >= LoadQueueSize) ||
-        (StoreQueueSize && In.Stores[I] && StoreCount >= StoreQueueSize)) {
+    if ((Rob > 0 && Rob + U > RobSize) ||
+        (Sched > 0 && Sched + Inst.PortedNodes > SchedulerSize) ||
+        (Inst.Loads && Loads >= LoadQueueSize) ||
+        (Inst.Stores && Stores >= StoreQueueSize)) {
       Stall = DispatchStall::Window;
       break;
     }
-    DispatchAt[D] = Cycle;
-    const unsigned FirstNode = In.FirstNode[I], EndNode = In.FirstNode[I + 1];
-    NodesLeft[D] = EndNode - FirstNode;
-    const uint64_t Base = D / N * V;
-    for (unsigned Node = FirstNode; Node < EndNode; ++Node)
-      enqueue(Base + Node);
-    SchedCount += PortedNodes[I];
-    RobUops += U;
-    LoadCount += In.Loads[I];
-    StoreCount += In.Stores[I];
-    QueueUops -= U;
+    DispatchAt[D] = Now;
+    NodesLeft[D] = Inst.EndNode - Inst.FirstNode;
+    // Each node: placed when every producer has issued, else it waits for
+    // the Pending ones (tryIssue places it when the last issues).
+    for (unsigned Node = Inst.FirstNode; Node < Inst.EndNode; ++Node) {
+      const auto [Ready, Waiting] = readyOfIssued(Base + Node, Now + 1);
+      if (Waiting) {
+        Pending[Base + Node] = Waiting;
+        ReadyAcc[Base + Node] = Ready;
+      } else {
+        place(Base + Node, Ready, NoNode);
+      }
+    }
+    Sched += Inst.PortedNodes;
+    Rob += U;
+    Loads += Inst.Loads;
+    Stores += Inst.Stores;
     if (U > Budget) {
       DispatchCarry = U - Budget;
       Budget = 0;
     } else {
       Budget -= U;
     }
-    NDispatched += U;
-    ++Dispatched;
-    if (++DispatchInst == N)
-      DispatchInst = 0;
+    Uops += U;
+    ++D;
+    if (++I == N)
+      I = 0, ++DispatchIt, Base = DispatchIt << VShift;
   }
+  QueueUops -= Uops;
+  Dispatched = D, DispatchInst = I, NDispatched = Uops, RobUops = Rob,
+  SchedCount = Sched, LoadCount = Loads, StoreCount = Stores;
 }
 
 void Simulator::frontEnd() {
@@ -754,16 +949,17 @@ void Simulator::frontEnd() {
   if (Taken > 0)
     Tokens = std::min(std::max(1.0, Taken), Tokens + Taken);
   const uint64_t Cap = uint64_t(IterationCap) * N;
+  unsigned Queue = QueueUops;
   while (Budget > 0 && Delivered < Cap) {
-    const unsigned I = static_cast<unsigned>(Delivered % N);
-    const uint64_t It = Delivered / N;
-    if (I == 0 && It > 0 && In.IterationMinCycles > 0 &&
-        Cycle < IterationStart[It - 1] + In.IterationMinCycles)
+    const unsigned I = DeliverInst;
+    if (I == 0 && DeliverIt > 0 && In.IterationMinCycles > 0 &&
+        Cycle < IterationStart[DeliverIt - 1] + In.IterationMinCycles)
       break;
-    const unsigned U = In.FusedUops[I];
-    if (QueueUops > 0 && QueueUops + U > QueueCap)
+    const InstInfo &Inst = Insts[I];
+    const unsigned U = Inst.FusedUops;
+    if (Queue > 0 && Queue + U > QueueCap)
       break;
-    double Cost = In.FrontEndCountsInstructions ? (U ? 1 : 0) : U;
+    const double Cost = Inst.FrontEndCost;
     if (Cost > Budget && Budget < Full)
       break;
     const bool IterationEnd = I + 1 == N;
@@ -772,7 +968,15 @@ void Simulator::frontEnd() {
         break;
       Tokens -= 1;
     }
-    deliver();
+    // Delivered: into the queue.
+    if (I == 0)
+      startIteration();
+    Queue += U;
+    ++Delivered;
+    if (IterationEnd)
+      DeliverInst = 0, ++DeliverIt;
+    else
+      DeliverInst = I + 1;
     if (Cost > Budget) {
       FrontEndCarry = Cost - Budget;
       break;
@@ -781,6 +985,7 @@ void Simulator::frontEnd() {
     if (IterationEnd && Taken > 0 && Tokens < 1)
       break;
   }
+  QueueUops = Queue;
 }
 
 void Simulator::account(StageIndex S, unsigned Uops, CpiCause Cause) {
@@ -896,7 +1101,7 @@ void Simulator::stateHeader(std::vector<int32_t> &Key) const {
 /// instructions and nodes, the calendar's and Ready's nodes.
 void Simulator::stateBody(std::vector<int32_t> &Key) const {
   const uint64_t L = IterationRetire.size();
-  const uint64_t BaseInst = L * N, BaseNode = L * V;
+  const uint64_t BaseInst = L * N, BaseNode = nodeId(L, 0);
   const auto Rel = [&](int64_t At) { return static_cast<int32_t>(At - Cycle); };
   // The dispatched instructions of the iterations not retired: dispatch
   // cycle, nodes not issued, last cycle of execution (one before this
@@ -911,9 +1116,9 @@ void Simulator::stateBody(std::vector<int32_t> &Key) const {
   // not issued, the producers it still waits for and the ready cycle of
   // those that have (a node with none waits in the calendar or Ready).
   const uint64_t FirstIt = L > MaxDistance ? L - MaxDistance : 0;
-  const uint64_t EndNode =
-      Dispatched / N * V + In.FirstNode[static_cast<unsigned>(Dispatched % N)];
-  for (uint64_t Node = FirstIt * V; Node < EndNode; ++Node) {
+  const uint64_t EndNode = nodeId(DispatchIt, In.FirstNode[DispatchInst]);
+  for (uint64_t Node = nodeId(FirstIt, 0); V > 0 && Node < EndNode;
+       Node = nextNode(Node)) {
     if (IssueAt[Node] >= 0) {
       Key.push_back(Rel(IssueAt[Node]));
       continue;
@@ -1051,20 +1256,20 @@ void Simulator::finish(unsigned First, unsigned Last) {
   for (uint64_t It = First + 1; It <= Last; ++It)
     for (unsigned Node = 0; Node < V; ++Node) {
       const SimNode &S = In.Nodes[Node];
-      if (S.Uses.empty())
+      if (!Nodes[Node].Ported)
         continue;
       const int64_t Start = DispatchAt[It * N + S.Inst] + 1;
-      const int64_t Issue = IssueAt[It * V + Node];
+      const int64_t Issue = IssueAt[nodeId(It, Node)];
       Out.HadToWait[S.Inst] += static_cast<double>(Issue - Start);
       int64_t Ready = Start;
       int Culprit = -1;
-      for (unsigned K = FirstIn[Node]; K < FirstIn[Node + 1]; ++K) {
+      for (unsigned K = Nodes[Node].FirstIn; K < Nodes[Node].EndIn; ++K) {
         const EdgeRef &Edge = InEdges[K];
-        const unsigned From = NodeInst[Edge.Node];
+        const unsigned From = Nodes[Edge.Node].Inst;
         if (It < Edge.Distance || (Edge.Distance == 0 && From == S.Inst))
           continue; // before the loop, or the instruction's own load part
         const int64_t At =
-            IssueAt[(It - Edge.Distance) * V + Edge.Node] + Edge.Delay;
+            IssueAt[nodeId(It - Edge.Distance, Edge.Node)] + Edge.Delay;
         if (At > Ready) {
           Ready = At;
           Culprit = static_cast<int>(From);
@@ -1128,11 +1333,11 @@ SimulationReport Simulator::run() {
       int64_t First = -1, AnyFirst = -1, Done = 0;
       for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1];
            ++Node) {
-        int64_t At = IssueAt[uint64_t(It) * V + Node];
+        int64_t At = IssueAt[nodeId(It, Node)];
         AnyFirst = AnyFirst < 0 ? At : std::min(AnyFirst, At);
-        if (!In.Nodes[Node].Uses.empty())
+        if (Nodes[Node].Ported)
           First = First < 0 ? At : std::min(First, At);
-        Done = std::max(Done, At + DoneOffset[Node]);
+        Done = std::max(Done, At + Nodes[Node].DoneOffset);
       }
       if (First < 0)
         First = AnyFirst;

@@ -13,15 +13,11 @@
 namespace loopperf::detail {
 
 /// One node of the dependency graph (a load part, an operation, a
-/// writeback): what it occupies and how long its result takes.
+/// writeback): its instruction and how long its result takes. What it
+/// occupies and its in-edges are in SimInput (flat, by node).
 struct SimNode {
   unsigned Inst = 0;
   double Latency = 0;
-  /// Port demands; empty: the node needs no port and no scheduler entry
-  /// (renamer-only instructions, a pure load's operation, a macro-fused
-  /// flag producer, writebacks).
-  std::vector<ResourceUse> Uses;
-  std::vector<unsigned> InEdges; ///< indices into SimInput::Edges
 };
 
 struct SimEdge {
@@ -33,13 +29,21 @@ struct SimEdge {
 struct SimInput {
   std::vector<SimNode> Nodes; ///< program order, an instruction's contiguous
   std::vector<unsigned> FirstNode; ///< per instruction, plus Nodes.size()
+  /// Node n's port demands: Uses[FirstUse[n] .. FirstUse[n + 1]]; none: the
+  /// node needs no port and no scheduler entry (renamer-only instructions,
+  /// a pure load's operation, a macro-fused flag producer, writebacks).
+  std::vector<ResourceUse> Uses;
+  std::vector<unsigned> FirstUse; ///< per node, plus Uses.size()
   std::vector<SimEdge> Edges;
+  /// Node n's in-edges: indices into Edges, InEdges[FirstInEdge[n] ..
+  /// FirstInEdge[n + 1]] (in the order of Edges).
+  std::vector<unsigned> InEdges, FirstInEdge;
   std::vector<unsigned> FusedUops;    ///< per instruction (0: fused branch)
   std::vector<uint8_t> Loads, Stores; ///< per instruction (0 or 1)
   std::vector<double> InstLatency;    ///< per instruction (CPI causes)
-  /// Per instruction and port: its share of the ports stage's optimal
-  /// assignment, which the port choice follows.
-  std::vector<std::vector<double>> PortShare;
+  /// Per instruction I and port P, PortShare[I * NumPorts + P]: its share of
+  /// the ports stage's optimal assignment, which the port choice follows.
+  std::vector<double> PortShare;
   unsigned NumPorts = 0;
 
   double FrontEndWidth = 0; ///< per cycle; 0: only dispatch limits

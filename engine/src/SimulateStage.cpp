@@ -33,38 +33,57 @@ SimInput simulationInput(StageContext &C, const LoopReport &R) {
   const unsigned N = static_cast<unsigned>(C.Res.size());
 
   SimInput In;
-  In.NumPorts = static_cast<unsigned>(M.Ports.size());
+  const unsigned NumPorts = static_cast<unsigned>(M.Ports.size());
+  const unsigned V = static_cast<unsigned>(G.Nodes.size());
+  In.NumPorts = NumPorts;
   In.FusedUops = Fe.FusedUopsOf;
   In.FirstNode.assign(N + 1, 0);
-  for (const DepNode &Node : G.Nodes) {
-    SimNode S;
-    S.Inst = Node.Inst;
-    S.Latency = Node.Latency;
-    In.Nodes.push_back(std::move(S));
-  }
+  In.Nodes.reserve(V);
+  for (const DepNode &Node : G.Nodes)
+    In.Nodes.push_back({Node.Inst, Node.Latency});
   for (unsigned I = N; I-- > 0;)
     In.FirstNode[I] = G.WritebackNode[I] ? *G.WritebackNode[I]
                       : G.LoadNode[I]    ? *G.LoadNode[I]
                                          : G.OpNode[I];
-  In.FirstNode[N] = static_cast<unsigned>(G.Nodes.size());
+  In.FirstNode[N] = V;
+  In.Loads.reserve(N);
+  In.Stores.reserve(N);
+  In.InstLatency.reserve(N);
+  In.PortShare.assign(uint64_t(N) * NumPorts, 0.0);
+  In.FirstUse.assign(V + 1, 0);
   for (unsigned I = 0; I < N; ++I) {
     const ResolvedInst &Res = C.Res[I];
     In.Loads.push_back(Res.Loads);
     In.Stores.push_back(Res.Stores);
     In.InstLatency.push_back(Res.Latency);
-    In.PortShare.push_back(R.PerInstruction[I].PortCycles);
-    if (C.FusedWithNext[I])
-      continue; // the pair issues as the branch's uop
-    // Demands on load ports go to the load part, the rest to the operation.
-    for (const ResourceUse &U : Res.Uses) {
-      bool LoadPart = G.LoadNode[I] && (U.Ports & ~M.LoadPorts) == 0;
-      In.Nodes[LoadPart ? *G.LoadNode[I] : G.OpNode[I]].Uses.push_back(U);
+    const std::vector<double> &Share = R.PerInstruction[I].PortCycles;
+    std::copy_n(Share.begin(), std::min<size_t>(Share.size(), NumPorts),
+                In.PortShare.begin() + static_cast<ptrdiff_t>(I * NumPorts));
+    // Demands on load ports go to the load part, the rest to the operation
+    // (none for a flag producer fused with the next instruction: the pair
+    // issues as the branch's uop), node by node.
+    for (unsigned Node = In.FirstNode[I]; Node < In.FirstNode[I + 1]; ++Node) {
+      for (const ResourceUse &U : Res.Uses) {
+        const bool LoadPart = G.LoadNode[I] && (U.Ports & ~M.LoadPorts) == 0;
+        if (!C.FusedWithNext[I] &&
+            Node == (LoadPart ? *G.LoadNode[I] : G.OpNode[I]))
+          In.Uses.push_back(U);
+      }
+      In.FirstUse[Node + 1] = static_cast<unsigned>(In.Uses.size());
     }
   }
+  In.Edges.reserve(G.Edges.size());
+  In.FirstInEdge.assign(V + 1, 0);
   for (const GraphEdge &E : G.Edges) {
-    In.Nodes[E.To].InEdges.push_back(static_cast<unsigned>(In.Edges.size()));
+    ++In.FirstInEdge[E.To + 1];
     In.Edges.push_back({E.From, E.To, E.Weight, E.Distance});
   }
+  for (unsigned Node = 0; Node < V; ++Node)
+    In.FirstInEdge[Node + 1] += In.FirstInEdge[Node];
+  In.InEdges.resize(G.Edges.size());
+  std::vector<unsigned> Fill(In.FirstInEdge.begin(), In.FirstInEdge.end() - 1);
+  for (unsigned E = 0; E < G.Edges.size(); ++E)
+    In.InEdges[Fill[G.Edges[E].To]++] = E;
 
   // Front end: the same source the bound takes (FrontEnd.cpp).
   bool InLoopBuffer =
