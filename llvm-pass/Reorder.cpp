@@ -122,15 +122,10 @@ double simulatedCycles(const LoopReport &R) {
   return R.Simulation ? R.Simulation->CyclesPerIteration : R.CyclesPerIteration;
 }
 
-/// `M` with the window the simulation's "unlimited window" probe uses
-/// (SimulateStage.cpp): twice the ROB, no scheduler or load/store queue
-/// limit.
+/// `M` with the window the simulation's "unlimited window" probe uses.
 MachineModel unlimitedWindow(const MachineModel &M) {
   MachineModel Wide = M;
-  Wide.Pipeline.RobSize.Value *= 2;
-  Wide.Pipeline.SchedulerSize.Value = 0;
-  Wide.Pipeline.LoadQueueSize.Value = 0;
-  Wide.Pipeline.StoreQueueSize.Value = 0;
+  Wide.Pipeline = loopperf::unlimitedWindow(M.Pipeline);
   return Wide;
 }
 

@@ -23,6 +23,16 @@ constexpr unsigned DefaultWindow = 512;
 /// The "unlimited window" probe: this many times the model's window.
 constexpr unsigned WindowProbeFactor = 2;
 
+/// The window limits of a run on `P` (a ROB of DefaultWindow when the model
+/// gives none; 0 is no limit for the others).
+void setWindow(SimInput &In, const PipelineParams &P) {
+  In.RobSize = P.RobSize.Value > 0 ? static_cast<unsigned>(P.RobSize.Value)
+                                   : DefaultWindow;
+  In.SchedulerSize = static_cast<unsigned>(P.SchedulerSize.Value);
+  In.LoadQueueSize = static_cast<unsigned>(P.LoadQueueSize.Value);
+  In.StoreQueueSize = static_cast<unsigned>(P.StoreQueueSize.Value);
+}
+
 SimInput simulationInput(StageContext &C, const LoopReport &R) {
   const MachineModel &M = C.Model;
   const PipelineParams &P = M.Pipeline;
@@ -105,11 +115,7 @@ SimInput simulationInput(StageContext &C, const LoopReport &R) {
   In.QueueUops = In.DispatchWidth > 0
                      ? 2 * static_cast<unsigned>(In.DispatchWidth + 0.5)
                      : 64;
-  In.RobSize = P.RobSize.Value > 0 ? static_cast<unsigned>(P.RobSize.Value)
-                                   : DefaultWindow;
-  In.SchedulerSize = static_cast<unsigned>(P.SchedulerSize.Value);
-  In.LoadQueueSize = static_cast<unsigned>(P.LoadQueueSize.Value);
-  In.StoreQueueSize = static_cast<unsigned>(P.StoreQueueSize.Value);
+  setWindow(In, P);
   return In;
 }
 
@@ -173,8 +179,7 @@ StageResult runSimulation(StageContext &C, LoopReport &R) {
   In.NoDependencies = true;
   Sim->Probes.push_back(probe("no-dependencies", "no dependencies", In));
   In.NoDependencies = false;
-  In.RobSize *= WindowProbeFactor; // the last probe: not restored
-  In.SchedulerSize = In.LoadQueueSize = In.StoreQueueSize = 0;
+  setWindow(In, unlimitedWindow(C.Model.Pipeline)); // the last probe
   Sim->Probes.push_back(probe("unlimited-window",
                               "2x ROB, no scheduler or load/store "
                               "queue limit",
@@ -207,3 +212,14 @@ const Stage SimulateStage = {{"simulated", "simulated", "simulated",
                              simulationEnabled};
 
 } // namespace loopperf::detail
+
+loopperf::PipelineParams loopperf::unlimitedWindow(const PipelineParams &P) {
+  PipelineParams Wide = P;
+  Wide.RobSize.Value =
+      detail::WindowProbeFactor *
+      (P.RobSize.Value > 0 ? P.RobSize.Value : detail::DefaultWindow);
+  Wide.SchedulerSize.Value = 0;
+  Wide.LoadQueueSize.Value = 0;
+  Wide.StoreQueueSize.Value = 0;
+  return Wide;
+}

@@ -9,6 +9,7 @@
 
 #include "loopperf/Json.h"
 #include "loopperf/Kernel.h"
+#include "loopperf/MachineModel.h"
 #include "loopperf/Report.h"
 
 #include <array>
@@ -87,5 +88,12 @@ std::string renderSimulationText(const LoopKernel &K, const LoopReport &R,
 /// The "simulation" object of a loop's JSON (docs/json.md); null when the
 /// loop was not simulated.
 Json simulationJson(const LoopKernel &K, const LoopReport &R);
+
+/// The window the "unlimited-window" probe simulates: `P` with twice its
+/// ROB (twice the simulation's default window of 512 fused uops when the
+/// model gives none) and no scheduler or load/store queue limit. The clang
+/// reorder pass simulates orders with it too (docs/llvm-pass.md,
+/// "Reordering"), so both idealise the window alike.
+PipelineParams unlimitedWindow(const PipelineParams &P);
 
 } // namespace loopperf
