@@ -623,7 +623,8 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   const bool Keyed = instKey(MI, KeyKind::Shape, Key);
   const ShapeCache::Facts *Known = Keyed ? Shapes->find(Key) : nullptr;
   ShapeCache::Facts Computed;
-  if (!Known) {
+  const bool NewShape = !Known;
+  if (NewShape) {
     Computed.Mnemonic = mnemonicOf(I.Text);
     // The raw printing, as tools/gen-models passes it: keys match by
     // construction.
@@ -631,15 +632,19 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     if (Mem && Intel)
       Computed.MemWidthBytes =
           memoryWidthBytes(foldSpaces(printRaw(MI, *Intel, STI)));
-    const IsaTraits &Isa = x86Isa();
-    Isa.FlagReads(Computed.Mnemonic, Computed.FlagReads);
-    Isa.FlagWrites(Computed.Mnemonic, Computed.FlagWrites);
-    Computed.ZeroIdiomOperation = Isa.IsZeroIdiomOperation(Computed.Mnemonic);
-    Computed.EliminableMove = Isa.IsEliminableMove(Computed.Mnemonic);
-    if (Keyed)
-      Shapes->insert(Key, Computed);
     Known = &Computed;
   }
+  // The facts below are computed when an instruction needs them (most use
+  // no flags, few have equal sources): the shape's own when it is new,
+  // stored with it at the end; a copy when a known shape lacks one.
+  const IsaTraits &Isa = x86Isa();
+  auto Own = [&]() -> ShapeCache::Facts & {
+    if (Known != &Computed) {
+      Computed = *Known;
+      Known = &Computed;
+    }
+    return Computed;
+  };
   I.Mnemonic = Known->Mnemonic;
   I.FormKey = Known->FormKey;
   I.IsBranch = D.isBranch();
@@ -737,6 +742,14 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   // traits say which flags the operation uses (per shape, ShapeCache).
   auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).IsFlags; };
 
+  if (!Known->FlagsKnown && (llvm::any_of(Defs, IsFlags) ||
+                              llvm::any_of(Uses, IsFlags))) {
+    ShapeCache::Facts &F = Own();
+    Isa.FlagReads(F.Mnemonic, F.FlagReads);
+    Isa.FlagWrites(F.Mnemonic, F.FlagWrites);
+    F.FlagsKnown = true;
+  }
+
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
@@ -764,17 +777,25 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
 
   // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
   // the (identical) sources.
-  if (!Mem && ExplicitUses.size() >= 2 && Known->ZeroIdiomOperation &&
+  if (!Mem && ExplicitUses.size() >= 2 &&
       std::all_of(
           ExplicitUses.begin(), ExplicitUses.end(),
           [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
-    I.IsZeroIdiom = true;
-    I.Reads.clear();
+    if (!Known->ZeroIdiomOperation)
+      Own().ZeroIdiomOperation = Isa.IsZeroIdiomOperation(Known->Mnemonic);
+    if (*Known->ZeroIdiomOperation) {
+      I.IsZeroIdiom = true;
+      I.Reads.clear();
+    }
   }
   // mov %rax,%rbx / vmovaps %ymm1,%ymm2: the renamer may eliminate it.
-  if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1 &&
-      Known->EliminableMove)
-    I.IsRegMove = true;
+  if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1) {
+    if (!Known->EliminableMove)
+      Own().EliminableMove = Isa.IsEliminableMove(Known->Mnemonic);
+    I.IsRegMove = *Known->EliminableMove;
+  }
+  if (NewShape && Keyed)
+    Shapes->insert(Key, Computed);
 
   sortUniqueUnits(I.Reads);
   sortUniqueUnits(I.AddrReads);

@@ -70,9 +70,12 @@ public:
     unsigned MemWidthBytes = 0; ///< Intel printing's "xmmword ptr", 0 if none
     /// What the mnemonic says (IsaTraits): the flag units the operation
     /// reads and writes when it uses EFLAGS, whether it is a zero idiom
-    /// with equal sources and whether it is an eliminable move.
+    /// with equal sources and whether it is an eliminable move. Each is
+    /// computed when an instruction of the shape needs it (FlagsKnown,
+    /// has_value): most use no flags and few have equal sources.
     std::vector<RegUnit> FlagReads, FlagWrites;
-    bool ZeroIdiomOperation = false, EliminableMove = false;
+    bool FlagsKnown = false;
+    std::optional<bool> ZeroIdiomOperation, EliminableMove;
   };
   /// An x86 register: its x86::lookupRegister facts and its shape in keys
   /// (MCInstTranslator::registerShape).
