@@ -60,11 +60,9 @@ RemarkKinds remarkKinds(const MachineFunction &MF) {
   RemarkKinds Kinds;
   Kinds.Streamer = Ctx.getLLVMRemarkStreamer() != nullptr;
   const DiagnosticHandler &Handler = *Ctx.getDiagHandlerPtr();
-  Kinds.Summary =
-      Kinds.Streamer || Handler.isPassedOptRemarkEnabled(PassName);
+  Kinds.Summary = Kinds.Streamer || Handler.isPassedOptRemarkEnabled(PassName);
   Kinds.Advice = Kinds.Streamer || Handler.isMissedOptRemarkEnabled(PassName);
-  Kinds.Detail =
-      Kinds.Streamer || Handler.isAnalysisRemarkEnabled(PassName);
+  Kinds.Detail = Kinds.Streamer || Handler.isAnalysisRemarkEnabled(PassName);
   return Kinds;
 }
 

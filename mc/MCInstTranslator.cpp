@@ -81,13 +81,14 @@ std::string mnemonicOf(StringRef Text) {
 /// Access width of the memory operand as the Intel printer spells it
 /// ("ymmword ptr [rdi]"): it comes from the operand's type in the
 /// instruction definition, not from guessing at the mnemonic. 0 if absent
-/// (e.g. `lea`, whose operand has no size).
+/// (e.g. `lea`, whose operand has no size). `Intel` as printed: tabs
+/// separate the mnemonic from the operands.
 unsigned memoryWidthBytes(StringRef Intel) {
   size_t Ptr = Intel.find(" ptr ");
   if (Ptr == StringRef::npos)
     return 0;
   StringRef Before = Intel.take_front(Ptr).rtrim();
-  StringRef Word = Before.substr(Before.find_last_of(" ,") + 1);
+  StringRef Word = Before.substr(Before.find_last_of(" ,\t\n") + 1);
   return StringSwitch<unsigned>(Word)
       .Case("byte", 1)
       .Case("word", 2)
@@ -222,7 +223,7 @@ unsigned x86ElementBytes(const Instruction &I) {
   if (V.starts_with("pmovzx") || V.starts_with("pmovsx"))
     // vpmovzxbd (mem): the access reads bytes; from a register, two types.
     return I.Mem.empty() || V.size() < 7 ? 0 : suffixBytes(V[6]);
-  if (isUntypedMove(I))
+  if (I.UntypedData) // isUntypedMove, set first
     return 0;
   if (M.ends_with("pd") || M.ends_with("sd"))
     return 8;
@@ -359,7 +360,7 @@ Instruction MCInstTranslator::translate(const MCInst &Inst) const {
   // printers this cache is shared with), so an instruction seen before is
   // copied, not printed and translated again.
   // A branch's target is keyed apart: the copy takes this one's label.
-  std::string Key, Label;
+  std::string &Key = ExactKey, Label;
   if (!instKey(Inst, KeyKind::Exact, Key, &Label))
     return translateUncached(Inst);
   if (const ShapeCache::Translated *Known = Shapes->findInstruction(Key)) {
@@ -619,7 +620,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   std::optional<unsigned> Mem = memoryOperandIndex(D, MI);
   // The form key, mnemonic and access width of this shape, computed from
   // the printings once (ShapeCache).
-  std::string Key;
+  std::string &Key = ShapeKey;
   const bool Keyed = instKey(MI, KeyKind::Shape, Key);
   const ShapeCache::Facts *Known = Keyed ? Shapes->find(Key) : nullptr;
   ShapeCache::Facts Computed;
@@ -630,8 +631,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     // construction.
     Computed.FormKey = x86::formKeyFromAtt(Raw);
     if (Mem && Intel)
-      Computed.MemWidthBytes =
-          memoryWidthBytes(foldSpaces(printRaw(MI, *Intel, STI)));
+      Computed.MemWidthBytes = memoryWidthBytes(printRaw(MI, *Intel, STI));
     Known = &Computed;
   }
   // The facts below are computed when an instruction needs them (most use
@@ -742,8 +742,8 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   // traits say which flags the operation uses (per shape, ShapeCache).
   auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).IsFlags; };
 
-  if (!Known->FlagsKnown && (llvm::any_of(Defs, IsFlags) ||
-                              llvm::any_of(Uses, IsFlags))) {
+  if (!Known->FlagsKnown &&
+      (llvm::any_of(Defs, IsFlags) || llvm::any_of(Uses, IsFlags))) {
     ShapeCache::Facts &F = Own();
     Isa.FlagReads(F.Mnemonic, F.FlagReads);
     Isa.FlagWrites(F.Mnemonic, F.FlagWrites);

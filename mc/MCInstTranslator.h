@@ -192,6 +192,8 @@ private:
   /// By MCRegister id, into `Shapes`. A translator belongs to one thread
   /// (one pass instance or one CLI run), so this copy needs no lock.
   mutable std::vector<const ShapeCache::Register *> RegCache;
+  /// instKey's buffers, reused from one instruction to the next.
+  mutable std::string ExactKey, ShapeKey;
   std::unique_ptr<ShapeCache> OwnShapes;
   ShapeCache *Shapes;
 };

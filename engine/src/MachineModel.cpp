@@ -1,12 +1,11 @@
 // MachineModel.cpp - lookups over the instruction-form table.
 #include "loopperf/MachineModel.h"
 
+#include <algorithm>
 #include <memory>
 #include <new>
-#include <type_traits>
-
-#include <algorithm>
 #include <numeric>
+#include <type_traits>
 
 namespace loopperf {
 namespace {
@@ -108,16 +107,16 @@ void MachineModel::adoptPackedForms(const char *Strings,
   Storage->Decoded = std::unique_ptr<InstrForm, FreeDecodedForms>(
       Out, FreeDecodedForms{Rows.size()});
   for (const PackedForm &R : Rows)
-    new (Out++) InstrForm{
-        std::string_view(Strings + R.OpcodeOffset, R.OpcodeLength),
-        std::string_view(Strings + R.AsmKeyOffset, R.AsmKeyLength),
-        R.Uops,
-        R.Latency,
-        R.Rthroughput,
-        R.ResBegin,
-        R.ResCount,
-        R.Flags,
-        R.Source};
+    new (Out++)
+        InstrForm{std::string_view(Strings + R.OpcodeOffset, R.OpcodeLength),
+                  std::string_view(Strings + R.AsmKeyOffset, R.AsmKeyLength),
+                  R.Uops,
+                  R.Latency,
+                  R.Rthroughput,
+                  R.ResBegin,
+                  R.ResCount,
+                  R.Flags,
+                  R.Source};
   Forms = std::span<const InstrForm>(Storage->Decoded.get(), Rows.size());
 }
 
