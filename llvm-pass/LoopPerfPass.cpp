@@ -371,6 +371,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
     Facts.push_back(loopFacts(*Loops[I], Bodies[I], MBFI, MBPI));
   }
   std::vector<LoopRole> Roles = assignLoopRoles(Facts);
+  const RemarkKinds Kinds = remarkKinds(MF);
 
   for (size_t I = 0; I < Loops.size(); ++I) {
     LoopBody &Body = Bodies[I];
@@ -422,7 +423,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
                           Body.Loc ? Body.Loc.getLine() : 0u);
         setLoopRole(Loop, Roles[I]);
       }
-      emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I]);
+      emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I], Kinds);
       if (!Opts.JsonFile.empty())
         JsonLoops.push_back(std::move(Loop));
       // Done with both: moved, not copied, into the memo.

@@ -55,28 +55,32 @@ std::string blockLabel(const MachineBasicBlock &MBB) {
                      MBB.getNumber());
 }
 
+RemarkKinds remarkKinds(const MachineFunction &MF) {
+  const LLVMContext &Ctx = MF.getFunction().getContext();
+  RemarkKinds Kinds;
+  Kinds.Streamer = Ctx.getLLVMRemarkStreamer() != nullptr;
+  const DiagnosticHandler &Handler = *Ctx.getDiagHandlerPtr();
+  Kinds.Summary = Kinds.Streamer || Handler.isPassedOptRemarkEnabled(PassName);
+  Kinds.Advice = Kinds.Streamer || Handler.isMissedOptRemarkEnabled(PassName);
+  Kinds.Detail = Kinds.Streamer || Handler.isAnalysisRemarkEnabled(PassName);
+  return Kinds;
+}
+
 void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
                  const LoopReport &R, const ModelChoice &Model, unsigned Detail,
-                 const LoopRole &Role) {
-  // Only the kinds of remark that someone receives are worded: a remarks
-  // file (-fsave-optimization-record) takes every kind, the diagnostics
-  // only those their handler enables (-Rpass: the summary, -Rpass-missed:
-  // the advice, -Rpass-analysis: the detail), exactly as LLVMContext::
-  // diagnose decides what it prints. So -Rpass=loopperf alone formats one
-  // line per loop.
+                 const LoopRole &Role, const RemarkKinds &Kinds) {
+  // Only the kinds of remark that someone receives are worded (Kinds), so
+  // -Rpass=loopperf alone formats one line per loop.
   MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.Loc,
                                     Body.Header);
-  const LLVMContext &Ctx = Body.Header->getParent()->getFunction().getContext();
-  const bool Streamer = Ctx.getLLVMRemarkStreamer() != nullptr;
-  const DiagnosticHandler &Handler = *Ctx.getDiagHandlerPtr();
+  const bool Streamer = Kinds.Streamer;
   RemarkOptions Opts;
   Opts.LoopName = loopWords(Body);
   Opts.ModelNote = Model.Note;
   Opts.ModelBasis = Model.Basis;
-  Opts.Detail =
-      Streamer || Handler.isAnalysisRemarkEnabled(PassName) ? Detail : 0;
-  Opts.Summary = Streamer || Summary.isEnabled();
-  Opts.Advice = Streamer || Handler.isMissedOptRemarkEnabled(PassName);
+  Opts.Detail = Kinds.Detail ? Detail : 0;
+  Opts.Summary = Kinds.Summary;
+  Opts.Advice = Kinds.Advice;
   Opts.TakenBranches = Body.TakenBranches;
   Opts.Role = Role;
   Opts.Flat = !Streamer; // append's Flat: the parts are not kept apart

@@ -30,6 +30,7 @@
 
 namespace llvm {
 class MachineBasicBlock;
+class MachineFunction;
 class MachineOptimizationRemarkEmitter;
 } // namespace llvm
 
@@ -37,13 +38,25 @@ namespace loopperf::llvmpass {
 
 inline constexpr const char *PassName = "loopperf";
 
+/// Which of loopperf's remarks someone receives: a remarks file
+/// (-fsave-optimization-record) takes every kind, the diagnostics only
+/// those their handler enables (-Rpass: the summary, -Rpass-missed: the
+/// advice, -Rpass-analysis: the detail), exactly as LLVMContext::diagnose
+/// decides what it prints. Asked once per function, not per loop (clang's
+/// handler matches a regular expression for each question).
+struct RemarkKinds {
+  bool Streamer = false; ///< a remarks file: every kind, parts kept apart
+  bool Summary = false, Advice = false, Detail = false;
+};
+RemarkKinds remarkKinds(const llvm::MachineFunction &MF);
+
 /// The summary, and with Detail >= 1 the detail remark (Detail >= 2: and
-/// one remark per instruction). The summary ends with the loop's role
-/// (arguments Role, Block, Share; loopperf/LoopRole.h).
+/// one remark per instruction), of the kinds in `Kinds`. The summary ends
+/// with the loop's role (arguments Role, Block, Share; loopperf/LoopRole.h).
 void emitRemarks(llvm::MachineOptimizationRemarkEmitter &ORE,
                  const LoopBody &Body, const LoopReport &R,
                  const ModelChoice &Model, unsigned Detail,
-                 const LoopRole &Role);
+                 const LoopRole &Role, const RemarkKinds &Kinds);
 /// How a loop is named in a message: "loop" when the remark has a source
 /// location (the location says which), the block label and function
 /// otherwise ("loop .LBB0_3 in f").

@@ -81,13 +81,14 @@ std::string mnemonicOf(StringRef Text) {
 /// Access width of the memory operand as the Intel printer spells it
 /// ("ymmword ptr [rdi]"): it comes from the operand's type in the
 /// instruction definition, not from guessing at the mnemonic. 0 if absent
-/// (e.g. `lea`, whose operand has no size).
+/// (e.g. `lea`, whose operand has no size). `Intel` as printed: tabs
+/// separate the mnemonic from the operands.
 unsigned memoryWidthBytes(StringRef Intel) {
   size_t Ptr = Intel.find(" ptr ");
   if (Ptr == StringRef::npos)
     return 0;
   StringRef Before = Intel.take_front(Ptr).rtrim();
-  StringRef Word = Before.substr(Before.find_last_of(" ,") + 1);
+  StringRef Word = Before.substr(Before.find_last_of(" ,\t\n") + 1);
   return StringSwitch<unsigned>(Word)
       .Case("byte", 1)
       .Case("word", 2)
@@ -222,7 +223,7 @@ unsigned x86ElementBytes(const Instruction &I) {
   if (V.starts_with("pmovzx") || V.starts_with("pmovsx"))
     // vpmovzxbd (mem): the access reads bytes; from a register, two types.
     return I.Mem.empty() || V.size() < 7 ? 0 : suffixBytes(V[6]);
-  if (isUntypedMove(I))
+  if (I.UntypedData) // isUntypedMove, set first
     return 0;
   if (M.ends_with("pd") || M.ends_with("sd"))
     return 8;
@@ -359,7 +360,7 @@ Instruction MCInstTranslator::translate(const MCInst &Inst) const {
   // printers this cache is shared with), so an instruction seen before is
   // copied, not printed and translated again.
   // A branch's target is keyed apart: the copy takes this one's label.
-  std::string Key, Label;
+  std::string &Key = ExactKey, Label;
   if (!instKey(Inst, KeyKind::Exact, Key, &Label))
     return translateUncached(Inst);
   if (const ShapeCache::Translated *Known = Shapes->findInstruction(Key)) {
@@ -619,27 +620,31 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   std::optional<unsigned> Mem = memoryOperandIndex(D, MI);
   // The form key, mnemonic and access width of this shape, computed from
   // the printings once (ShapeCache).
-  std::string Key;
+  std::string &Key = ShapeKey;
   const bool Keyed = instKey(MI, KeyKind::Shape, Key);
   const ShapeCache::Facts *Known = Keyed ? Shapes->find(Key) : nullptr;
   ShapeCache::Facts Computed;
-  if (!Known) {
+  const bool NewShape = !Known;
+  if (NewShape) {
     Computed.Mnemonic = mnemonicOf(I.Text);
     // The raw printing, as tools/gen-models passes it: keys match by
     // construction.
     Computed.FormKey = x86::formKeyFromAtt(Raw);
     if (Mem && Intel)
-      Computed.MemWidthBytes =
-          memoryWidthBytes(foldSpaces(printRaw(MI, *Intel, STI)));
-    const IsaTraits &Isa = x86Isa();
-    Isa.FlagReads(Computed.Mnemonic, Computed.FlagReads);
-    Isa.FlagWrites(Computed.Mnemonic, Computed.FlagWrites);
-    Computed.ZeroIdiomOperation = Isa.IsZeroIdiomOperation(Computed.Mnemonic);
-    Computed.EliminableMove = Isa.IsEliminableMove(Computed.Mnemonic);
-    if (Keyed)
-      Shapes->insert(Key, Computed);
+      Computed.MemWidthBytes = memoryWidthBytes(printRaw(MI, *Intel, STI));
     Known = &Computed;
   }
+  // The facts below are computed when an instruction needs them (most use
+  // no flags, few have equal sources): the shape's own when it is new,
+  // stored with it at the end; a copy when a known shape lacks one.
+  const IsaTraits &Isa = x86Isa();
+  auto Own = [&]() -> ShapeCache::Facts & {
+    if (Known != &Computed) {
+      Computed = *Known;
+      Known = &Computed;
+    }
+    return Computed;
+  };
   I.Mnemonic = Known->Mnemonic;
   I.FormKey = Known->FormKey;
   I.IsBranch = D.isBranch();
@@ -737,6 +742,14 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   // traits say which flags the operation uses (per shape, ShapeCache).
   auto IsFlags = [&](MCRegister Reg) { return regInfo(Reg).IsFlags; };
 
+  if (!Known->FlagsKnown &&
+      (llvm::any_of(Defs, IsFlags) || llvm::any_of(Uses, IsFlags))) {
+    ShapeCache::Facts &F = Own();
+    Isa.FlagReads(F.Mnemonic, F.FlagReads);
+    Isa.FlagWrites(F.Mnemonic, F.FlagWrites);
+    F.FlagsKnown = true;
+  }
+
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
@@ -764,17 +777,25 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
 
   // xor %eax,%eax / vpxor %xmm1,%xmm1,%xmm0: the result does not depend on
   // the (identical) sources.
-  if (!Mem && ExplicitUses.size() >= 2 && Known->ZeroIdiomOperation &&
+  if (!Mem && ExplicitUses.size() >= 2 &&
       std::all_of(
           ExplicitUses.begin(), ExplicitUses.end(),
           [&](MCRegister Reg) { return Reg == ExplicitUses.front(); })) {
-    I.IsZeroIdiom = true;
-    I.Reads.clear();
+    if (!Known->ZeroIdiomOperation)
+      Own().ZeroIdiomOperation = Isa.IsZeroIdiomOperation(Known->Mnemonic);
+    if (*Known->ZeroIdiomOperation) {
+      I.IsZeroIdiom = true;
+      I.Reads.clear();
+    }
   }
   // mov %rax,%rbx / vmovaps %ymm1,%ymm2: the renamer may eliminate it.
-  if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1 &&
-      Known->EliminableMove)
-    I.IsRegMove = true;
+  if (!Mem && ExplicitDefs == 1 && ExplicitUses.size() == 1) {
+    if (!Known->EliminableMove)
+      Own().EliminableMove = Isa.IsEliminableMove(Known->Mnemonic);
+    I.IsRegMove = *Known->EliminableMove;
+  }
+  if (NewShape && Keyed)
+    Shapes->insert(Key, Computed);
 
   sortUniqueUnits(I.Reads);
   sortUniqueUnits(I.AddrReads);

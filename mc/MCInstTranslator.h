@@ -70,9 +70,12 @@ public:
     unsigned MemWidthBytes = 0; ///< Intel printing's "xmmword ptr", 0 if none
     /// What the mnemonic says (IsaTraits): the flag units the operation
     /// reads and writes when it uses EFLAGS, whether it is a zero idiom
-    /// with equal sources and whether it is an eliminable move.
+    /// with equal sources and whether it is an eliminable move. Each is
+    /// computed when an instruction of the shape needs it (FlagsKnown,
+    /// has_value): most use no flags and few have equal sources.
     std::vector<RegUnit> FlagReads, FlagWrites;
-    bool ZeroIdiomOperation = false, EliminableMove = false;
+    bool FlagsKnown = false;
+    std::optional<bool> ZeroIdiomOperation, EliminableMove;
   };
   /// An x86 register: its x86::lookupRegister facts and its shape in keys
   /// (MCInstTranslator::registerShape).
@@ -189,6 +192,8 @@ private:
   /// By MCRegister id, into `Shapes`. A translator belongs to one thread
   /// (one pass instance or one CLI run), so this copy needs no lock.
   mutable std::vector<const ShapeCache::Register *> RegCache;
+  /// instKey's buffers, reused from one instruction to the next.
+  mutable std::string ExactKey, ShapeKey;
   std::unique_ptr<ShapeCache> OwnShapes;
   ShapeCache *Shapes;
 };

@@ -114,7 +114,7 @@ def per_file(args, name, march, plugin, remarks, sources, project, extra, obj_di
     what = (f"--files {args.files} --functions {args.functions}" if args.project == "generated"
             else f"--project {args.project}" + (f" --cflags='{args.cflags}'" if extra else ""))
     cmd = (f"bench/compile-time/run.py --compiler {args.compiler} --plugin {args.plugin} "
-           f"--opts {args.opts} {what} --per-file --instructions {args.instructions}"
+           f"--opts={args.opts} {what} --per-file --instructions {args.instructions}"
            + (" --largest" if args.largest else ""))
     lines = [f"Command: `{cmd}`.", "",
              f"{project}: the {'largest' if args.largest else 'first'} {len(chosen)} files, "
@@ -138,7 +138,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--compiler", default="gcc-12")
-    ap.add_argument("--opts", default="-O1,-O2,-O3")
+    ap.add_argument("--opts", default="-O1,-O2,-O3",
+                    help="comma-separated levels; write --opts=-O2,-O3 (argparse "
+                         "takes a separate value that starts with - for an option)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--project", default="generated",
                     help="'generated' (gen_project.py) or a Debian source package whose "
@@ -207,7 +209,7 @@ def main():
     what = (f"--files {args.files} --functions {args.functions}" if args.project == "generated"
             else f"--project {args.project}" + (f" --cflags='{args.cflags}'" if extra else ""))
     cmd = (f"bench/compile-time/run.py --compiler {args.compiler} --plugin {args.plugin} "
-           f"--opts {args.opts} --rounds {args.rounds} {what}"
+           f"--opts={args.opts} --rounds {args.rounds} {what}"
            + (f" --instructions {args.instructions}" if args.instructions else ""))
     lines = [
         f"# {name} compile time with the loopperf plugin",

@@ -112,12 +112,21 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
     std::optional<Affine> Base, Index;
   };
   std::vector<Ref> Refs;
+  // Whether an address register is a GPR, by name: a loop's accesses name
+  // a few registers, so each is looked up in the ISA's table once.
+  std::vector<std::pair<std::string_view, bool>> Gprs;
+  auto IsGpr = [&](std::string_view Reg) {
+    for (const auto &[Name, Gpr] : Gprs)
+      if (Name == Reg)
+        return Gpr;
+    return Gprs.emplace_back(Reg, Isa.isGprRegister(Reg)).second;
+  };
   for (const Instruction &In : K.Insts) {
     for (const MemRef &R : In.Mem) {
       auto At = [&](const std::string &Reg) -> std::optional<Affine> {
         if (Reg.empty())
           return Affine{};
-        if (!Isa.isGprRegister(Reg))
+        if (!IsGpr(Reg))
           return std::nullopt; // vector index (gather/scatter)
         return Values.valueOf(Reg);
       };

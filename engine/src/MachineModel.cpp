@@ -2,7 +2,10 @@
 #include "loopperf/MachineModel.h"
 
 #include <algorithm>
+#include <memory>
+#include <new>
 #include <numeric>
+#include <type_traits>
 
 namespace loopperf {
 namespace {
@@ -99,23 +102,27 @@ void MachineModel::adoptPackedForms(const char *Strings,
                                     std::span<const PackedForm> Rows) {
   if (!Storage)
     Storage = std::make_shared<OwnedTables>();
-  auto &Fs = Storage->Forms;
-  Fs.clear();
-  Fs.reserve(Rows.size());
-  for (const PackedForm &R : Rows) {
-    InstrForm F;
-    F.Opcode = std::string_view(Strings + R.OpcodeOffset, R.OpcodeLength);
-    F.AsmKey = std::string_view(Strings + R.AsmKeyOffset, R.AsmKeyLength);
-    F.Uops = R.Uops;
-    F.Latency = R.Latency;
-    F.Rthroughput = R.Rthroughput;
-    F.ResBegin = R.ResBegin;
-    F.ResCount = R.ResCount;
-    F.Flags = R.Flags;
-    F.Source = R.Source;
-    Fs.push_back(F);
-  }
-  Forms = Fs;
+  std::allocator<InstrForm> Alloc;
+  InstrForm *Out = Alloc.allocate(Rows.size());
+  Storage->Decoded = std::unique_ptr<InstrForm, FreeDecodedForms>(
+      Out, FreeDecodedForms{Rows.size()});
+  for (const PackedForm &R : Rows)
+    new (Out++)
+        InstrForm{std::string_view(Strings + R.OpcodeOffset, R.OpcodeLength),
+                  std::string_view(Strings + R.AsmKeyOffset, R.AsmKeyLength),
+                  R.Uops,
+                  R.Latency,
+                  R.Rthroughput,
+                  R.ResBegin,
+                  R.ResCount,
+                  R.Flags,
+                  R.Source};
+  Forms = std::span<const InstrForm>(Storage->Decoded.get(), Rows.size());
+}
+
+void FreeDecodedForms::operator()(InstrForm *P) const {
+  static_assert(std::is_trivially_destructible_v<InstrForm>);
+  std::allocator<InstrForm>().deallocate(P, Count);
 }
 
 bool isGenericX86Cpu(std::string_view Cpu) {

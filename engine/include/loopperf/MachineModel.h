@@ -53,6 +53,12 @@ struct InstrForm {
   uint16_t Source = 0; ///< index into MachineModel::Sources
 };
 
+/// Frees MachineModel::OwnedTables::Decoded (`Count` forms).
+struct FreeDecodedForms {
+  size_t Count = 0;
+  void operator()(InstrForm *P) const;
+};
+
 /// An InstrForm as compiled into the binary: strings are offsets into the
 /// model's string table, so built-in tables are position-independent
 /// constants that need no relocation when a plugin is loaded.
@@ -206,6 +212,9 @@ public:
     std::vector<ResourceUse> Resources;
     std::vector<std::unique_ptr<std::string>> Strings;
     std::string_view intern(std::string S);
+    /// A built-in model's forms (adoptPackedForms): each row is built in
+    /// place, without the default construction and copy a vector makes.
+    std::unique_ptr<InstrForm, FreeDecodedForms> Decoded;
   };
   std::shared_ptr<OwnedTables> Storage;
   /// Re-sort owned storage and point the spans at it.
