@@ -142,6 +142,10 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   Out.Kernel = Loop.Kernel;
   Out.Kernel.Insts.clear();
   Out.Kernel.TakenBranches = 0;
+  size_t LoopInsts = 0;
+  for (const LoopBlockCode &C : Loop.Code)
+    LoopInsts += C.Insts.size();
+  Out.Kernel.Insts.reserve(LoopInsts);
   std::vector<unsigned> BlockStart(NB, 0);
   for (unsigned B : LayoutOrder) {
     BlockStart[B] = static_cast<unsigned>(Out.Kernel.Insts.size());
@@ -167,6 +171,11 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     P.Kernel.Insts.clear();
     P.Kernel.Layout = CodeLayout{};
     P.Kernel.TakenBranches = W.TakenBranches;
+    size_t PathInsts = 0;
+    for (size_t I = 0; I < W.Blocks.size(); ++I)
+      PathInsts += RunsTo(W.Blocks[I], W.Blocks[(I + 1) % W.Blocks.size()]);
+    P.Kernel.Insts.reserve(PathInsts);
+    P.Origin.reserve(PathInsts);
     for (size_t I = 0; I < W.Blocks.size(); ++I) {
       const unsigned B = W.Blocks[I];
       const unsigned Runs = RunsTo(B, W.Blocks[(I + 1) % W.Blocks.size()]);
@@ -218,6 +227,11 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   Mix.Kernel.Insts.clear();
   Mix.Kernel.Layout = CodeLayout{};
   Mix.Kernel.TakenBranches = 0;
+  size_t MixInsts = 0;
+  for (unsigned P : Report->MixOrder)
+    MixInsts += Paths[P].Kernel.Insts.size();
+  Mix.Kernel.Insts.reserve(MixInsts);
+  Mix.Origin.reserve(MixInsts);
   for (unsigned P : Report->MixOrder) {
     Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(),
                             Paths[P].Kernel.Insts.begin(),
