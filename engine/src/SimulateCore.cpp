@@ -146,8 +146,8 @@ private:
     unsigned FirstIn, EndIn, FirstOut, EndOut, FirstDemand, EndDemand;
     int64_t DoneOffset; ///< issue -> last cycle it occupies, minus one
     bool Ported;        ///< has port demands (a scheduler entry)
-    /// At most 8 demands on pairwise disjoint port masks: none can take a
-    /// port another one could use (allocatePorts needs no roll-back).
+    /// Demands on pairwise disjoint port masks: none can take a port
+    /// another one could use (allocatePorts needs no roll-back).
     bool Disjoint;
   };
   /// A port demand with Ports != 0 and Cycles > 0. Strong: its ports of
@@ -190,6 +190,15 @@ private:
   std::vector<InstInfo> Insts;
   std::vector<NodeInfo> Nodes;
   std::vector<Demand> Demands;
+  /// allocateInOrder's scratch, sized for the node with the most demands:
+  /// the order it tries them in and the port each took (with the port's
+  /// busy time before, to give it back).
+  struct TakenPort {
+    unsigned Port;
+    double Before;
+  };
+  std::vector<unsigned> DemandOrder;
+  std::vector<TakenPort> DemandTaken;
   std::vector<EdgeRef> InEdges;
   std::vector<InHot> InFast;
   std::vector<OutHot> OutFast;
@@ -278,6 +287,8 @@ private:
   void place(uint64_t Node, int64_t Ready, uint64_t Scanned);
   bool tryIssue(uint64_t Node);
   bool allocatePorts(const NodeInfo &S);
+  bool allocateInOrder(const Demand *First, unsigned Count,
+                       const double *ShareOf, double *Mine);
   unsigned choosePort(const Demand &U, PortMask M, const double *ShareOf,
                       const double *Mine) const;
   CpiCause classifyHead(uint64_t D) const;
@@ -359,8 +370,13 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
       if (const ResourceUse &U = In.Uses[K]; U.Ports != 0 && U.Cycles > 0)
         Demands.push_back({U.Ports, 0, U.Cycles, false});
     Info.EndDemand = static_cast<unsigned>(Demands.size());
+    if (const unsigned Count = Info.EndDemand - Info.FirstDemand;
+        Count > DemandOrder.size()) {
+      DemandOrder.resize(Count);
+      DemandTaken.resize(Count);
+    }
     PortMask Seen = 0;
-    Info.Disjoint = Info.EndDemand - Info.FirstDemand <= 8;
+    Info.Disjoint = true;
     for (unsigned K = Info.FirstDemand; K < Info.EndDemand; ++K) {
       Info.Disjoint = Info.Disjoint && (Demands[K].Ports & Seen) == 0;
       Seen |= Demands[K].Ports;
@@ -574,9 +590,9 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
   const uint64_t Row = uint64_t(S.Inst) * In.NumPorts;
   const double *ShareOf = Share + Row;
   double *Mine = Used.get() + Row;
-  double *const Busy = BusyUntil.data();
-  const double Now = CycleStart;
   if (S.Disjoint) {
+    double *const Busy = BusyUntil.data();
+    const double Now = CycleStart;
     // Each demand gets a port of its own mask, free at the start of the
     // cycle (checked above), whatever the others take; its choice reads
     // only the uses of its own ports. Nothing to roll back.
@@ -593,31 +609,62 @@ bool Simulator::allocatePorts(const NodeInfo &S) {
     FreePorts = Avail;
     return true;
   }
-  struct Taken {
-    unsigned Port;
-    double Before;
+  // Overlapping masks: one demand's choice can take the only free port of
+  // a later one. In the demands' own order first; when that fails, once
+  // more with the demands whose masks have the fewest free ports first (a
+  // demand on one port before one that could use it or another), so a node
+  // that fits is not refused for ever by the order of its demands.
+  const unsigned Count = S.EndDemand - S.FirstDemand;
+  unsigned *const Order = DemandOrder.data();
+  for (unsigned K = 0; K < Count; ++K)
+    Order[K] = K;
+  if (allocateInOrder(First, Count, ShareOf, Mine))
+    return true;
+  // A stable insertion sort by free ports (a node has a few demands).
+  auto FreeOf = [&](unsigned D) {
+    return std::popcount(First[D].Ports & Free);
   };
-  Taken Chosen[8];
-  unsigned NChosen = 0;
+  bool Reordered = false;
+  for (unsigned K = 1; K < Count; ++K) {
+    const unsigned D = Order[K];
+    unsigned J = K;
+    for (; J > 0 && FreeOf(Order[J - 1]) > FreeOf(D); --J)
+      Order[J] = Order[J - 1];
+    Order[J] = D;
+    Reordered = Reordered || J != K;
+  }
+  return Reordered && allocateInOrder(First, Count, ShareOf, Mine);
+}
+
+/// allocatePorts for demands that may share ports, in DemandOrder: each
+/// takes a port of its mask still free in this cycle (choosePort); when
+/// one finds none, every port taken is given back and the node is refused.
+bool Simulator::allocateInOrder(const Demand *First, unsigned Count,
+                                const double *ShareOf, double *Mine) {
+  double *const Busy = BusyUntil.data();
+  const double Now = CycleStart;
+  const PortMask Free = FreePorts;
+  const unsigned *const Order = DemandOrder.data();
+  TakenPort *const Chosen = DemandTaken.data();
   // Only ports free at the start of the cycle (FreePorts, ports below
   // NumPorts) can be; one this node's earlier demand filled is not (Avail).
   PortMask Avail = Free;
-  for (const Demand *U = First; U != Last; ++U) {
-    const PortMask M = U->Ports & Avail;
-    if (M == 0 || NChosen == 8) {
-      while (NChosen)
-        --NChosen, Busy[Chosen[NChosen].Port] = Chosen[NChosen].Before;
+  for (unsigned K = 0; K < Count; ++K) {
+    const Demand &U = First[Order[K]];
+    const PortMask M = U.Ports & Avail;
+    if (M == 0) {
+      while (K)
+        --K, Busy[Chosen[K].Port] = Chosen[K].Before;
       return false;
     }
-    const unsigned Best = choosePort(*U, M, ShareOf, Mine);
-    Chosen[NChosen++] = {Best, Busy[Best]};
-    Busy[Best] = std::max(Busy[Best], Now) + U->Cycles;
+    const unsigned Best = choosePort(U, M, ShareOf, Mine);
+    Chosen[K] = {Best, Busy[Best]};
+    Busy[Best] = std::max(Busy[Best], Now) + U.Cycles;
     if (Busy[Best] >= FillsCycle)
       Avail &= ~(PortMask(1) << Best);
   }
-  unsigned C = 0;
-  for (const Demand *U = First; U != Last; ++U)
-    Mine[Chosen[C++].Port] += U->Cycles;
+  for (unsigned K = 0; K < Count; ++K)
+    Mine[Chosen[K].Port] += First[Order[K]].Cycles;
   for (PortMask Filled = Free & ~Avail; Filled; Filled &= Filled - 1) {
     const unsigned P = static_cast<unsigned>(std::countr_zero(Filled));
     (Busy[P] < FillsNext ? FreeNext : BusyLong) |= PortMask(1) << P;
