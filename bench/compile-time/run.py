@@ -29,27 +29,29 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def build(compiler, sources, flags, objdir):
+def build(compiler, sources, flags, objdir, env=None):
     """CPU time (user + system) of the compiler processes: on a machine shared
     with other jobs this varies far less than wall-clock time."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     for src in sources:
         obj = os.path.join(objdir, os.path.basename(src) + ".o")
         subprocess.run([compiler, *flags, "-c", src, "-o", obj], check=True,
-                       stderr=subprocess.DEVNULL)
+                       stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def instructions(compiler, sources, flags, objdir):
+def instructions(compiler, sources, flags, objdir, env=None):
     """Instructions executed by the compiler and every process it starts
-    (GCC's driver runs cc1 and as; clang runs cc1 in-process), by callgrind."""
+    (GCC's driver runs cc1 and as; clang runs cc1 in-process), by callgrind.
+    `env`: extra environment variables (the clang plugin's options)."""
     total = 0
     for src in sources:
         obj = os.path.join(objdir, os.path.basename(src) + ".o")
         out = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
                               "--callgrind-out-file=/dev/null", compiler, *flags, "-c", src,
-                              "-o", obj], check=True, capture_output=True, text=True).stderr
+                              "-o", obj], check=True, capture_output=True, text=True,
+                             env={**os.environ, **(env or {})}).stderr
         total += sum(int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", out))
     return total
 
@@ -79,21 +81,27 @@ def debian_source(package, work):
     return sorted(os.path.join(src, f) for f in os.listdir(src) if f.endswith(".c"))
 
 
-def flavour(compiler, plugin):
-    """(name, -march, flags that load the plugin, flags that ask for remarks)."""
+def flavour(compiler, plugin, options="", passed_only=False):
+    """(name, -march, flags that load the plugin, flags that ask for remarks,
+    environment of the compiles with the plugin). `options`: the plugin's
+    settings as LOOPPERF_OPTIONS words ("simulate detail=2"), given to clang's
+    plugin in that variable and to GCC's as -fplugin-arg-loopperf-KEY[=VALUE]."""
     plugin = os.path.abspath(plugin)
+    words = options.split()
     if "clang" in os.path.basename(compiler):
         # Without the plugin, -Rpass=loopperf matches no pass: the baseline
         # pays for the remark machinery only.
-        return ("clang", "-march=znver5", ["-fpass-plugin=" + plugin],
-                ["-Rpass=loopperf", "-Rpass-analysis=loopperf"])
+        remarks = ["-Rpass=loopperf"] + ([] if passed_only else ["-Rpass-analysis=loopperf"])
+        return ("clang", "-march=znver5", ["-fpass-plugin=" + plugin], remarks,
+                {"LOOPPERF_OPTIONS": options} if words else {})
     # -fopt-info-loop makes GCC's own loop passes report too, so remarks
     # with the plugin are compared with remarks without it.
-    return ("gcc", "-march=znver3", ["-fplugin=" + plugin],
-            ["-fopt-info-loop-optimized=/dev/null"])
+    return ("gcc", "-march=znver3",
+            ["-fplugin=" + plugin] + ["-fplugin-arg-loopperf-" + w for w in words],
+            ["-fopt-info-loop-optimized=/dev/null"], {})
 
 
-def per_file(args, name, march, plugin, remarks, sources, project, extra, obj_dir):
+def per_file(args, name, march, plugin, remarks, env, sources, project, extra, obj_dir):
     """Per-file instruction overhead of the plugin with remarks requested:
     callgrind counts of one compile with the remark flags, without and with
     the plugin (the flags match no pass without it)."""
@@ -105,7 +113,7 @@ def per_file(args, name, march, plugin, remarks, sources, project, extra, obj_di
         base = [opt, march, *extra]
         for src in chosen:
             without = instructions(args.compiler, [src], base + remarks, obj_dir)
-            with_plugin = instructions(args.compiler, [src], base + plugin + remarks, obj_dir)
+            with_plugin = instructions(args.compiler, [src], base + plugin + remarks, obj_dir, env)
             rows.append((opt, os.path.basename(src), without, with_plugin))
             print(f"{opt} {os.path.basename(src):24s} {without:15,d} {with_plugin:15,d} "
                   f"{100 * (with_plugin / without - 1):+.2f} %", flush=True)
@@ -115,11 +123,15 @@ def per_file(args, name, march, plugin, remarks, sources, project, extra, obj_di
             else f"--project {args.project}" + (f" --cflags='{args.cflags}'" if extra else ""))
     cmd = (f"bench/compile-time/run.py --compiler {args.compiler} --plugin {args.plugin} "
            f"--opts={args.opts} {what} --per-file --instructions {args.instructions}"
-           + (" --largest" if args.largest else ""))
+           + (" --largest" if args.largest else "")
+           + (f" --plugin-options='{args.plugin_options}'" if args.plugin_options else "")
+           + (" --passed-only" if args.passed_only else ""))
     lines = [f"Command: `{cmd}`.", "",
              f"{project}: the {'largest' if args.largest else 'first'} {len(chosen)} files, "
              f"each compiled once under callgrind (`--trace-children=yes`) with `{' '.join(remarks)}` "
-             f"and `{march}`, without and with the plugin. Compiler: {version}.", "",
+             f"and `{march}`, without and with the plugin"
+             + (f" (plugin options `{args.plugin_options}`)" if args.plugin_options else "")
+             + f". Compiler: {version}.", "",
              "| opt | file | without plugin | with plugin | overhead |", "|---|---|---:|---:|---:|"]
     for opt, f, a, b in rows:
         lines.append(f"| {opt} | {f} | {a:,d} | {b:,d} | {100 * (b / a - 1):+.2f} % |")
@@ -155,10 +167,15 @@ def main():
                          "of the compiler with remarks requested, without and with the plugin")
     ap.add_argument("--largest", action="store_true",
                     help="with --per-file: the N largest files (by size) rather than the first N")
+    ap.add_argument("--plugin-options", default="",
+                    help="the plugin's settings, as LOOPPERF_OPTIONS words, e.g. 'simulate'")
+    ap.add_argument("--passed-only", action="store_true",
+                    help="clang: -Rpass=loopperf alone (default: with -Rpass-analysis=loopperf)")
     ap.add_argument("--out", help="Markdown result file (default: stdout only)")
     args = ap.parse_args()
 
-    name, march, plugin, remarks = flavour(args.compiler, args.plugin)
+    name, march, plugin, remarks, env = flavour(args.compiler, args.plugin,
+                                                args.plugin_options, args.passed_only)
     work = tempfile.mkdtemp(prefix="loopperf-ctime-")
     if args.project == "generated":
         src_dir = os.path.join(work, "src")
@@ -176,30 +193,32 @@ def main():
     obj_dir = os.path.join(work, "obj")
     os.makedirs(obj_dir)
     if args.per_file:
-        return per_file(args, name, march, plugin, remarks, sources, project, extra, obj_dir)
+        return per_file(args, name, march, plugin, remarks, env, sources, project, extra,
+                        obj_dir)
 
     rows, counts = [], []
     for opt in args.opts.split(","):
         base = [opt, march, *extra]
-        # (configuration, flags, the configuration it is compared with)
-        variants = [(name, base, name),
-                    (f"{name} + plugin, no remarks requested", base + plugin, name),
-                    (f"{name} + remarks", base + remarks, f"{name} + remarks"),
-                    (f"{name} + plugin + remarks", base + plugin + remarks, f"{name} + remarks")]
-        times = {v: [] for v, _, _ in variants}
+        # (configuration, flags, the configuration it is compared with, environment)
+        variants = [(name, base, name, {}),
+                    (f"{name} + plugin, no remarks requested", base + plugin, name, env),
+                    (f"{name} + remarks", base + remarks, f"{name} + remarks", {}),
+                    (f"{name} + plugin + remarks", base + plugin + remarks, f"{name} + remarks",
+                     env)]
+        times = {v: [] for v, _, _, _ in variants}
         build(args.compiler, sources, variants[0][1], obj_dir)  # warm the page cache
         for _ in range(args.rounds):
-            for v, flags, _ in variants:  # interleaved: same conditions for each
-                times[v].append(build(args.compiler, sources, flags, obj_dir))
-        for v, _, reference in variants:
+            for v, flags, _, e in variants:  # interleaved: same conditions for each
+                times[v].append(build(args.compiler, sources, flags, obj_dir, e))
+        for v, _, reference, _ in variants:
             ref = statistics.median(times[reference])
             med = statistics.median(times[v])
             rows.append((opt, v, med, med / ref, min(times[v]), max(times[v])))
             print(f"{opt} {v:40s} median {med:7.3f} s  ratio {med / ref:6.3f}", flush=True)
         if args.instructions:
-            n = {v: instructions(args.compiler, sources[:args.instructions], flags, obj_dir)
-                 for v, flags, _ in variants}
-            for v, _, reference in variants:
+            n = {v: instructions(args.compiler, sources[:args.instructions], flags, obj_dir, e)
+                 for v, flags, _, e in variants}
+            for v, _, reference, _ in variants:
                 counts.append((opt, v, n[v], n[v] / n[reference]))
                 print(f"{opt} {v:40s} {n[v]:15,d} instructions  ratio {n[v] / n[reference]:.4f}",
                       flush=True)
@@ -210,7 +229,9 @@ def main():
             else f"--project {args.project}" + (f" --cflags='{args.cflags}'" if extra else ""))
     cmd = (f"bench/compile-time/run.py --compiler {args.compiler} --plugin {args.plugin} "
            f"--opts={args.opts} --rounds {args.rounds} {what}"
-           + (f" --instructions {args.instructions}" if args.instructions else ""))
+           + (f" --instructions {args.instructions}" if args.instructions else "")
+           + (f" --plugin-options='{args.plugin_options}'" if args.plugin_options else "")
+           + (" --passed-only" if args.passed_only else ""))
     lines = [
         f"# {name} compile time with the loopperf plugin",
         "",
