@@ -46,8 +46,8 @@ const InstrForm *findOpcodeMemo(const MachineModel &M, std::string_view Op) {
   Slot &S = Memo[(H ^ H >> 29) & (Slots - 1)];
   const std::span<const InstrForm> Fs = M.Forms;
   if (S.Base == Fs.data() && S.Opcode == Op && S.Index < Fs.size() &&
-      Fs[S.Index].Opcode == Op &&
-      (S.Index == 0 || Fs[S.Index - 1].Opcode != Op))
+      M.opcode(Fs[S.Index]) == Op &&
+      (S.Index == 0 || M.opcode(Fs[S.Index - 1]) != Op))
     return &Fs[S.Index];
   const InstrForm *F = M.findOpcode(Op);
   if (F) {
