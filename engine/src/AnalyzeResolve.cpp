@@ -29,7 +29,9 @@ namespace {
 /// the one before it (forms are sorted by opcode) does not: exactly what
 /// the search returns. So a model freed and another built at the same
 /// address can never yield a stale form; a failed lookup is not
-/// remembered.
+/// remembered. The slot is a hash of the opcode alone: with the address of
+/// the forms in it, which opcodes of a body shared a slot (and evicted each
+/// other, a search per call) changed with where the table was loaded.
 const InstrForm *findOpcodeMemo(const MachineModel &M, std::string_view Op) {
   struct Slot {
     const InstrForm *Base = nullptr; ///< the model's forms when remembered
@@ -40,14 +42,14 @@ const InstrForm *findOpcodeMemo(const MachineModel &M, std::string_view Op) {
   thread_local std::vector<Slot> Memo(Slots);
   if (Op.empty())
     return nullptr;
-  uint64_t H = reinterpret_cast<uintptr_t>(M.Forms.data()) ^ Op.size();
+  uint64_t H = Op.size();
   for (char C : Op)
     H = (H ^ static_cast<unsigned char>(C)) * 0x100000001b3ull;
   Slot &S = Memo[(H ^ H >> 29) & (Slots - 1)];
   const std::span<const InstrForm> Fs = M.Forms;
   if (S.Base == Fs.data() && S.Opcode == Op && S.Index < Fs.size() &&
-      Fs[S.Index].Opcode == Op &&
-      (S.Index == 0 || Fs[S.Index - 1].Opcode != Op))
+      M.opcode(Fs[S.Index]) == Op &&
+      (S.Index == 0 || M.opcode(Fs[S.Index - 1]) != Op))
     return &Fs[S.Index];
   const InstrForm *F = M.findOpcode(Op);
   if (F) {

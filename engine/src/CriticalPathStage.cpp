@@ -3,6 +3,7 @@
 // beside the bounds; not a throughput bound, never the bottleneck.
 #include "Recurrence.h"
 #include "Stage.h"
+#include "ThreadScratch.h"
 
 namespace loopperf::detail {
 
@@ -11,8 +12,14 @@ namespace {
 StageResult runCriticalPath(StageContext &C, LoopReport &R) {
   const DepGraph &G = C.depGraph();
   // Buffers kept per thread across analyses (issue 20).
-  thread_local std::vector<double> NodeLatency;
-  thread_local std::vector<int> Position;
+  struct Buffers {
+    std::vector<double> NodeLatency;
+    std::vector<int> Position;
+  };
+  thread_local Buffers Tls;
+  Buffers &B = threadScratch(Tls);
+  std::vector<double> &NodeLatency = B.NodeLatency;
+  std::vector<int> &Position = B.Position;
   NodeLatency.clear();
   for (const DepNode &N : G.Nodes)
     NodeLatency.push_back(N.Latency);

@@ -9,6 +9,7 @@
 // by forwardLatency (success by register class, failure, memory renaming).
 #include "DepGraph.h"
 
+#include "ThreadScratch.h"
 #include "loopperf/Isa.h"
 
 #include <algorithm>
@@ -243,7 +244,8 @@ DepGraph buildDepGraph(const LoopKernel &K,
     EdgeBatch Batch;
     std::vector<int> LastWriter, Writer;
   };
-  thread_local BuildScratch Scratch;
+  thread_local BuildScratch Tls;
+  BuildScratch &Scratch = threadScratch(Tls);
   EdgeBatch &Batch = Scratch.Batch;
   {
     // One edge and one unit at most per load, per register read and per

@@ -2,10 +2,7 @@
 #include "loopperf/MachineModel.h"
 
 #include <algorithm>
-#include <memory>
-#include <new>
 #include <numeric>
-#include <type_traits>
 
 namespace loopperf {
 namespace {
@@ -31,31 +28,32 @@ const InstrForm *MachineModel::findOpcode(std::string_view Opcode) const {
     return nullptr;
   // Forms are sorted by opcode with empty opcodes last.
   auto It = std::lower_bound(Forms.begin(), Forms.end(), Opcode,
-                             [](const InstrForm &F, std::string_view Op) {
-                               if (F.Opcode.empty())
+                             [&](const InstrForm &F, std::string_view Op) {
+                               if (F.Opcode.Length == 0)
                                  return false;
-                               return F.Opcode < Op;
+                               return opcode(F) < Op;
                              });
-  if (It != Forms.end() && It->Opcode == Opcode)
+  if (It != Forms.end() && opcode(*It) == Opcode)
     return &*It;
   return nullptr;
 }
 
-bool MachineModel::asmKeyBefore(const InstrForm &A, const InstrForm &B) {
-  if (A.AsmKey != B.AsmKey)
-    return A.AsmKey < B.AsmKey;
+bool MachineModel::asmKeyBefore(const InstrForm &A, const InstrForm &B) const {
+  const std::string_view KeyA = asmKey(A), KeyB = asmKey(B);
+  if (KeyA != KeyB)
+    return KeyA < KeyB;
   const bool UnsupportedA = A.Flags & FormUnsupported,
              UnsupportedB = B.Flags & FormUnsupported;
   if (UnsupportedA != UnsupportedB)
     return UnsupportedB;
-  return !accumulatorForm(A.Opcode) && accumulatorForm(B.Opcode);
+  return !accumulatorForm(opcode(A)) && accumulatorForm(opcode(B));
 }
 
 const InstrForm *MachineModel::findAsmKey(std::string_view Key) const {
   auto It = std::lower_bound(
       ByAsmKey.begin(), ByAsmKey.end(), Key,
-      [&](uint32_t I, std::string_view K) { return Forms[I].AsmKey < K; });
-  if (It != ByAsmKey.end() && Forms[*It].AsmKey == Key)
+      [&](uint32_t I, std::string_view K) { return asmKey(Forms[I]) < K; });
+  if (It != ByAsmKey.end() && asmKey(Forms[*It]) == Key)
     return &Forms[*It];
   return nullptr;
 }
@@ -72,20 +70,23 @@ std::string MachineModel::portSetName(PortMask M) const {
   return S.empty() ? std::string("none") : S;
 }
 
-std::string_view MachineModel::OwnedTables::intern(std::string S) {
-  Strings.push_back(std::make_unique<std::string>(std::move(S)));
-  return *Strings.back();
+TableString MachineModel::OwnedTables::intern(std::string_view S) {
+  const TableString Out{static_cast<uint32_t>(Strings.size()),
+                        static_cast<uint32_t>(S.size())};
+  Strings += S;
+  return Out;
 }
 
 void MachineModel::finalizeStorage() {
   if (!Storage)
     return;
+  Strings = Storage->Strings.c_str();
   auto &Fs = Storage->Forms;
   std::stable_sort(Fs.begin(), Fs.end(),
-                   [](const InstrForm &A, const InstrForm &B) {
-                     if (A.Opcode.empty() != B.Opcode.empty())
-                       return B.Opcode.empty();
-                     return A.Opcode < B.Opcode;
+                   [&](const InstrForm &A, const InstrForm &B) {
+                     if ((A.Opcode.Length == 0) != (B.Opcode.Length == 0))
+                       return B.Opcode.Length == 0;
+                     return opcode(A) < opcode(B);
                    });
   auto &Idx = Storage->ByAsmKey;
   Idx.resize(Fs.size());
@@ -96,33 +97,6 @@ void MachineModel::finalizeStorage() {
   Forms = Fs;
   ByAsmKey = Idx;
   Resources = Storage->Resources;
-}
-
-void MachineModel::adoptPackedForms(const char *Strings,
-                                    std::span<const PackedForm> Rows) {
-  if (!Storage)
-    Storage = std::make_shared<OwnedTables>();
-  std::allocator<InstrForm> Alloc;
-  InstrForm *Out = Alloc.allocate(Rows.size());
-  Storage->Decoded = std::unique_ptr<InstrForm, FreeDecodedForms>(
-      Out, FreeDecodedForms{Rows.size()});
-  for (const PackedForm &R : Rows)
-    new (Out++)
-        InstrForm{std::string_view(Strings + R.OpcodeOffset, R.OpcodeLength),
-                  std::string_view(Strings + R.AsmKeyOffset, R.AsmKeyLength),
-                  R.Uops,
-                  R.Latency,
-                  R.Rthroughput,
-                  R.ResBegin,
-                  R.ResCount,
-                  R.Flags,
-                  R.Source};
-  Forms = std::span<const InstrForm>(Storage->Decoded.get(), Rows.size());
-}
-
-void FreeDecodedForms::operator()(InstrForm *P) const {
-  static_assert(std::is_trivially_destructible_v<InstrForm>);
-  std::allocator<InstrForm>().deallocate(P, Count);
 }
 
 bool isGenericX86Cpu(std::string_view Cpu) {

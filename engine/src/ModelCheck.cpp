@@ -110,8 +110,8 @@ std::vector<ModelFinding> checkModel(const MachineModel &M) {
     X.Severity = Sev;
     X.Kind = std::move(Kind);
     if (F) {
-      X.Opcode = std::string(F->Opcode);
-      X.AsmKey = std::string(F->AsmKey);
+      X.Opcode = std::string(M.opcode(*F));
+      X.AsmKey = std::string(M.asmKey(*F));
     }
     X.Message = std::move(Msg);
     Out.push_back(std::move(X));
@@ -159,8 +159,8 @@ std::vector<ModelFinding> checkModel(const MachineModel &M) {
                       "resources",
                       F.Rthroughput, Bound));
     if (F.Latency == 0 && !(F.Flags & (FormMayStore | FormBranch)) &&
-        isRegisterClass(destinationClass(M, F.AsmKey)) &&
-        !eliminatedMove(M, F.AsmKey))
+        isRegisterClass(destinationClass(M, M.asmKey(F))) &&
+        !eliminatedMove(M, M.asmKey(F)))
       Add(Sev::Warning, "zero-latency", &F,
           "writes a register but has latency 0");
   }
@@ -172,23 +172,24 @@ std::vector<ModelFinding> checkModel(const MachineModel &M) {
   // Duplicates: forms are sorted by opcode; byAsmKey groups keys.
   for (size_t I = 1; I < M.Forms.size(); ++I) {
     const InstrForm &A = M.Forms[I - 1], &B = M.Forms[I];
-    if (!A.Opcode.empty() && A.Opcode == B.Opcode && A.AsmKey == B.AsmKey &&
-        !sameNumbers(M, A, B))
+    if (!M.opcode(A).empty() && M.opcode(A) == M.opcode(B) &&
+        M.asmKey(A) == M.asmKey(B) && !sameNumbers(M, A, B))
       Add(Sev::Error, "conflicting-duplicate", &B,
           fmt::format("opcode {} appears twice with different numbers",
-                      B.Opcode));
+                      M.opcode(B)));
   }
   for (size_t I = 1; I < M.ByAsmKey.size(); ++I) {
     const InstrForm &A = M.Forms[M.ByAsmKey[I - 1]],
                     &B = M.Forms[M.ByAsmKey[I]];
-    if (A.AsmKey.empty() || A.AsmKey != B.AsmKey || A.Opcode == B.Opcode ||
-        ((A.Flags | B.Flags) & FormUnsupported) || sameNumbers(M, A, B))
+    if (M.asmKey(A).empty() || M.asmKey(A) != M.asmKey(B) ||
+        M.opcode(A) == M.opcode(B) || ((A.Flags | B.Flags) & FormUnsupported) ||
+        sameNumbers(M, A, B))
       continue;
     Add(Sev::Note, "conflicting-duplicate", &B,
         fmt::format("key '{}' is shared by {} and {} with different numbers; "
                     "lookups by key use {}",
-                    B.AsmKey, A.Opcode, B.Opcode,
-                    M.Forms[M.ByAsmKey[I - 1]].Opcode));
+                    M.asmKey(B), M.opcode(A), M.opcode(B),
+                    M.opcode(M.Forms[M.ByAsmKey[I - 1]])));
   }
   return Out;
 }

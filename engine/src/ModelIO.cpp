@@ -424,7 +424,7 @@ private:
         InstrForm F;
         if (auto It = E.find("op"); It != E.end())
           F.Opcode = S->intern(asString(*It, Where + ".op"));
-        if (F.Opcode.empty() && !E.contains("key"))
+        if (F.Opcode.Length == 0 && !E.contains("key"))
           fail(Where, "a form needs 'op' or 'key'");
         if (!E.contains("uops") && !E.contains("flags"))
           fail(Where, "missing field 'uops' (or flags [\"unsupported\"])");
@@ -446,9 +446,10 @@ private:
       bool Matched = false;
       for (size_t Fi = 0; Fi < S->Forms.size(); ++Fi) {
         InstrForm &F = S->Forms[Fi];
-        bool Hit = Op.empty()
-                       ? F.AsmKey == Key
-                       : F.Opcode == Op && (Key.empty() || F.AsmKey == Key);
+        const std::string_view FormOp = S->str(F.Opcode),
+                               FormKey = S->str(F.AsmKey);
+        bool Hit = Op.empty() ? FormKey == Key
+                              : FormOp == Op && (Key.empty() || FormKey == Key);
         if (!Hit)
           continue;
         json Patch = E;
@@ -514,22 +515,21 @@ private:
       uint16_t Src = sourceOf(R, Where);
       unsigned Hits = 0;
       for (InstrForm &F : S->Forms) {
-        if (F.AsmKey.empty() || (F.Flags & (FormUnsupported | FormMayStore)))
+        const std::string_view Key = S->str(F.AsmKey);
+        if (Key.empty() || (F.Flags & (FormUnsupported | FormMayStore)))
           continue;
-        bool Hit =
-            std::find(Keys.begin(), Keys.end(), F.AsmKey) != Keys.end() ||
-            std::find(Mnemonics.begin(), Mnemonics.end(),
-                      mnemonicOf(F.AsmKey)) != Mnemonics.end();
+        bool Hit = std::find(Keys.begin(), Keys.end(), Key) != Keys.end() ||
+                   std::find(Mnemonics.begin(), Mnemonics.end(),
+                             mnemonicOf(Key)) != Mnemonics.end();
         if (!Hit)
           continue;
-        bool MemOperand = hasOperandClass(F.AsmKey, "mem");
+        bool MemOperand = hasOperandClass(Key, "mem");
         uint16_t Total = Lat;
         if (MemOperand) {
           if (!(F.Flags & FormMayLoad))
             continue;
-          bool Vec = hasOperandClass(F.AsmKey, "xmm") ||
-                     hasOperandClass(F.AsmKey, "ymm") ||
-                     hasOperandClass(F.AsmKey, "zmm");
+          bool Vec = hasOperandClass(Key, "xmm") ||
+                     hasOperandClass(Key, "ymm") || hasOperandClass(Key, "zmm");
           const Sourced &Ld = Vec && M->Pipeline.VecLoadLatency.Value > 0
                                   ? M->Pipeline.VecLoadLatency
                                   : M->Pipeline.LoadLatency;
@@ -614,7 +614,7 @@ private:
           continue;
         if (!Mnemonics.empty() &&
             std::find(Mnemonics.begin(), Mnemonics.end(),
-                      mnemonicOf(F.AsmKey)) == Mnemonics.end())
+                      mnemonicOf(S->str(F.AsmKey))) == Mnemonics.end())
           continue;
         std::vector<ResourceUse> Uses(S->Resources.begin() + F.ResBegin,
                                       S->Resources.begin() + F.ResBegin +
@@ -683,8 +683,9 @@ private:
       unsigned Hits = 0;
       for (size_t Fi = 0; Fi < S->Forms.size(); ++Fi) {
         InstrForm &F = S->Forms[Fi];
-        if (F.AsmKey.empty() || (F.Flags & FormUnsupported) ||
-            !hasOperandClass(F.AsmKey, Cls) || GivenDemands.count(Fi))
+        const std::string_view Key = S->str(F.AsmKey);
+        if (Key.empty() || (F.Flags & FormUnsupported) ||
+            !hasOperandClass(Key, Cls) || GivenDemands.count(Fi))
           continue;
         std::vector<ResourceUse> Uses(S->Resources.begin() + F.ResBegin,
                                       S->Resources.begin() + F.ResBegin +
@@ -740,10 +741,8 @@ std::unique_ptr<MachineModel> cloneModel(const MachineModel &M) {
   S.Resources.assign(M.Resources.begin(), M.Resources.end());
   S.Forms.reserve(M.Forms.size());
   for (InstrForm F : M.Forms) {
-    F.Opcode =
-        F.Opcode.empty() ? std::string_view() : S.intern(std::string(F.Opcode));
-    F.AsmKey =
-        F.AsmKey.empty() ? std::string_view() : S.intern(std::string(F.AsmKey));
+    F.Opcode = S.intern(M.opcode(F));
+    F.AsmKey = S.intern(M.asmKey(F));
     S.Forms.push_back(F);
   }
   C->finalizeStorage();

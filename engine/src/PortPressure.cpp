@@ -2,6 +2,7 @@
 #include "PortPressure.h"
 
 #include "PortPressureFlow.h"
+#include "ThreadScratch.h"
 
 #include <algorithm>
 #include <array>
@@ -124,7 +125,7 @@ struct DensestScratch {
 
 DensestScratch &densestScratch() {
   thread_local DensestScratch S;
-  return S;
+  return threadScratch(S);
 }
 
 /// densestPortSetByUnions with the distinct masks of `demands` known.
@@ -281,7 +282,8 @@ PortSolution solvePortPressure(std::span<const PortDemand> Demands,
     std::vector<Call> Calls, ByAggregate;
     Routing Route;
   };
-  thread_local SolveScratch S;
+  thread_local SolveScratch Tls;
+  SolveScratch &S = threadScratch(Tls);
   std::vector<PortDemand> &Aggregates = S.Aggregates;
   Aggregates.clear();
   constexpr uint32_t NoAggregate = ~uint32_t(0);

@@ -2,6 +2,7 @@
 // cycle ratio (Cochet-Terrasson, Cohen, Gaubert, McGettrick, Quadrat 1998;
 // Dasdan 2004), and the longest path of one iteration.
 #include "Recurrence.h"
+#include "ThreadScratch.h"
 
 #include <algorithm>
 #include <cmath>
@@ -183,7 +184,7 @@ struct RecurrenceScratch {
 
 RecurrenceScratch &recurrenceScratch() {
   thread_local RecurrenceScratch S;
-  return S;
+  return threadScratch(S);
 }
 
 /// Tarjan's SCCs into s.Comp (component ids in reverse topological order);
@@ -348,7 +349,8 @@ LongestPath longestPathDistanceZero(const std::vector<double> &NodeLatency,
     std::vector<double> Start;
     std::vector<int> Pred;
   };
-  thread_local PathScratch S;
+  thread_local PathScratch Tls;
+  PathScratch &S = threadScratch(Tls);
   const Rows &In = S.In;
   groupByNode(
       S.In, S.Fill, static_cast<unsigned>(N + 1), Edges.size(), [&](size_t E) {

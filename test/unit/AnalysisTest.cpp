@@ -92,7 +92,8 @@ TEST(Analysis, OsacaSumReduction) {
   ModelBuilder B = smallCore();
   B.form("vaddpd ymm,ymm,ymm", 1, 4, {{"FP0+FP1", 1}});
   B.model().Storage->Forms[12].Latency = 11; // "vaddpd mem,ymm,ymm"
-  ASSERT_EQ(B.model().Storage->Forms[12].AsmKey, "vaddpd mem,ymm,ymm");
+  ASSERT_EQ(B.model().Storage->str(B.model().Storage->Forms[12].AsmKey),
+            "vaddpd mem,ymm,ymm");
   LoopReport R2 = analyzeLoop(Kb.build(), B.build());
   EXPECT_DOUBLE_EQ(R2.bound("loop-carried"), 32.0);
   EXPECT_DOUBLE_EQ(R2.bound("critical-path"), 7.0 + 32.0); // first load 11 - 4

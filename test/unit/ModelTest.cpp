@@ -178,13 +178,13 @@ TEST(ModelBuiltin, FormKeyLookup) {
   EXPECT_EQ(Key, "vfmadd231pd mem,zmm,zmm");
   const InstrForm *F = M->findAsmKey(Key);
   ASSERT_NE(F, nullptr);
-  EXPECT_EQ(F->Opcode, "VFMADD231PDZm");
+  EXPECT_EQ(M->opcode(*F), "VFMADD231PDZm");
   const InstrForm *A = M->findAsmKey(x86::formKeyFromAtt("addq $1, %rax"));
   ASSERT_NE(A, nullptr);
   // Several opcodes print as "addq $1, %rax" (ADD64i32 with implicit rax,
   // ADD64ri8, ADD64ri32); models/skylake-avx512.json gives each latency 1 on
   // SKXPort0156.
-  EXPECT_EQ(A->AsmKey, "addq imm,r64");
+  EXPECT_EQ(M->asmKey(*A), "addq imm,r64");
   EXPECT_EQ(A->Latency, 1);
   EXPECT_EQ(M->resourcesOf(*A)[0].Ports,
             portsNamed(*M, {"SKXPort0", "SKXPort1", "SKXPort5", "SKXPort6"}));
@@ -217,6 +217,33 @@ TEST(ModelIO, OverrideFile) {
   // Untouched forms keep the built-in numbers (DIVSDrr latency 14).
   EXPECT_EQ(M.findOpcode("DIVSDrr")->Latency, 14);
   EXPECT_EQ(findBuiltinModel("skylake")->findOpcode("ADD64rr")->Latency, 1);
+}
+
+TEST(ModelIO, CloneOfABuiltinModelHasItsStrings) {
+  // A built-in model's forms name their strings by offset into its own
+  // constant table; a clone copies them into the owned table it sorts and
+  // looks up in. Every form must read the same opcode, key and numbers.
+  const MachineModel *B = findBuiltinModel("znver5");
+  ASSERT_NE(B, nullptr);
+  std::unique_ptr<MachineModel> C = cloneModel(*B);
+  ASSERT_EQ(C->Forms.size(), B->Forms.size());
+  ASSERT_EQ(C->ByAsmKey.size(), B->ByAsmKey.size());
+  for (size_t I = 0; I < B->Forms.size(); ++I) {
+    ASSERT_EQ(C->opcode(C->Forms[I]), B->opcode(B->Forms[I])) << I;
+    ASSERT_EQ(C->asmKey(C->Forms[I]), B->asmKey(B->Forms[I])) << I;
+    ASSERT_EQ(C->Forms[I].Latency, B->Forms[I].Latency) << I;
+    ASSERT_EQ(C->ByAsmKey[I], B->ByAsmKey[I]) << I;
+  }
+  // models/overlays/znver5.json: VFMADD231PDZm, key "vfmadd231pd
+  // mem,zmm,zmm", found by opcode and by key in both.
+  for (const MachineModel *M :
+       {B, static_cast<const MachineModel *>(C.get())}) {
+    const InstrForm *F = M->findOpcode("VFMADD231PDZm");
+    ASSERT_NE(F, nullptr);
+    EXPECT_EQ(M->asmKey(*F), "vfmadd231pd mem,zmm,zmm");
+    EXPECT_EQ(M->opcode(*M->findAsmKey("vfmadd231pd mem,zmm,zmm")),
+              "VFMADD231PDZm");
+  }
 }
 
 TEST(ModelIO, AddedPortsAndPortRules) {

@@ -77,7 +77,7 @@ int show(const MachineModel &M, const std::string &What) {
     return 1;
   }
   fmt::print("{} '{}': uops {} latency {} rthroughput {} source {}\n",
-             F->Opcode, F->AsmKey, F->Uops, F->Latency, F->Rthroughput,
+             M.opcode(*F), M.asmKey(*F), F->Uops, F->Latency, F->Rthroughput,
              M.sourceName(F->Source));
   for (const ResourceUse &U : M.resourcesOf(*F))
     fmt::print("  {} x {}\n", M.portSetName(U.Ports), U.Cycles);

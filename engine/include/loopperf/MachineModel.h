@@ -36,13 +36,22 @@ enum FormFlags : uint16_t {
   FormOverlaid = 1 << 5, ///< numbers come from a curated overlay
 };
 
-/// One instruction form. Strings point into the model's storage.
+/// A string of a model's string table (MachineModel::Strings): an offset
+/// and a length, so built-in tables hold no pointers.
+struct TableString {
+  uint32_t Offset = 0;
+  uint32_t Length = 0;
+};
+
+/// One instruction form. Its strings are offsets into the model's string
+/// table (MachineModel::opcode, MachineModel::asmKey), so the built-in tables
+/// are position-independent constants the engine reads in place: nothing is
+/// decoded or relocated when a model is first used or a plugin is loaded.
 struct InstrForm {
-  std::string_view
-      Opcode; ///< LLVM opcode name, e.g. "VFMADD231PDZm"; may be empty
-  std::string_view AsmKey; ///< AT&T mnemonic + operand classes, e.g.
-                           ///< "vfmadd231pd mem,zmm,zmm"
-  uint16_t Uops = 1; ///< micro-ops (Intel: unfused domain; AMD: macro-ops)
+  TableString Opcode; ///< LLVM opcode name, e.g. "VFMADD231PDZm"; may be empty
+  TableString AsmKey; ///< AT&T mnemonic + operand classes, e.g.
+                      ///< "vfmadd231pd mem,zmm,zmm"
+  uint16_t Uops = 1;  ///< micro-ops (Intel: unfused domain; AMD: macro-ops)
   uint16_t Latency =
       1; ///< register source -> register result, including a folded load
   float Rthroughput = 1; ///< reciprocal throughput the source states
@@ -51,29 +60,6 @@ struct InstrForm {
   uint16_t ResCount = 0;
   uint16_t Flags = 0;  ///< FormFlags
   uint16_t Source = 0; ///< index into MachineModel::Sources
-};
-
-/// Frees MachineModel::OwnedTables::Decoded (`Count` forms).
-struct FreeDecodedForms {
-  size_t Count = 0;
-  void operator()(InstrForm *P) const;
-};
-
-/// An InstrForm as compiled into the binary: strings are offsets into the
-/// model's string table, so built-in tables are position-independent
-/// constants that need no relocation when a plugin is loaded.
-struct PackedForm {
-  uint32_t OpcodeOffset = 0;
-  uint32_t OpcodeLength = 0;
-  uint32_t AsmKeyOffset = 0;
-  uint32_t AsmKeyLength = 0;
-  uint16_t Uops = 1;
-  uint16_t Latency = 1;
-  float Rthroughput = 1;
-  uint32_t ResBegin = 0;
-  uint16_t ResCount = 0;
-  uint16_t Flags = 0;
-  uint16_t Source = 0;
 };
 
 /// A number and where it came from.
@@ -180,6 +166,8 @@ public:
 
   /// Forms sorted by opcode (empty opcodes last) ...
   std::span<const InstrForm> Forms;
+  /// ... whose strings are offsets into this table ...
+  const char *Strings = "";
   /// ... and indices into `forms` sorted by asmKey (asmKeyBefore).
   std::span<const uint32_t> ByAsmKey;
   std::span<const ResourceUse> Resources;
@@ -194,7 +182,12 @@ public:
   /// LLVM's Zen 4 model charges ADD64i32 four ALU cycles where ADD64ri32
   /// takes one, and the GCC plugin, which looks forms up by key, found the
   /// former for "addq $8, %rdi").
-  static bool asmKeyBefore(const InstrForm &A, const InstrForm &B);
+  bool asmKeyBefore(const InstrForm &A, const InstrForm &B) const;
+  std::string_view str(TableString S) const {
+    return std::string_view(Strings + S.Offset, S.Length);
+  }
+  std::string_view opcode(const InstrForm &F) const { return str(F.Opcode); }
+  std::string_view asmKey(const InstrForm &F) const { return str(F.AsmKey); }
   std::span<const ResourceUse> resourcesOf(const InstrForm &F) const {
     return Resources.subspan(F.ResBegin, F.ResCount);
   }
@@ -210,19 +203,17 @@ public:
     std::vector<InstrForm> Forms;
     std::vector<uint32_t> ByAsmKey;
     std::vector<ResourceUse> Resources;
-    std::vector<std::unique_ptr<std::string>> Strings;
-    std::string_view intern(std::string S);
-    /// A built-in model's forms (adoptPackedForms): each row is built in
-    /// place, without the default construction and copy a vector makes.
-    std::unique_ptr<InstrForm, FreeDecodedForms> Decoded;
+    /// The forms' strings (finalizeStorage points MachineModel::Strings here).
+    std::string Strings;
+    /// `S` appended to Strings.
+    TableString intern(std::string_view S);
+    std::string_view str(TableString S) const {
+      return std::string_view(Strings).substr(S.Offset, S.Length);
+    }
   };
   std::shared_ptr<OwnedTables> Storage;
-  /// Re-sort owned storage and point the spans at it.
+  /// Re-sort owned storage and point the spans and the string table at it.
   void finalizeStorage();
-  /// Unpack built-in rows (already sorted by opcode) into owned storage whose
-  /// strings point into `strings`, and point `forms` at it. Done once per
-  /// model, on its first use.
-  void adoptPackedForms(const char *Strings, std::span<const PackedForm> Rows);
 };
 
 /// The model used when code is built for no particular x86-64 core (the
