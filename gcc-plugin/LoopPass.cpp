@@ -228,8 +228,15 @@ private:
       Request.MaxInstructions = State.Options.MaxInstructions;
       Request.Simulate = State.Options.Simulate;
       Request.Role = Roles[I];
-      const LoopRemarks R = analyzeLoopRemarks(
-          Rl.Kernel, Choice, Request, Rl.MultiPath ? &Rl.Paths : nullptr);
+      if (!State.Memo)
+        State.Memo = makeAnalysisMemo();
+      // The kernel goes to the analysis (and the memo); the JSON record
+      // needs its location after.
+      const SourceLoc KernelLoc = Json ? Rl.Kernel.Loc : SourceLoc();
+      const LoopRemarks R =
+          analyzeLoopRemarks(std::move(Rl.Kernel), Choice, Request,
+                             Rl.MultiPath ? &Rl.Paths : nullptr,
+                             State.Memo.get());
       if (!R.Missed.empty()) {
         remark(Kinds.Missed, MSG_MISSED_OPTIMIZATION, Loc,
                "loop not analysed: " + R.Missed);
@@ -243,8 +250,7 @@ private:
       if (dump_file)
         fprintf(dump_file, "\n%s\n", R.TextReport.c_str());
       if (Json)
-        State.Json.addLoop(Name, Rl.Kernel.Loc.File, Rl.Kernel.Loc.Line,
-                           R.Json);
+        State.Json.addLoop(Name, KernelLoc.File, KernelLoc.Line, R.Json);
     }
   }
 
