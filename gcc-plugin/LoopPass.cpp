@@ -255,10 +255,9 @@ private:
       // The kernel goes to the analysis (and the memo); the JSON record
       // needs its location after.
       const SourceLoc KernelLoc = Json ? Rl.Kernel.Loc : SourceLoc();
-      const LoopRemarks R =
-          analyzeLoopRemarks(std::move(Rl.Kernel), Choice, Request,
-                             Rl.MultiPath ? &Rl.Paths : nullptr,
-                             State.Memo.get());
+      const LoopRemarks R = analyzeLoopRemarks(
+          std::move(Rl.Kernel), Choice, Request,
+          Rl.MultiPath ? &Rl.Paths : nullptr, State.Memo.get());
       if (!R.Missed.empty()) {
         remark(Kinds.Missed, MSG_MISSED_OPTIMIZATION, Loc,
                "loop not analysed: " + R.Missed);

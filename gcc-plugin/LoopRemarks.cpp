@@ -52,8 +52,7 @@ LoopRemarks analyzeLoopRemarks(LoopKernel Base, const ModelChoice &Choice,
     Kp = &Mixed;
     R = std::move(A->Report);
   } else if (std::optional<LoopReport> Found =
-                 Memo ? Memo->find(Base, M, Analysis, MemoKey)
-                      : std::nullopt) {
+                 Memo ? Memo->find(Base, M, Analysis, MemoKey) : std::nullopt) {
     R = std::move(*Found);
   } else {
     R = analyzeLoop(Base, M, Analysis);
