@@ -137,6 +137,26 @@ std::vector<LoopRole> loopRoles(const FunctionLoopFacts &F, function *Fun,
   return Out;
 }
 
+/// Whether `Fun`'s CFG may have a cycle: an edge to a block laid out no
+/// later than its source (in any order of the blocks every cycle has one).
+/// Without one the function has no loop, and its loop structure
+/// (loop_optimizer_init, 7,000 instructions a function) is not built.
+bool mayHaveLoop(function *Fun) {
+  std::vector<int> Position(last_basic_block_for_fn(Fun), -1);
+  int Next = 0;
+  basic_block Bb;
+  FOR_EACH_BB_FN(Bb, Fun) { Position[Bb->index] = Next++; }
+  FOR_EACH_BB_FN(Bb, Fun) {
+    edge E;
+    edge_iterator It;
+    FOR_EACH_EDGE(E, It, Bb->succs)
+    if (E->dest != EXIT_BLOCK_PTR_FOR_FN(Fun) &&
+        Position[E->dest->index] <= Position[Bb->index])
+      return true;
+  }
+  return false;
+}
+
 /// Undoes loop_optimizer_init on every path out of the pass.
 struct LoopStructure {
   LoopStructure() { loop_optimizer_init(AVOID_CFG_MODIFICATIONS); }
@@ -179,6 +199,8 @@ private:
     if (!Kinds.Optimized && !Kinds.Missed && !Kinds.Notes && !dump_file &&
         !Json)
       return; // no channel would print or write anything
+    if (!mayHaveLoop(Fun))
+      return;
     // The tuning as GCC resolved it (processor_names[ix86_tune]: -mtune, or
     // -march's CPU when only -march is given, "generic" otherwise) and the
     // -march string; __attribute__((target("arch=..."))) and #pragma GCC
@@ -228,8 +250,14 @@ private:
       Request.MaxInstructions = State.Options.MaxInstructions;
       Request.Simulate = State.Options.Simulate;
       Request.Role = Roles[I];
+      if (!State.Memo)
+        State.Memo = makeAnalysisMemo();
+      // The kernel goes to the analysis (and the memo); the JSON record
+      // needs its location after.
+      const SourceLoc KernelLoc = Json ? Rl.Kernel.Loc : SourceLoc();
       const LoopRemarks R = analyzeLoopRemarks(
-          Rl.Kernel, Choice, Request, Rl.MultiPath ? &Rl.Paths : nullptr);
+          std::move(Rl.Kernel), Choice, Request,
+          Rl.MultiPath ? &Rl.Paths : nullptr, State.Memo.get());
       if (!R.Missed.empty()) {
         remark(Kinds.Missed, MSG_MISSED_OPTIMIZATION, Loc,
                "loop not analysed: " + R.Missed);
@@ -243,8 +271,7 @@ private:
       if (dump_file)
         fprintf(dump_file, "\n%s\n", R.TextReport.c_str());
       if (Json)
-        State.Json.addLoop(Name, Rl.Kernel.Loc.File, Rl.Kernel.Loc.Line,
-                           R.Json);
+        State.Json.addLoop(Name, KernelLoc.File, KernelLoc.Line, R.Json);
     }
   }
 

@@ -7,12 +7,17 @@
 #include "loopperf/Kernel.h"
 #include "loopperf/Plan.h"
 
+#include <memory>
 #include <string>
 
 class opt_pass;
 namespace gcc {
 class context;
 }
+
+namespace loopperf {
+class AnalysisMemo;
+} // namespace loopperf
 
 namespace loopperf::gccplugin {
 
@@ -35,6 +40,10 @@ struct PluginState {
   /// The current function's loop facts (RolePass.h), for the roles.
   FunctionLoopFacts LoopFacts;
   const opt_pass *RemarkPass = nullptr; ///< the loopperf pass
+  /// The file's analysed kernels (loopperf/AnalysisMemo.h): a loop that
+  /// repeats an earlier one but for labels, lines and names is not analysed
+  /// again. Made on the first loop analysed.
+  std::shared_ptr<AnalysisMemo> Memo;
 };
 
 /// Someone listens to the loopperf pass: -fopt-info for the loop group or

@@ -7,16 +7,21 @@
 #include "LoopJson.h"
 
 #include "loopperf/Analysis.h"
+#include "loopperf/AnalysisMemo.h"
 #include "loopperf/PathAnalysis.h"
 #include "loopperf/Remark.h"
 #include "loopperf/Render.h"
 
 namespace loopperf::gccplugin {
 
-LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
-                               const ModelChoice &Choice,
+std::shared_ptr<AnalysisMemo> makeAnalysisMemo() {
+  return std::make_shared<AnalysisMemo>();
+}
+
+LoopRemarks analyzeLoopRemarks(LoopKernel Base, const ModelChoice &Choice,
                                const RemarkRequest &Request,
-                               const LoopBlockPaths *Paths) {
+                               const LoopBlockPaths *Paths,
+                               AnalysisMemo *Memo) {
   const MachineModel &M = *Choice.Model;
   AnalysisOptions Analysis;
   Analysis.Simulate = Request.Simulate;
@@ -26,9 +31,11 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
   LoopKernel Mixed;
   const LoopKernel *Kp = &Base;
   LoopReport R;
+  AnalysisMemo::Key MemoKey;
+  bool Remember = false;
   if (Paths) {
     MultiPathLoop Loop;
-    Loop.Kernel = Base;
+    Loop.Kernel = std::move(Base);
     Loop.Shape = Paths->Shape;
     Loop.ProbabilitySource = Paths->ProbabilitySource;
     for (const std::vector<Instruction> &B : Paths->Blocks)
@@ -44,8 +51,12 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
     Mixed = std::move(A->Kernel);
     Kp = &Mixed;
     R = std::move(A->Report);
+  } else if (std::optional<LoopReport> Found =
+                 Memo ? Memo->find(Base, M, Analysis, MemoKey) : std::nullopt) {
+    R = std::move(*Found);
   } else {
     R = analyzeLoop(Base, M, Analysis);
+    Remember = Memo != nullptr;
   }
   const LoopKernel &K = *Kp;
   RemarkOptions Opts;
@@ -73,6 +84,9 @@ LoopRemarks analyzeLoopRemarks(const LoopKernel &Base,
     setLoopRole(Loop, Opts.Role);
     Out.Json = std::make_shared<const LoopJson>(LoopJson{std::move(Loop)});
   }
+  // Done with both: moved, not copied, into the memo.
+  if (Remember)
+    Memo->remember(MemoKey, std::move(Base), std::move(R));
   return Out;
 }
 

@@ -14,6 +14,7 @@
 
 namespace loopperf {
 struct ModelChoice;
+class AnalysisMemo;
 } // namespace loopperf
 
 namespace loopperf::gccplugin {
@@ -69,11 +70,21 @@ struct RemarkRequest {
   LoopRole Role;
 };
 
-/// Analyses `k` on the chosen model and phrases what `request` asks for.
-/// With `paths`: `k` gives the loop's name, function, location and ISA,
-/// the engine weighs the paths (loopperf/PathAnalysis.h).
-LoopRemarks analyzeLoopRemarks(const LoopKernel &K, const ModelChoice &Model,
+/// A memo of the compiled file's analysed kernels (loopperf/AnalysisMemo.h),
+/// made here because the GCC-facing sources cannot include the engine's
+/// C++20 headers.
+std::shared_ptr<AnalysisMemo> makeAnalysisMemo();
+
+/// Analyses `K` on the chosen model and phrases what `Request` asks for.
+/// With `Paths`: `K` gives the loop's name, function, location and ISA,
+/// the engine weighs the paths (loopperf/PathAnalysis.h). Without, and with
+/// a `Memo`: a kernel the memo has seen but for its labels, lines and names
+/// takes the remembered report, relocated (exactly analyzeLoop's), and a
+/// kernel it has not seen is analysed and remembered. `K` is consumed (the
+/// memo keeps it).
+LoopRemarks analyzeLoopRemarks(LoopKernel K, const ModelChoice &Model,
                                const RemarkRequest &Request,
-                               const LoopBlockPaths *Paths = nullptr);
+                               const LoopBlockPaths *Paths = nullptr,
+                               AnalysisMemo *Memo = nullptr);
 
 } // namespace loopperf::gccplugin

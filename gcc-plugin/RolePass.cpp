@@ -98,8 +98,21 @@ public:
            Stage S)
       : opt_pass(Data, Ctxt), State(State), S(S) {}
 
+  /// Only functions with loops: "loopperf-prevect" where the function has
+  /// an innermost loop (it starts the function's facts), the other two
+  /// where it did (the facts are this function's); the vectorizer and the
+  /// RTL loop passes make no loop where there was none.
   bool gate(function *Fun) final {
-    return Fun && loops_for_fn(Fun) && remarksWanted(State);
+    if (!Fun || !loops_for_fn(Fun) || !remarksWanted(State))
+      return false;
+    FunctionLoopFacts &F = State.LoopFacts;
+    if (S != Stage::PreVect)
+      return F.Function == Fun;
+    if (loops_for_fn(Fun)->tree_root->inner)
+      return true;
+    if (F.Function)
+      F = FunctionLoopFacts(); // no other function's facts left behind
+    return false;
   }
 
   unsigned int execute(function *Fun) final {

@@ -12,7 +12,8 @@
 //     destroys them): the UID of every insn of each innermost loop.
 // The loopperf pass then finds each machine loop's facts from its insns'
 // UIDs (machineLoopFacts). All three record nothing when nobody listens
-// (remarksWanted) and change nothing in the function.
+// (remarksWanted), do not run for a function without loops, and change
+// nothing in the function.
 #pragma once
 
 #include <vector>
