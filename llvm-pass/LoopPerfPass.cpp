@@ -2,13 +2,13 @@
 #include "LoopPerfPass.h"
 
 #include "LoopBody.h"
+#include "LoopMemo.h"
 #include "MCInstTranslator.h"
 #include "MachineLowering.h"
 #include "Remarks.h"
 #include "Reorder.h"
 
 #include "loopperf/Analysis.h"
-#include "loopperf/AnalysisMemo.h"
 #include "loopperf/BuiltinModels.h"
 #include "loopperf/Json.h"
 
@@ -102,6 +102,7 @@ const MDNode *findLoopOption(MDNode *Id, StringRef Name) {
 /// larger). The IR's block names exist only with
 /// -fno-discard-value-names, so they are not used.
 MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
+                           unsigned ElementsPerIteration,
                            const MachineBlockFrequencyInfo &MBFI,
                            const MachineBranchProbabilityInfo &MBPI) {
   MachineLoopFacts F;
@@ -138,7 +139,7 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
     F.Width = Lanes;
   }
   if (!F.Width)
-    F.Width = Body.Kernel.ElementsPerIteration;
+    F.Width = ElementsPerIteration;
   const MachineBasicBlock *Header = L.getHeader();
   F.Frequency = static_cast<double>(MBFI.getBlockFreq(Header).getFrequency());
   // Entries: the header's frequency over the edges from outside the loop.
@@ -190,7 +191,7 @@ void LoopPerfPass::getAnalysisUsage(AnalysisUsage &AU) const {
 bool LoopPerfPass::doInitialization(Module &M) {
   bool Changed = Displaced && Displaced->doInitialization(M);
   JsonLoops = Json::array();
-  Memo = std::make_unique<AnalysisMemo>();
+  Memo = std::make_unique<LoopMemo>();
   // No exception leaves the plugin (it would abort the compiler): a failure
   // here turns loopperf off for the module, with a warning.
   try {
@@ -210,6 +211,11 @@ bool LoopPerfPass::doInitialization(Module &M) {
 
 bool LoopPerfPass::doFinalization(Module &M) {
   bool Changed = Displaced && Displaced->doFinalization(M);
+  if (!Opts.Off && Opts.MemoStats)
+    M.getContext().diagnose(SettingsWarning(
+        "memo: " + std::to_string(Memo->hits()) + " of " +
+        std::to_string(Memo->lookups()) + " single-path loops reused, " +
+        std::to_string(Memo->size()) + " remembered"));
   if (!Opts.Off && !Opts.JsonFile.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(Opts.JsonFile, EC, sys::fs::OF_Text);
@@ -356,19 +362,35 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
     return Changed;
 
   // Every loop's body first: the roles compare a loop with its siblings.
+  // A loop that repeats one analysed before in this module takes its body
+  // and report from the memo (LoopMemo.h), `Keys` for the others.
   std::vector<LoopBody> Bodies(Loops.size());
   std::vector<std::string> Failures(Loops.size());
   std::vector<MachineLoopFacts> Facts;
+  std::vector<LoopKey> Keys(Loops.size());
+  std::vector<bool> Keyed(Loops.size());
+  std::vector<LoopMemo::Entry *> Hits(Loops.size());
+  std::vector<std::vector<Instruction>> Relabelled(Loops.size());
   for (size_t I = 0; I < Loops.size(); ++I) {
     try {
-      Bodies[I] =
-          buildLoopBody(*Loops[I], Lowering, Translator, Opts.MaxInstructions);
+      Keyed[I] = Opts.Memo && LoopMemo::key(*Loops[I], *Choice.Model, Keys[I]);
+      if (Keyed[I])
+        Hits[I] = Memo->find(Keys[I], Lowering, Translator, Relabelled[I]);
+      if (Hits[I])
+        LoopMemo::locate(*Hits[I], Keys[I], *Loops[I], Bodies[I]);
+      else
+        Bodies[I] = buildLoopBody(*Loops[I], Lowering, Translator,
+                                  Opts.MaxInstructions);
     } catch (const std::exception &E) {
       Failures[I] = E.what();
+      Hits[I] = nullptr;
       Bodies[I].Header = Loops[I]->getHeader();
       Bodies[I].Loc = Loops[I]->getStartLoc();
     }
-    Facts.push_back(loopFacts(*Loops[I], Bodies[I], MBFI, MBPI));
+    Facts.push_back(loopFacts(*Loops[I], Bodies[I],
+                              Hits[I] ? Hits[I]->Kernel.ElementsPerIteration
+                                      : Bodies[I].Kernel.ElementsPerIteration,
+                              MBFI, MBPI));
   }
   std::vector<LoopRole> Roles = assignLoopRoles(Facts);
   const RemarkKinds Kinds = remarkKinds(MF);
@@ -387,10 +409,18 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
       Analysis.Simulate = Opts.Simulate;
       Analysis.SimulationDetails = Opts.Detail >= 2; // simulationLines
       LoopReport Report;
-      // A kernel seen before in this file but for its labels and lines
-      // (loopperf/AnalysisMemo.h): its report, relocated.
-      AnalysisMemo::Key MemoKey;
       bool Remember = false;
+      // A hit's kernel and report are the memo's, lent until the loop's
+      // remarks and JSON are done.
+      struct Loan {
+        LoopMemo::Entry *E;
+        LoopBody &Body;
+        LoopReport &Report;
+        ~Loan() {
+          if (E)
+            LoopMemo::giveBack(*E, Body, Report);
+        }
+      } Lent{nullptr, Body, Report};
       if (Body.MultiPath) {
         // Control flow inside the loop: the engine weighs its paths.
         std::string Why;
@@ -404,12 +434,13 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
         }
         Body.Kernel = std::move(A->Kernel);
         Report = std::move(A->Report);
-      } else if (std::optional<LoopReport> Found = Memo->find(
-                     Body.Kernel, *Choice.Model, Analysis, MemoKey)) {
-        Report = std::move(*Found);
+      } else if (Hits[I]) {
+        LoopMemo::lend(*Hits[I], Keys[I], std::move(Relabelled[I]), Body,
+                       Report);
+        Lent.E = Hits[I];
       } else {
         Report = analyzeLoop(Body.Kernel, *Choice.Model, Analysis);
-        Remember = true;
+        Remember = Keyed[I];
       }
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.
@@ -428,7 +459,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
         JsonLoops.push_back(std::move(Loop));
       // Done with both: moved, not copied, into the memo.
       if (Remember)
-        Memo->remember(MemoKey, std::move(Body.Kernel), std::move(Report));
+        Memo->remember(std::move(Keys[I]), std::move(Body), std::move(Report));
     } catch (const std::exception &E) {
       LoopBody Failed;
       Failed.Header = Loops[I]->getHeader();

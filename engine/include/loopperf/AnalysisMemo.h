@@ -55,6 +55,18 @@ public:
   LoopReport analyze(const LoopKernel &K, const MachineModel &Model,
                      const AnalysisOptions &Opts);
 
+  /// Makes `R` (analyzeLoop's on a kernel equal to `K` in all the
+  /// analysis reads) `K`'s report: its kernel name and its limiters' source
+  /// lines are taken from `K`.
+  static void relocate(LoopReport &R, const LoopKernel &K);
+  /// Whether relocate() re-derives all `R` took from `K`'s locations (every
+  /// limiter's lines are those of its instructions, as every stage makes
+  /// them); a report that is not is not remembered.
+  static bool relocatable(const LoopReport &R, const LoopKernel &K);
+  /// Whether `A` and `B` are equal in everything the analysis reads of an
+  /// instruction (their texts only where the fingerprint reads them).
+  static bool sameInstruction(const Instruction &A, const Instruction &B);
+
   size_t hits() const { return Hits; }
   size_t size() const { return Entries.size(); }
 
