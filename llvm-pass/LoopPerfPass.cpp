@@ -36,6 +36,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -101,10 +102,10 @@ const MDNode *findLoopOption(MDNode *Id, StringRef Name) {
 /// two vector loops) and on how many lanes (the body's factor is the
 /// larger). The IR's block names exist only with
 /// -fno-discard-value-names, so they are not used.
+/// `ElementsPerIteration`: the kernel's, the width of a loop without vector
+/// IR. No frequencies (addFrequencies).
 MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
-                           unsigned ElementsPerIteration,
-                           const MachineBlockFrequencyInfo &MBFI,
-                           const MachineBranchProbabilityInfo &MBPI) {
+                           unsigned ElementsPerIteration) {
   MachineLoopFacts F;
   if (const DILocation *Loc = Body.Loc.get())
     F.Group = Loc->getFilename().str() + ":" + std::to_string(Loc->getLine()) +
@@ -140,6 +141,13 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
   }
   if (!F.Width)
     F.Width = ElementsPerIteration;
+  return F;
+}
+
+/// The loop's header frequency and, with a profile, its entries.
+void addFrequencies(MachineLoopFacts &F, const MachineLoop &L,
+                    const MachineBlockFrequencyInfo &MBFI,
+                    const MachineBranchProbabilityInfo &MBPI) {
   const MachineBasicBlock *Header = L.getHeader();
   F.Frequency = static_cast<double>(MBFI.getBlockFreq(Header).getFrequency());
   // Entries: the header's frequency over the edges from outside the loop.
@@ -156,7 +164,31 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
                 .getFrequency());
     F.EntryFrequency = Entries;
   }
-  return F;
+}
+
+/// Whether two loops come from one source loop: then their shares are
+/// reported (assignLoopRoles), which the block frequencies give.
+bool sharesReported(const std::vector<MachineLoopFacts> &Facts) {
+  for (size_t I = 0; I < Facts.size(); ++I)
+    for (size_t J = I + 1; J < Facts.size(); ++J)
+      if (!Facts[I].Group.empty() && Facts[I].Group == Facts[J].Group)
+        return true;
+  return false;
+}
+
+/// False when the function has no cycle, so no loop: in any order of the
+/// blocks (here the layout's) every cycle has an edge to a block at or
+/// before its source. Cheaper than the dominator tree it spares.
+bool mayHaveLoop(const MachineFunction &MF) {
+  std::vector<unsigned> Position(MF.getNumBlockIDs());
+  unsigned Next = 0;
+  for (const MachineBasicBlock &MBB : MF)
+    Position[MBB.getNumber()] = Next++;
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineBasicBlock *Succ : MBB.successors())
+      if (Position[Succ->getNumber()] <= Position[MBB.getNumber()])
+        return true;
+  return false;
 }
 
 } // namespace
@@ -269,6 +301,8 @@ bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
 }
 
 bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
+  if (!mayHaveLoop(MF))
+    return false;
   MachineDominatorTree DT(MF);
   MachineLoopInfo LI(DT);
   std::vector<MachineLoop *> Loops;
@@ -282,12 +316,17 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
             });
 
   // Block frequencies give each machine loop's share of its source loop
-  // and, with a profile and -fdiagnostics-show-hotness, the remarks'
-  // hotness (MachineOptimizationRemarkEmitter reads the profile count of
-  // the remark's block from them).
+  // and, with a profile, its iterations per entry and, with
+  // -fdiagnostics-show-hotness, the remarks' hotness
+  // (MachineOptimizationRemarkEmitter reads the profile count of the
+  // remark's block from them: none without an entry count). They are
+  // computed only where read: with an entry count here, else once the
+  // bodies show a source loop of several machine loops.
   MachineBranchProbabilityInfo MBPI;
-  MachineBlockFrequencyInfo MBFI(MF, MBPI, LI);
-  MachineOptimizationRemarkEmitter ORE(MF, &MBFI);
+  std::optional<MachineBlockFrequencyInfo> MBFI;
+  if (MF.getFunction().getEntryCount(/*AllowSynthetic=*/true))
+    MBFI.emplace(MF, MBPI, LI);
+  MachineOptimizationRemarkEmitter ORE(MF, MBFI ? &*MBFI : nullptr);
   auto MissedAll = [&](const char *Name, const std::string &Why) {
     if (!Reports)
       return false;
@@ -389,9 +428,13 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
     }
     Facts.push_back(loopFacts(*Loops[I], Bodies[I],
                               Hits[I] ? Hits[I]->Kernel.ElementsPerIteration
-                                      : Bodies[I].Kernel.ElementsPerIteration,
-                              MBFI, MBPI));
+                                      : Bodies[I].Kernel.ElementsPerIteration));
   }
+  if (!MBFI && sharesReported(Facts))
+    MBFI.emplace(MF, MBPI, LI);
+  if (MBFI)
+    for (size_t I = 0; I < Loops.size(); ++I)
+      addFrequencies(Facts[I], *Loops[I], *MBFI, MBPI);
   std::vector<LoopRole> Roles = assignLoopRoles(Facts);
   const RemarkKinds Kinds = remarkKinds(MF);
 

@@ -17,6 +17,10 @@
 // exactly analyzeLoop's on the new kernel (test/unit/AnalysisMemoTest.cpp
 // compares them).
 //
+// The clang plugin finds its repeated loops earlier, in their machine code
+// before a kernel is built (llvm-pass/LoopMemo.h), and uses relocate(),
+// relocatable() and sameInstruction() from here.
+//
 // Not thread-safe: one memo per pass instance (a compiled file).
 #pragma once
 
