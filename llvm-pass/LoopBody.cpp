@@ -3,6 +3,7 @@
 
 #include "MCInstTranslator.h"
 #include "MachineLowering.h"
+#include "Remarks.h"
 #include "loopperf/ElementCount.h"
 #include "loopperf/LoopPath.h"
 
@@ -25,16 +26,6 @@ using namespace llvm;
 
 namespace loopperf::llvmpass {
 namespace {
-
-SourceLoc sourceLoc(const DebugLoc &DL) {
-  SourceLoc S;
-  if (const DILocation *L = DL.get()) {
-    S.File = L->getFilename().str();
-    S.Line = L->getLine();
-    S.Column = L->getColumn();
-  }
-  return S;
-}
 
 /// What translating a loop's instructions needs.
 struct TranslateContext {
@@ -98,6 +89,7 @@ bool translate(const MachineInstr &MI, TranslateContext &C,
   }
   I.Loc = sourceLoc(MI.getDebugLoc());
   Out.push_back(std::move(I));
+  Body.Origins.push_back(&MI);
   ++C.Count;
   return true;
 }
@@ -142,15 +134,35 @@ executionOrder(const MachineLoop &L,
 
 } // namespace
 
-bool entersKernel(const MachineInstr &MI) {
-  return !MI.isBundle() && !MI.isMetaInstruction();
+SourceLoc sourceLoc(const DebugLoc &DL) {
+  SourceLoc S;
+  setSourceLoc(S, DL);
+  return S;
 }
 
-std::string describeLoc(const DebugLoc &DL) {
-  SourceLoc S = sourceLoc(DL);
-  if (!S.valid())
-    return {};
-  return S.File + ":" + std::to_string(S.Line);
+void setSourceLoc(SourceLoc &S, const DebugLoc &DL) {
+  if (const DILocation *L = DL.get()) {
+    const StringRef File = L->getFilename();
+    S.File.assign(File.data(), File.size());
+    S.Line = L->getLine();
+    S.Column = L->getColumn();
+  } else {
+    S.File.clear();
+    S.Line = S.Column = 0;
+  }
+}
+
+void nameKernel(LoopBody &Body) {
+  LoopKernel &K = Body.Kernel;
+  K.Loc = sourceLoc(Body.Loc);
+  K.Name = K.Function + ": " +
+           (K.Loc.valid()
+                ? "loop at " + K.Loc.File + ":" + std::to_string(K.Loc.Line)
+                : blockLabel(*Body.Header));
+}
+
+bool entersKernel(const MachineInstr &MI) {
+  return !MI.isBundle() && !MI.isMetaInstruction();
 }
 
 LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
@@ -235,12 +247,7 @@ LoopBody buildLoopBody(const MachineLoop &L, MachineLowering &Lowering,
     return Body;
   }
 
-  Body.Kernel.Loc = sourceLoc(Body.Loc);
-  std::string Label = ".LBB" + std::to_string(MF.getFunctionNumber()) + "_" +
-                      std::to_string(Header->getNumber());
-  Body.Kernel.Name =
-      Body.Kernel.Function + ": " +
-      (Body.Kernel.Loc.valid() ? "loop at " + describeLoc(Body.Loc) : Label);
+  nameKernel(Body);
   // Element types come with x86 instructions only (MCInstTranslator);
   // elsewhere the count stays unknown (0), not guessed.
   Body.Kernel.Isa = Translator.isa();

@@ -26,6 +26,7 @@
 #include "llvm/IR/DebugLoc.h"
 
 #include <string>
+#include <vector>
 
 namespace llvm {
 class MachineBasicBlock;
@@ -54,6 +55,9 @@ struct LoopBody {
   /// instructions (loopperf/PathAnalysis.h).
   bool MultiPath = false;
   MultiPathLoop Paths;
+  /// The machine instruction of each instruction translated, in the order
+  /// translated (a single path's: its kernel's; LoopMemo).
+  std::vector<const llvm::MachineInstr *> Origins;
 };
 
 LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,
@@ -64,7 +68,14 @@ LoopBody buildLoopBody(const llvm::MachineLoop &L, MachineLowering &Lowering,
 /// and bundle headers emit no code and do not.
 bool entersKernel(const llvm::MachineInstr &MI);
 
-/// "file:line" of a debug location, "" without one.
-std::string describeLoc(const llvm::DebugLoc &DL);
+/// A debug location as the kernel's instructions carry it.
+SourceLoc sourceLoc(const llvm::DebugLoc &DL);
+/// sourceLoc(DL) into `S`, reusing its file name's storage.
+void setSourceLoc(SourceLoc &S, const llvm::DebugLoc &DL);
+
+/// The kernel's location and name from the body's location (Loc), its
+/// function (Kernel.Function) and header: "f: loop at a.c:12", without a
+/// location "f: .LBB0_3".
+void nameKernel(LoopBody &Body);
 
 } // namespace loopperf::llvmpass

@@ -2,13 +2,13 @@
 #include "LoopPerfPass.h"
 
 #include "LoopBody.h"
+#include "LoopMemo.h"
 #include "MCInstTranslator.h"
 #include "MachineLowering.h"
 #include "Remarks.h"
 #include "Reorder.h"
 
 #include "loopperf/Analysis.h"
-#include "loopperf/AnalysisMemo.h"
 #include "loopperf/BuiltinModels.h"
 #include "loopperf/Json.h"
 
@@ -36,6 +36,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -101,9 +102,10 @@ const MDNode *findLoopOption(MDNode *Id, StringRef Name) {
 /// two vector loops) and on how many lanes (the body's factor is the
 /// larger). The IR's block names exist only with
 /// -fno-discard-value-names, so they are not used.
+/// `ElementsPerIteration`: the kernel's, the width of a loop without vector
+/// IR. No frequencies (addFrequencies).
 MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
-                           const MachineBlockFrequencyInfo &MBFI,
-                           const MachineBranchProbabilityInfo &MBPI) {
+                           unsigned ElementsPerIteration) {
   MachineLoopFacts F;
   if (const DILocation *Loc = Body.Loc.get())
     F.Group = Loc->getFilename().str() + ":" + std::to_string(Loc->getLine()) +
@@ -138,7 +140,14 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
     F.Width = Lanes;
   }
   if (!F.Width)
-    F.Width = Body.Kernel.ElementsPerIteration;
+    F.Width = ElementsPerIteration;
+  return F;
+}
+
+/// The loop's header frequency and, with a profile, its entries.
+void addFrequencies(MachineLoopFacts &F, const MachineLoop &L,
+                    const MachineBlockFrequencyInfo &MBFI,
+                    const MachineBranchProbabilityInfo &MBPI) {
   const MachineBasicBlock *Header = L.getHeader();
   F.Frequency = static_cast<double>(MBFI.getBlockFreq(Header).getFrequency());
   // Entries: the header's frequency over the edges from outside the loop.
@@ -155,7 +164,31 @@ MachineLoopFacts loopFacts(const MachineLoop &L, const LoopBody &Body,
                 .getFrequency());
     F.EntryFrequency = Entries;
   }
-  return F;
+}
+
+/// Whether two loops come from one source loop: then their shares are
+/// reported (assignLoopRoles), which the block frequencies give.
+bool sharesReported(const std::vector<MachineLoopFacts> &Facts) {
+  for (size_t I = 0; I < Facts.size(); ++I)
+    for (size_t J = I + 1; J < Facts.size(); ++J)
+      if (!Facts[I].Group.empty() && Facts[I].Group == Facts[J].Group)
+        return true;
+  return false;
+}
+
+/// False when the function has no cycle, so no loop: in any order of the
+/// blocks (here the layout's) every cycle has an edge to a block at or
+/// before its source. Cheaper than the dominator tree it spares.
+bool mayHaveLoop(const MachineFunction &MF) {
+  std::vector<unsigned> Position(MF.getNumBlockIDs());
+  unsigned Next = 0;
+  for (const MachineBasicBlock &MBB : MF)
+    Position[MBB.getNumber()] = Next++;
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineBasicBlock *Succ : MBB.successors())
+      if (Position[Succ->getNumber()] <= Position[MBB.getNumber()])
+        return true;
+  return false;
 }
 
 } // namespace
@@ -190,7 +223,7 @@ void LoopPerfPass::getAnalysisUsage(AnalysisUsage &AU) const {
 bool LoopPerfPass::doInitialization(Module &M) {
   bool Changed = Displaced && Displaced->doInitialization(M);
   JsonLoops = Json::array();
-  Memo = std::make_unique<AnalysisMemo>();
+  Memo = std::make_unique<LoopMemo>();
   // No exception leaves the plugin (it would abort the compiler): a failure
   // here turns loopperf off for the module, with a warning.
   try {
@@ -210,6 +243,11 @@ bool LoopPerfPass::doInitialization(Module &M) {
 
 bool LoopPerfPass::doFinalization(Module &M) {
   bool Changed = Displaced && Displaced->doFinalization(M);
+  if (!Opts.Off && Opts.MemoStats)
+    M.getContext().diagnose(SettingsWarning(
+        "memo: " + std::to_string(Memo->hits()) + " of " +
+        std::to_string(Memo->lookups()) + " single-path loops reused, " +
+        std::to_string(Memo->size()) + " remembered"));
   if (!Opts.Off && !Opts.JsonFile.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(Opts.JsonFile, EC, sys::fs::OF_Text);
@@ -263,6 +301,8 @@ bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
 }
 
 bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
+  if (!mayHaveLoop(MF))
+    return false;
   MachineDominatorTree DT(MF);
   MachineLoopInfo LI(DT);
   std::vector<MachineLoop *> Loops;
@@ -276,12 +316,17 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
             });
 
   // Block frequencies give each machine loop's share of its source loop
-  // and, with a profile and -fdiagnostics-show-hotness, the remarks'
-  // hotness (MachineOptimizationRemarkEmitter reads the profile count of
-  // the remark's block from them).
+  // and, with a profile, its iterations per entry and, with
+  // -fdiagnostics-show-hotness, the remarks' hotness
+  // (MachineOptimizationRemarkEmitter reads the profile count of the
+  // remark's block from them: none without an entry count). They are
+  // computed only where read: with an entry count here, else once the
+  // bodies show a source loop of several machine loops.
   MachineBranchProbabilityInfo MBPI;
-  MachineBlockFrequencyInfo MBFI(MF, MBPI, LI);
-  MachineOptimizationRemarkEmitter ORE(MF, &MBFI);
+  std::optional<MachineBlockFrequencyInfo> MBFI;
+  if (MF.getFunction().getEntryCount(/*AllowSynthetic=*/true))
+    MBFI.emplace(MF, MBPI, LI);
+  MachineOptimizationRemarkEmitter ORE(MF, MBFI ? &*MBFI : nullptr);
   auto MissedAll = [&](const char *Name, const std::string &Why) {
     if (!Reports)
       return false;
@@ -356,20 +401,40 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
     return Changed;
 
   // Every loop's body first: the roles compare a loop with its siblings.
+  // A loop that repeats one analysed before in this module takes its body
+  // and report from the memo (LoopMemo.h), `Keys` for the others.
   std::vector<LoopBody> Bodies(Loops.size());
   std::vector<std::string> Failures(Loops.size());
   std::vector<MachineLoopFacts> Facts;
+  std::vector<LoopKey> Keys(Loops.size());
+  std::vector<bool> Keyed(Loops.size());
+  std::vector<LoopMemo::Entry *> Hits(Loops.size());
+  std::vector<std::vector<Instruction>> Relabelled(Loops.size());
   for (size_t I = 0; I < Loops.size(); ++I) {
     try {
-      Bodies[I] =
-          buildLoopBody(*Loops[I], Lowering, Translator, Opts.MaxInstructions);
+      Keyed[I] = Opts.Memo && LoopMemo::key(*Loops[I], *Choice.Model, Keys[I]);
+      if (Keyed[I])
+        Hits[I] = Memo->find(Keys[I], Lowering, Translator, Relabelled[I]);
+      if (Hits[I])
+        LoopMemo::locate(*Hits[I], Keys[I], *Loops[I], Bodies[I]);
+      else
+        Bodies[I] = buildLoopBody(*Loops[I], Lowering, Translator,
+                                  Opts.MaxInstructions);
     } catch (const std::exception &E) {
       Failures[I] = E.what();
+      Hits[I] = nullptr;
       Bodies[I].Header = Loops[I]->getHeader();
       Bodies[I].Loc = Loops[I]->getStartLoc();
     }
-    Facts.push_back(loopFacts(*Loops[I], Bodies[I], MBFI, MBPI));
+    Facts.push_back(loopFacts(*Loops[I], Bodies[I],
+                              Hits[I] ? Hits[I]->Kernel.ElementsPerIteration
+                                      : Bodies[I].Kernel.ElementsPerIteration));
   }
+  if (!MBFI && sharesReported(Facts))
+    MBFI.emplace(MF, MBPI, LI);
+  if (MBFI)
+    for (size_t I = 0; I < Loops.size(); ++I)
+      addFrequencies(Facts[I], *Loops[I], *MBFI, MBPI);
   std::vector<LoopRole> Roles = assignLoopRoles(Facts);
   const RemarkKinds Kinds = remarkKinds(MF);
 
@@ -387,10 +452,18 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
       Analysis.Simulate = Opts.Simulate;
       Analysis.SimulationDetails = Opts.Detail >= 2; // simulationLines
       LoopReport Report;
-      // A kernel seen before in this file but for its labels and lines
-      // (loopperf/AnalysisMemo.h): its report, relocated.
-      AnalysisMemo::Key MemoKey;
       bool Remember = false;
+      // A hit's kernel and report are the memo's, lent until the loop's
+      // remarks and JSON are done.
+      struct Loan {
+        LoopMemo::Entry *E;
+        LoopBody &Body;
+        LoopReport &Report;
+        ~Loan() {
+          if (E)
+            LoopMemo::giveBack(*E, Body, Report);
+        }
+      } Lent{nullptr, Body, Report};
       if (Body.MultiPath) {
         // Control flow inside the loop: the engine weighs its paths.
         std::string Why;
@@ -404,12 +477,13 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
         }
         Body.Kernel = std::move(A->Kernel);
         Report = std::move(A->Report);
-      } else if (std::optional<LoopReport> Found = Memo->find(
-                     Body.Kernel, *Choice.Model, Analysis, MemoKey)) {
-        Report = std::move(*Found);
+      } else if (Hits[I]) {
+        LoopMemo::lend(*Hits[I], Keys[I], std::move(Relabelled[I]), Body,
+                       Report);
+        Lent.E = Hits[I];
       } else {
         Report = analyzeLoop(Body.Kernel, *Choice.Model, Analysis);
-        Remember = true;
+        Remember = Keyed[I];
       }
       // Everything that can fail is done before the first remark of the
       // loop is emitted, so a failure never leaves half a set of remarks.
@@ -428,7 +502,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
         JsonLoops.push_back(std::move(Loop));
       // Done with both: moved, not copied, into the memo.
       if (Remember)
-        Memo->remember(MemoKey, std::move(Body.Kernel), std::move(Report));
+        Memo->remember(std::move(Keys[I]), std::move(Body), std::move(Report));
     } catch (const std::exception &E) {
       LoopBody Failed;
       Failed.Header = Loops[I]->getHeader();

@@ -18,11 +18,9 @@
 #include <string>
 #include <vector>
 
-namespace loopperf {
-class AnalysisMemo;
-}
-
 namespace loopperf::llvmpass {
+
+class LoopMemo;
 
 class LoopPerfPass : public llvm::MachineFunctionPass {
 public:
@@ -52,9 +50,9 @@ private:
   std::unique_ptr<llvm::MachineFunctionPass> Displaced;
   PassOptions Opts;
   std::unique_ptr<ModelChooser> Models;
-  /// The reports of this module's kernels, for the loops that repeat one
-  /// (loopperf/AnalysisMemo.h).
-  std::unique_ptr<AnalysisMemo> Memo;
+  /// The kernels and reports of this module's loops, for the loops that
+  /// repeat one (LoopMemo.h).
+  std::unique_ptr<LoopMemo> Memo;
   /// One loopJson object per analysed loop, with its source location.
   Json JsonLoops = Json::array();
 };

@@ -136,6 +136,10 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
         Bad("reorder must be 1 or 0");
       else if (!Given("reorder"))
         O.Reorder = On;
+    } else if (HasValue && Key == "memo") {
+      O.MemoStats = Value == "stats";
+      if (!O.MemoStats && !parseBool(Value, O.Memo))
+        Bad("memo must be 1, 0 or stats");
     } else if (HasValue && Key == "reorder-gain") {
       if (Value != "window" && Value != "simulated")
         Bad("reorder-gain must be window or simulated");
@@ -150,7 +154,7 @@ void applyEnvironment(const std::string &Text, PassOptions &O, GivenFn Given,
     } else {
       Bad("unknown setting (known: off, on, mcpu=, model=, json=, detail=, "
           "max-instructions=, simulate, plan=, reorder=, reorder-threshold=, "
-          "reorder-gain=)");
+          "reorder-gain=, memo=)");
     }
   }
 }

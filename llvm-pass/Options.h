@@ -37,6 +37,12 @@ struct PassOptions {
   /// simulated difference, port-choice effects included (measured without
   /// gain on Zen 3 and Zen 5, bench/results/tune-*.md).
   bool ReorderGainSimulated = false;
+  /// Reuse the kernel and report of a loop that repeats an earlier one
+  /// (LoopMemo.h); off only to compare (the outputs are the same).
+  bool Memo = true;
+  /// Say at the end of the module how many loops the memo served
+  /// (memo=stats, for tests and measurements).
+  bool MemoStats = false;
 };
 
 /// A warning about the plugin's own settings (bad LOOPPERF_OPTIONS, an

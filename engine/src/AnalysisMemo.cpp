@@ -136,8 +136,10 @@ bool sameMem(const MemRef &A, const MemRef &B) {
          A.IsStore == B.IsStore;
 }
 
+} // namespace
+
 /// Equal in everything the analysis reads (hashInstruction's fields).
-bool sameInstruction(const Instruction &A, const Instruction &B) {
+bool AnalysisMemo::sameInstruction(const Instruction &A, const Instruction &B) {
   return A.FormKey == B.FormKey && A.Mnemonic == B.Mnemonic &&
          A.LlvmOpcode == B.LlvmOpcode &&
          (!fingerprintReadsText(A) || A.Text == B.Text) && A.Reads == B.Reads &&
@@ -149,6 +151,8 @@ bool sameInstruction(const Instruction &A, const Instruction &B) {
          A.LeaAddressParts == B.LeaAddressParts && flagBits(A) == flagBits(B) &&
          A.Callee == B.Callee;
 }
+
+namespace {
 
 bool sameLayout(const CodeLayout &A, const CodeLayout &B) {
   return A.Sizes == B.Sizes && A.Offsets == B.Offsets && A.Bytes == B.Bytes &&
@@ -168,7 +172,7 @@ bool sameKernel(const LoopKernel &A, const LoopKernel &B) {
          A.TakenBranches == B.TakenBranches &&
          A.BodyFusedUops == B.BodyFusedUops && sameLayout(A.Layout, B.Layout) &&
          std::equal(A.Insts.begin(), A.Insts.end(), B.Insts.begin(),
-                    B.Insts.end(), sameInstruction);
+                    B.Insts.end(), AnalysisMemo::sameInstruction);
 }
 
 /// The texts the report took from `Analysed`'s instructions (those of its
@@ -181,16 +185,21 @@ bool sameUnknownTexts(const LoopReport &R, const LoopKernel &Analysed,
   return true;
 }
 
-/// Whether every limiter's lines are those of its instructions in `K`, as
-/// every stage makes them (Stage.h): what relocation re-derives.
-bool linesFromInstructions(const LoopReport &R, const LoopKernel &K) {
+} // namespace
+
+bool AnalysisMemo::relocatable(const LoopReport &R, const LoopKernel &K) {
   for (const StageResult &S : R.Stages)
     if (S.Limit.Lines != detail::sourceLinesOf(K, S.Limit.Insts))
       return false;
   return true;
 }
 
-} // namespace
+void AnalysisMemo::relocate(LoopReport &R, const LoopKernel &K) {
+  R.Kernel = K.Name;
+  for (StageResult &S : R.Stages)
+    if (!S.Limit.Insts.empty())
+      S.Limit.Lines = detail::sourceLinesOf(K, S.Limit.Insts);
+}
 
 std::optional<LoopReport> AnalysisMemo::find(const LoopKernel &K,
                                              const MachineModel &Model,
@@ -207,17 +216,14 @@ std::optional<LoopReport> AnalysisMemo::find(const LoopKernel &K,
       continue;
     ++Hits;
     LoopReport R = E.Report;
-    R.Kernel = K.Name;
-    for (StageResult &S : R.Stages)
-      if (!S.Limit.Insts.empty())
-        S.Limit.Lines = detail::sourceLinesOf(K, S.Limit.Insts);
+    relocate(R, K);
     return R;
   }
   return std::nullopt;
 }
 
 void AnalysisMemo::remember(const Key &KeyOfK, LoopKernel &&K, LoopReport &&R) {
-  if (Entries.size() >= MaxEntries || !linesFromInstructions(R, K))
+  if (Entries.size() >= MaxEntries || !relocatable(R, K))
     return;
   Entries.emplace(KeyOfK.Hash,
                   Entry{KeyOfK.Model, KeyOfK.Opts, std::move(K), std::move(R)});

@@ -17,6 +17,10 @@
 // exactly analyzeLoop's on the new kernel (test/unit/AnalysisMemoTest.cpp
 // compares them).
 //
+// The clang plugin finds its repeated loops earlier, in their machine code
+// before a kernel is built (llvm-pass/LoopMemo.h), and uses relocate(),
+// relocatable() and sameInstruction() from here.
+//
 // Not thread-safe: one memo per pass instance (a compiled file).
 #pragma once
 
@@ -54,6 +58,18 @@ public:
   /// find(), else analyzeLoop() remembered (copies of kernel and report).
   LoopReport analyze(const LoopKernel &K, const MachineModel &Model,
                      const AnalysisOptions &Opts);
+
+  /// Makes `R` (analyzeLoop's on a kernel equal to `K` in all the
+  /// analysis reads) `K`'s report: its kernel name and its limiters' source
+  /// lines are taken from `K`.
+  static void relocate(LoopReport &R, const LoopKernel &K);
+  /// Whether relocate() re-derives all `R` took from `K`'s locations (every
+  /// limiter's lines are those of its instructions, as every stage makes
+  /// them); a report that is not is not remembered.
+  static bool relocatable(const LoopReport &R, const LoopKernel &K);
+  /// Whether `A` and `B` are equal in everything the analysis reads of an
+  /// instruction (their texts only where the fingerprint reads them).
+  static bool sameInstruction(const Instruction &A, const Instruction &B);
 
   size_t hits() const { return Hits; }
   size_t size() const { return Entries.size(); }
