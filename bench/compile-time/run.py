@@ -85,7 +85,7 @@ def flavour(compiler, plugin, options="", passed_only=False):
     """(name, -march, flags that load the plugin, flags that ask for remarks,
     environment of the compiles with the plugin). `options`: the plugin's
     settings as LOOPPERF_OPTIONS words ("simulate detail=2"), given to clang's
-    plugin in that variable and to GCC's as -fplugin-arg-loopperf-KEY[=VALUE]."""
+    plugin in that variable and to GCC's as -fplugin-arg-NAME-KEY[=VALUE]."""
     plugin = os.path.abspath(plugin)
     words = options.split()
     if "clang" in os.path.basename(compiler):
@@ -96,8 +96,10 @@ def flavour(compiler, plugin, options="", passed_only=False):
                 {"LOOPPERF_OPTIONS": options} if words else {})
     # -fopt-info-loop makes GCC's own loop passes report too, so remarks
     # with the plugin are compared with remarks without it.
+    # GCC names a plugin by its file's base name (loopperf.so: "loopperf").
+    key = os.path.splitext(os.path.basename(plugin))[0]
     return ("gcc", "-march=znver3",
-            ["-fplugin=" + plugin] + ["-fplugin-arg-loopperf-" + w for w in words],
+            ["-fplugin=" + plugin] + [f"-fplugin-arg-{key}-{w}" for w in words],
             ["-fopt-info-loop-optimized=/dev/null"], {})
 
 
