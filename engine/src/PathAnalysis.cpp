@@ -4,6 +4,8 @@
 #include "loopperf/ElementCount.h"
 #include "loopperf/Render.h"
 
+#include "Analyze.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -222,35 +224,67 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   Report->MixOrder = mixOrder(Counts);
   const unsigned K = static_cast<unsigned>(Report->MixOrder.size());
   Report->MixIterations = K;
+  // Its instructions are copied only when it is more than one iteration
+  // (one iteration is that path's kernel).
   Built Mix;
-  Mix.Kernel = Loop.Kernel;
-  Mix.Kernel.Insts.clear();
-  Mix.Kernel.Layout = CodeLayout{};
-  Mix.Kernel.TakenBranches = 0;
   size_t MixInsts = 0;
   for (unsigned P : Report->MixOrder)
     MixInsts += Paths[P].Kernel.Insts.size();
-  Mix.Kernel.Insts.reserve(MixInsts);
   Mix.Origin.reserve(MixInsts);
-  for (unsigned P : Report->MixOrder) {
-    Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(),
-                            Paths[P].Kernel.Insts.begin(),
-                            Paths[P].Kernel.Insts.end());
+  for (unsigned P : Report->MixOrder)
     Mix.Origin.insert(Mix.Origin.end(), Paths[P].Origin.begin(),
                       Paths[P].Origin.end());
-    Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
+  if (K > 1) {
+    Mix.Kernel = Loop.Kernel;
+    Mix.Kernel.Insts.clear();
+    Mix.Kernel.Layout = CodeLayout{};
+    Mix.Kernel.TakenBranches = 0;
+    Mix.Kernel.Insts.reserve(MixInsts);
+    for (unsigned P : Report->MixOrder) {
+      Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(),
+                              Paths[P].Kernel.Insts.begin(),
+                              Paths[P].Kernel.Insts.end());
+      Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
+    }
   }
 
-  // The loop's instructions once (their facts: resolution, unknowns,
-  // calls, layout, fingerprint, and the fused uops the loop buffer must
-  // hold), every path alone, and the mixed sequence.
-  LoopReport R = analyzeLoop(Out.Kernel, Model, Opts);
+  // The loop's instructions once: their facts (resolution, unknowns,
+  // calls, fingerprint), the per-instruction table, and the front end's
+  // layout and fused uops (what the loop buffer must hold); the rest of
+  // that analysis would be replaced below by the mix's and the hottest
+  // path's, so only the front-end stage runs (every stage with the
+  // simulation: its note on a run that did not converge is kept).
+  // Resolution is per instruction: the paths and the mix take theirs from
+  // this one (Analyze.h).
+  using detail::AllStages;
+  using detail::stageBit;
+  LoopReport R;
+  const std::vector<detail::ResolvedInst> Res =
+      detail::resolveKernel(Out.Kernel, Model, R.Notes);
+  detail::analyzeResolved(
+      Out.Kernel, Res, Model, Opts,
+      {Opts.Simulate ? AllStages : stageBit("front-end"), /*Facts=*/true}, R);
+  auto Gather = [&](const std::vector<unsigned> &Origin) {
+    std::vector<detail::ResolvedInst> Of;
+    Of.reserve(Origin.size());
+    for (unsigned I : Origin)
+      Of.push_back(Res[I]);
+    return Of;
+  };
+  // Each path alone: its bounds (its prediction, bottleneck and limiter);
+  // the critical path and the dependency edges only of the hottest, the
+  // one the report shows.
+  const detail::AnalysisScope Bounds = {AllStages & ~stageBit("critical-path"),
+                                        /*Facts=*/false};
   Mix.Kernel.BodyFusedUops = R.FrontEndUops;
-  std::vector<LoopReport> PathReports;
+  std::vector<LoopReport> PathReports(Paths.size());
   for (size_t I = 0; I < Paths.size(); ++I) {
     Paths[I].Kernel.BodyFusedUops = R.FrontEndUops;
-    PathReports.push_back(analyzeLoop(Paths[I].Kernel, Model, Opts));
-    const LoopReport &PR = PathReports.back();
+    detail::analyzeResolved(
+        Paths[I].Kernel, Gather(Paths[I].Origin), Model, Opts,
+        I == 0 ? detail::AnalysisScope{AllStages, /*Facts=*/false} : Bounds,
+        PathReports[I]);
+    const LoopReport &PR = PathReports[I];
     PathInfo Info;
     Info.Blocks = Set->Paths[I].Blocks;
     Info.Probability = Set->Paths[I].Probability;
@@ -263,22 +297,33 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     Report->WeightedAverageCycles += Weights[I] * PR.CyclesPerIteration;
     Report->Paths.push_back(std::move(Info));
   }
-  const LoopReport MixReport = analyzeLoop(Mix.Kernel, Model, Opts);
+  // The mixed sequence, unless it is one iteration: then it is that path's
+  // kernel, already analysed.
+  LoopReport MixOwn;
+  const LoopReport *MixReport = &MixOwn;
+  if (K == 1)
+    MixReport = &PathReports[Report->MixOrder.front()];
+  else
+    detail::analyzeResolved(Mix.Kernel, Gather(Mix.Origin), Model, Opts, Bounds,
+                            MixOwn);
 
-  // The loop's numbers are the mixed sequence's per iteration.
+  // The loop's numbers are the mixed sequence's per iteration, in the
+  // order the stages run (the hottest path ran every stage).
   const double Kd = K;
   R.Stages.clear();
-  for (const StageResult &S : MixReport.Stages) {
-    StageResult T = S;
-    if (std::string_view(S.Stage->Id) == "critical-path") {
+  for (const StageResult &H : PathReports.front().Stages) {
+    if (std::string_view(H.Stage->Id) == "critical-path") {
       // One iteration's latency: the hottest path's.
-      if (const StageResult *H = PathReports.front().stage("critical-path"))
-        T = *H;
+      StageResult T = H;
       T.Limit.Insts = remap(T.Limit.Insts, Paths.front().Origin);
       T.Excluded = remap(T.Excluded, Paths.front().Origin);
       R.Stages.push_back(std::move(T));
       continue;
     }
+    const StageResult *S = MixReport->stage(H.Stage->Id);
+    if (!S)
+      continue;
+    StageResult T = *S;
     T.Bound /= Kd;
     T.Limit.Amount /= Kd;
     T.Limit.Insts = remap(T.Limit.Insts, Mix.Origin);
@@ -288,22 +333,30 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
       std::sort(T.Limit.Insts.begin(), T.Limit.Insts.end());
     R.Stages.push_back(std::move(T));
   }
-  R.CyclesPerIteration = MixReport.CyclesPerIteration / Kd;
-  R.Bottleneck = MixReport.Bottleneck;
-  R.Ties = MixReport.Ties;
-  R.BottleneckStage = MixReport.BottleneckStage;
-  R.PortLoad = MixReport.PortLoad;
+  R.CyclesPerIteration = MixReport->CyclesPerIteration / Kd;
+  R.Bottleneck = MixReport->Bottleneck;
+  R.Ties = MixReport->Ties;
+  // The bottleneck's index in the loop's stages (the mix may have run
+  // fewer).
+  R.BottleneckStage = -1;
+  if (MixReport->BottleneckStage >= 0) {
+    const char *Id = MixReport->Stages[MixReport->BottleneckStage].Stage->Id;
+    for (size_t I = 0; I < R.Stages.size(); ++I)
+      if (std::string_view(R.Stages[I].Stage->Id) == Id)
+        R.BottleneckStage = static_cast<int>(I);
+  }
+  R.PortLoad = MixReport->PortLoad;
   for (double &L : R.PortLoad)
     L /= Kd;
-  R.BottleneckPorts = MixReport.BottleneckPorts;
-  R.Uops = MixReport.Uops / Kd;
-  R.FrontEndUops = MixReport.FrontEndUops / Kd;
+  R.BottleneckPorts = MixReport->BottleneckPorts;
+  R.Uops = MixReport->Uops / Kd;
+  R.FrontEndUops = MixReport->FrontEndUops / Kd;
   for (InstrReport &Ir : R.PerInstruction) {
     std::fill(Ir.PortCycles.begin(), Ir.PortCycles.end(), 0.0);
     Ir.FusedWithNext = false;
   }
-  for (size_t I = 0; I < MixReport.PerInstruction.size(); ++I) {
-    const InstrReport &From = MixReport.PerInstruction[I];
+  for (size_t I = 0; I < MixReport->PerInstruction.size(); ++I) {
+    const InstrReport &From = MixReport->PerInstruction[I];
     InstrReport &To = R.PerInstruction[Mix.Origin[I]];
     for (size_t P = 0; P < From.PortCycles.size() && P < To.PortCycles.size();
          ++P)
@@ -311,7 +364,7 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     To.FusedWithNext = To.FusedWithNext || From.FusedWithNext;
   }
   R.Recurrences.clear();
-  for (const Chain &C : MixReport.Recurrences) {
+  for (const Chain &C : MixReport->Recurrences) {
     Chain T = remapChain(C, Mix.Origin);
     T.Distance *= K;
     T.CyclesPerIteration /= Kd;
@@ -320,6 +373,7 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   R.CriticalPath =
       remapChain(PathReports.front().CriticalPath, Paths.front().Origin);
   R.Edges.clear();
+  R.EdgeUnits = PathReports.front().EdgeUnits; // the edges' unit ranges
   for (DepEdge E : PathReports.front().Edges) {
     E.From = Paths.front().Origin[E.From];
     E.To = Paths.front().Origin[E.To];
@@ -329,7 +383,7 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   // parts of it, so it is not applied (the layout is still reported).
   R.Layout.LineCrossingCycles = 0;
   R.Simulation = nullptr;
-  if (MixReport.Simulation)
+  if (MixReport->Simulation)
     R.Notes.push_back("the simulation ran on the mixed sequence; its bound "
                       "is shown per iteration, its details are not");
   if (R.ElementsPerIteration)
