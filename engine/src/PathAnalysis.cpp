@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <memory>
 #include <numeric>
 
@@ -80,6 +81,36 @@ namespace {
 struct Built {
   LoopKernel Kernel;
   std::vector<unsigned> Origin;
+};
+
+/// What only reports read of each instruction (Kernel.h: its text, the
+/// callee's name, the source file; the analysis reads none of them), set
+/// aside while the instructions are copied into kernels that are analysed,
+/// never shown: the copies allocate none of it. Put back on destruction.
+class ReportOnlyText {
+public:
+  explicit ReportOnlyText(std::vector<Instruction> &Insts) : Insts(Insts) {
+    Kept.reserve(Insts.size());
+    for (Instruction &In : Insts)
+      Kept.push_back(
+          {std::move(In.Text), std::move(In.Callee), std::move(In.Loc.File)});
+  }
+  ~ReportOnlyText() {
+    for (size_t I = 0; I < Insts.size(); ++I) {
+      Insts[I].Text = std::move(Kept[I].Text);
+      Insts[I].Callee = std::move(Kept[I].Callee);
+      Insts[I].Loc.File = std::move(Kept[I].File);
+    }
+  }
+  ReportOnlyText(const ReportOnlyText &) = delete;
+  ReportOnlyText &operator=(const ReportOnlyText &) = delete;
+
+private:
+  struct Strings {
+    std::string Text, Callee, File;
+  };
+  std::vector<Instruction> &Insts;
+  std::vector<Strings> Kept;
 };
 
 /// Instruction indices of a built kernel in the loop's numbering, each
@@ -164,47 +195,50 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   if (Out.Kernel.Layout.Sizes.size() != Out.Kernel.Insts.size())
     Out.Kernel.Layout = CodeLayout{};
 
-  // Each path as a kernel of its own.
+  // Each path as a kernel of its own: copies of the loop's instructions,
+  // without what only reports read (set aside meanwhile).
   std::vector<Built> Paths;
   size_t Longest = 1;
   for (const WeightedPath &W : Set->Paths) {
     Built P;
-    P.Kernel = Loop.Kernel;
-    P.Kernel.Insts.clear();
-    P.Kernel.Layout = CodeLayout{};
-    P.Kernel.TakenBranches = W.TakenBranches;
-    size_t PathInsts = 0;
-    for (size_t I = 0; I < W.Blocks.size(); ++I)
-      PathInsts += RunsTo(W.Blocks[I], W.Blocks[(I + 1) % W.Blocks.size()]);
-    P.Kernel.Insts.reserve(PathInsts);
-    P.Origin.reserve(PathInsts);
     for (size_t I = 0; I < W.Blocks.size(); ++I) {
       const unsigned B = W.Blocks[I];
       const unsigned Runs = RunsTo(B, W.Blocks[(I + 1) % W.Blocks.size()]);
-      for (unsigned J = 0; J < Runs; ++J) {
-        P.Kernel.Insts.push_back(Loop.Code[B].Insts[J]);
+      for (unsigned J = 0; J < Runs; ++J)
         P.Origin.push_back(BlockStart[B] + J);
-      }
     }
-    if (P.Kernel.Insts.size() > MaxInstructions) {
+    if (P.Origin.size() > MaxInstructions) {
       Why = fmt::format("a path through the loop body has {} instructions, "
                         "more than the limit of {}",
-                        P.Kernel.Insts.size(), MaxInstructions);
+                        P.Origin.size(), MaxInstructions);
       return std::nullopt;
     }
-    Longest = std::max(Longest, P.Kernel.Insts.size());
+    Longest = std::max(Longest, P.Origin.size());
     Paths.push_back(std::move(P));
   }
+  {
+    const ReportOnlyText Aside(Out.Kernel.Insts);
+    for (size_t I = 0; I < Paths.size(); ++I) {
+      LoopKernel &K = Paths[I].Kernel;
+      K = Loop.Kernel;
+      K.Insts.clear();
+      K.Layout = CodeLayout{};
+      K.TakenBranches = Set->Paths[I].TakenBranches;
+      K.Insts.reserve(Paths[I].Origin.size());
+      for (unsigned O : Paths[I].Origin)
+        K.Insts.push_back(Out.Kernel.Insts[O]);
+    }
+  }
 
-  // Elements per iteration: what every path agrees on.
+  // Elements per iteration: what every path agrees on (once two disagree,
+  // unknown whatever the rest count).
   unsigned Elements = 0;
   if (Loop.CountElements) {
     for (size_t I = 0; I < Paths.size(); ++I) {
       const unsigned E = countElementsPerIteration(Paths[I].Kernel);
-      if (I == 0)
-        Elements = E;
-      else if (E != Elements)
-        Elements = 0;
+      Elements = I == 0 || E == Elements ? E : 0;
+      if (Elements == 0)
+        break;
     }
   }
   Out.Kernel.ElementsPerIteration = Elements;
@@ -224,29 +258,14 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   Report->MixOrder = mixOrder(Counts);
   const unsigned K = static_cast<unsigned>(Report->MixOrder.size());
   Report->MixIterations = K;
-  // Its instructions are copied only when it is more than one iteration
-  // (one iteration is that path's kernel).
   Built Mix;
   size_t MixInsts = 0;
   for (unsigned P : Report->MixOrder)
-    MixInsts += Paths[P].Kernel.Insts.size();
+    MixInsts += Paths[P].Origin.size();
   Mix.Origin.reserve(MixInsts);
   for (unsigned P : Report->MixOrder)
     Mix.Origin.insert(Mix.Origin.end(), Paths[P].Origin.begin(),
                       Paths[P].Origin.end());
-  if (K > 1) {
-    Mix.Kernel = Loop.Kernel;
-    Mix.Kernel.Insts.clear();
-    Mix.Kernel.Layout = CodeLayout{};
-    Mix.Kernel.TakenBranches = 0;
-    Mix.Kernel.Insts.reserve(MixInsts);
-    for (unsigned P : Report->MixOrder) {
-      Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(),
-                              Paths[P].Kernel.Insts.begin(),
-                              Paths[P].Kernel.Insts.end());
-      Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
-    }
-  }
 
   // The loop's instructions once: their facts (resolution, unknowns,
   // calls, fingerprint), the per-instruction table, and the front end's
@@ -276,7 +295,6 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   // one the report shows.
   const detail::AnalysisScope Bounds = {AllStages & ~stageBit("critical-path"),
                                         /*Facts=*/false};
-  Mix.Kernel.BodyFusedUops = R.FrontEndUops;
   std::vector<LoopReport> PathReports(Paths.size());
   for (size_t I = 0; I < Paths.size(); ++I) {
     Paths[I].Kernel.BodyFusedUops = R.FrontEndUops;
@@ -298,14 +316,37 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     Report->Paths.push_back(std::move(Info));
   }
   // The mixed sequence, unless it is one iteration: then it is that path's
-  // kernel, already analysed.
+  // kernel, already analysed. The paths' kernels are not read again: each
+  // path's last iteration in the sequence takes its instructions, the
+  // others copy them.
   LoopReport MixOwn;
   const LoopReport *MixReport = &MixOwn;
-  if (K == 1)
+  if (K == 1) {
     MixReport = &PathReports[Report->MixOrder.front()];
-  else
+  } else {
+    Mix.Kernel = Loop.Kernel;
+    Mix.Kernel.Insts.clear();
+    Mix.Kernel.Layout = CodeLayout{};
+    Mix.Kernel.TakenBranches = 0;
+    Mix.Kernel.BodyFusedUops = R.FrontEndUops;
+    Mix.Kernel.Insts.reserve(MixInsts);
+    std::vector<unsigned> LastSlot(Paths.size(), 0);
+    for (unsigned Slot = 0; Slot < K; ++Slot)
+      LastSlot[Report->MixOrder[Slot]] = Slot;
+    for (unsigned Slot = 0; Slot < K; ++Slot) {
+      const unsigned P = Report->MixOrder[Slot];
+      std::vector<Instruction> &From = Paths[P].Kernel.Insts;
+      if (Slot == LastSlot[P])
+        std::move(From.begin(), From.end(),
+                  std::back_inserter(Mix.Kernel.Insts));
+      else
+        Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(), From.begin(),
+                                From.end());
+      Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
+    }
     detail::analyzeResolved(Mix.Kernel, Gather(Mix.Origin), Model, Opts, Bounds,
                             MixOwn);
+  }
 
   // The loop's numbers are the mixed sequence's per iteration, in the
   // order the stages run (the hottest path ran every stage).
