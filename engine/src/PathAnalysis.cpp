@@ -19,11 +19,13 @@ namespace loopperf {
 std::vector<unsigned> mixCounts(const std::vector<double> &Weights,
                                 unsigned MaxIterations) {
   const size_t N = Weights.size();
+  // Buffers shared by every K tried (up to MaxMixIterations of them).
+  std::vector<unsigned> Counts(N);
+  std::vector<double> Rest(N);
+  std::vector<size_t> Order(N);
   auto Round = [&](unsigned K) {
     // Largest remainder: floor(w·K) each, the rest to the largest
     // remainders (the hotter path on a tie).
-    std::vector<unsigned> Counts(N);
-    std::vector<double> Rest(N);
     unsigned Given = 0;
     for (size_t I = 0; I < N; ++I) {
       const double Exact = Weights[I] * K;
@@ -31,7 +33,6 @@ std::vector<unsigned> mixCounts(const std::vector<double> &Weights,
       Rest[I] = Exact - Counts[I];
       Given += Counts[I];
     }
-    std::vector<size_t> Order(N);
     std::iota(Order.begin(), Order.end(), size_t{0});
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
       return Rest[A] > Rest[B] + 1e-12;
@@ -41,17 +42,17 @@ std::vector<unsigned> mixCounts(const std::vector<double> &Weights,
     double Error = 0;
     for (size_t I = 0; I < N; ++I)
       Error = std::max(Error, std::fabs(Counts[I] / double(K) - Weights[I]));
-    return std::pair{Counts, Error};
+    return Error;
   };
   std::vector<unsigned> BestCounts;
   double BestError = 2;
   for (unsigned K = 1; K <= std::max(1u, MaxIterations); ++K) {
-    auto [Counts, Error] = Round(K);
+    const double Error = Round(K);
     if (Error <= 0.01 + 1e-12)
       return Counts;
     if (Error < BestError - 1e-12) {
       BestError = Error;
-      BestCounts = std::move(Counts);
+      BestCounts = Counts;
     }
   }
   return BestCounts;
