@@ -1,5 +1,7 @@
 // Analyze.cpp - analyzeLoop: resolve the kernel, run every stage of
-// Stages.def (Stage.h), then choose the bottleneck among their bounds.
+// Stages.def (Stage.h), then choose the bottleneck among their bounds
+// (analyzeResolved, Analyze.h, does all but the resolution, for a chosen
+// set of stages).
 // Each bound comes from its own stage file:
 //   front end      FrontEnd.cpp
 //   ports          PortsStage.cpp       (solver: PortPressure.cpp)
@@ -10,6 +12,7 @@
 #include "loopperf/Fingerprint.h"
 #include "loopperf/Simulate.h"
 
+#include "Analyze.h"
 #include "AnalyzeResolve.h"
 #include "Stage.h"
 
@@ -144,15 +147,33 @@ void noteLimitations(const LoopKernel &K, const std::vector<ResolvedInst> &Res,
 
 } // namespace
 
-LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
-                       const AnalysisOptions &Opts) {
-  LoopReport R;
+namespace detail {
+
+#define LOOPPERF_STAGE(S) +1
+static_assert(0
+#include "Stages.def"
+                  <= 8 * sizeof(StageSet),
+              "a StageSet has one bit per registered stage");
+#undef LOOPPERF_STAGE
+
+StageSet stageBit(std::string_view Id) {
+  const std::span<const Stage *const> All = registeredStages();
+  for (size_t I = 0; I < All.size(); ++I)
+    if (Id == All[I]->Info.Id)
+      return StageSet(1) << I;
+  return 0;
+}
+
+void analyzeResolved(const LoopKernel &Kernel,
+                     const std::vector<ResolvedInst> &Res,
+                     const MachineModel &Model, const AnalysisOptions &Opts,
+                     const AnalysisScope &Scope, LoopReport &R) {
   R.Kernel = Kernel.Name;
   R.Model = Model.Name;
   R.Instructions = static_cast<unsigned>(Kernel.Insts.size());
   R.ElementsPerIteration = Kernel.ElementsPerIteration;
-  R.Fingerprint = loopFingerprint(Kernel);
-  const std::vector<ResolvedInst> Res = resolveKernel(Kernel, Model, R.Notes);
+  if (Scope.Facts)
+    R.Fingerprint = loopFingerprint(Kernel);
 
   R.PerInstruction.resize(Kernel.Insts.size());
   for (unsigned I = 0; I < Res.size(); ++I) {
@@ -166,12 +187,15 @@ LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
     Ir.Eliminated = Res[I].NoPorts;
     R.Uops += Res[I].Uops;
   }
-  noteLimitations(Kernel, Res, R);
+  if (Scope.Facts)
+    noteLimitations(Kernel, Res, R);
 
   StageContext Ctx(Kernel, Model, Opts, Res);
-  R.Stages.reserve(registeredStages().size());
-  for (const Stage *S : registeredStages()) {
-    if (S->Enabled && !S->Enabled(Opts))
+  const std::span<const Stage *const> All = registeredStages();
+  R.Stages.reserve(All.size());
+  for (size_t I = 0; I < All.size(); ++I) {
+    const Stage *S = All[I];
+    if (!(Scope.Stages >> I & 1) || (S->Enabled && !S->Enabled(Opts)))
       continue;
     StageResult Out = S->Run(Ctx, R);
     Out.Stage = &S->Info;
@@ -184,6 +208,15 @@ LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
     R.CyclesPerIteration = R.Simulation->CyclesPerIteration;
   if (R.ElementsPerIteration)
     R.CyclesPerElement = R.CyclesPerIteration / R.ElementsPerIteration;
+}
+
+} // namespace detail
+
+LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
+                       const AnalysisOptions &Opts) {
+  LoopReport R;
+  const std::vector<ResolvedInst> Res = resolveKernel(Kernel, Model, R.Notes);
+  analyzeResolved(Kernel, Res, Model, Opts, {}, R);
   return R;
 }
 

@@ -4,10 +4,13 @@
 #include "loopperf/ElementCount.h"
 #include "loopperf/Render.h"
 
+#include "Analyze.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <memory>
 #include <numeric>
 
@@ -16,11 +19,13 @@ namespace loopperf {
 std::vector<unsigned> mixCounts(const std::vector<double> &Weights,
                                 unsigned MaxIterations) {
   const size_t N = Weights.size();
+  // Buffers shared by every K tried (up to MaxMixIterations of them).
+  std::vector<unsigned> Counts(N);
+  std::vector<double> Rest(N);
+  std::vector<size_t> Order(N);
   auto Round = [&](unsigned K) {
     // Largest remainder: floor(w·K) each, the rest to the largest
     // remainders (the hotter path on a tie).
-    std::vector<unsigned> Counts(N);
-    std::vector<double> Rest(N);
     unsigned Given = 0;
     for (size_t I = 0; I < N; ++I) {
       const double Exact = Weights[I] * K;
@@ -28,7 +33,6 @@ std::vector<unsigned> mixCounts(const std::vector<double> &Weights,
       Rest[I] = Exact - Counts[I];
       Given += Counts[I];
     }
-    std::vector<size_t> Order(N);
     std::iota(Order.begin(), Order.end(), size_t{0});
     std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
       return Rest[A] > Rest[B] + 1e-12;
@@ -38,17 +42,17 @@ std::vector<unsigned> mixCounts(const std::vector<double> &Weights,
     double Error = 0;
     for (size_t I = 0; I < N; ++I)
       Error = std::max(Error, std::fabs(Counts[I] / double(K) - Weights[I]));
-    return std::pair{Counts, Error};
+    return Error;
   };
   std::vector<unsigned> BestCounts;
   double BestError = 2;
   for (unsigned K = 1; K <= std::max(1u, MaxIterations); ++K) {
-    auto [Counts, Error] = Round(K);
+    const double Error = Round(K);
     if (Error <= 0.01 + 1e-12)
       return Counts;
     if (Error < BestError - 1e-12) {
       BestError = Error;
-      BestCounts = std::move(Counts);
+      BestCounts = Counts;
     }
   }
   return BestCounts;
@@ -78,6 +82,36 @@ namespace {
 struct Built {
   LoopKernel Kernel;
   std::vector<unsigned> Origin;
+};
+
+/// What only reports read of each instruction (Kernel.h: its text, the
+/// callee's name, the source file; the analysis reads none of them), set
+/// aside while the instructions are copied into kernels that are analysed,
+/// never shown: the copies allocate none of it. Put back on destruction.
+class ReportOnlyText {
+public:
+  explicit ReportOnlyText(std::vector<Instruction> &Insts) : Insts(Insts) {
+    Kept.reserve(Insts.size());
+    for (Instruction &In : Insts)
+      Kept.push_back(
+          {std::move(In.Text), std::move(In.Callee), std::move(In.Loc.File)});
+  }
+  ~ReportOnlyText() {
+    for (size_t I = 0; I < Insts.size(); ++I) {
+      Insts[I].Text = std::move(Kept[I].Text);
+      Insts[I].Callee = std::move(Kept[I].Callee);
+      Insts[I].Loc.File = std::move(Kept[I].File);
+    }
+  }
+  ReportOnlyText(const ReportOnlyText &) = delete;
+  ReportOnlyText &operator=(const ReportOnlyText &) = delete;
+
+private:
+  struct Strings {
+    std::string Text, Callee, File;
+  };
+  std::vector<Instruction> &Insts;
+  std::vector<Strings> Kept;
 };
 
 /// Instruction indices of a built kernel in the loop's numbering, each
@@ -162,47 +196,50 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   if (Out.Kernel.Layout.Sizes.size() != Out.Kernel.Insts.size())
     Out.Kernel.Layout = CodeLayout{};
 
-  // Each path as a kernel of its own.
+  // Each path as a kernel of its own: copies of the loop's instructions,
+  // without what only reports read (set aside meanwhile).
   std::vector<Built> Paths;
   size_t Longest = 1;
   for (const WeightedPath &W : Set->Paths) {
     Built P;
-    P.Kernel = Loop.Kernel;
-    P.Kernel.Insts.clear();
-    P.Kernel.Layout = CodeLayout{};
-    P.Kernel.TakenBranches = W.TakenBranches;
-    size_t PathInsts = 0;
-    for (size_t I = 0; I < W.Blocks.size(); ++I)
-      PathInsts += RunsTo(W.Blocks[I], W.Blocks[(I + 1) % W.Blocks.size()]);
-    P.Kernel.Insts.reserve(PathInsts);
-    P.Origin.reserve(PathInsts);
     for (size_t I = 0; I < W.Blocks.size(); ++I) {
       const unsigned B = W.Blocks[I];
       const unsigned Runs = RunsTo(B, W.Blocks[(I + 1) % W.Blocks.size()]);
-      for (unsigned J = 0; J < Runs; ++J) {
-        P.Kernel.Insts.push_back(Loop.Code[B].Insts[J]);
+      for (unsigned J = 0; J < Runs; ++J)
         P.Origin.push_back(BlockStart[B] + J);
-      }
     }
-    if (P.Kernel.Insts.size() > MaxInstructions) {
+    if (P.Origin.size() > MaxInstructions) {
       Why = fmt::format("a path through the loop body has {} instructions, "
                         "more than the limit of {}",
-                        P.Kernel.Insts.size(), MaxInstructions);
+                        P.Origin.size(), MaxInstructions);
       return std::nullopt;
     }
-    Longest = std::max(Longest, P.Kernel.Insts.size());
+    Longest = std::max(Longest, P.Origin.size());
     Paths.push_back(std::move(P));
   }
+  {
+    const ReportOnlyText Aside(Out.Kernel.Insts);
+    for (size_t I = 0; I < Paths.size(); ++I) {
+      LoopKernel &K = Paths[I].Kernel;
+      K = Loop.Kernel;
+      K.Insts.clear();
+      K.Layout = CodeLayout{};
+      K.TakenBranches = Set->Paths[I].TakenBranches;
+      K.Insts.reserve(Paths[I].Origin.size());
+      for (unsigned O : Paths[I].Origin)
+        K.Insts.push_back(Out.Kernel.Insts[O]);
+    }
+  }
 
-  // Elements per iteration: what every path agrees on.
+  // Elements per iteration: what every path agrees on (once two disagree,
+  // unknown whatever the rest count).
   unsigned Elements = 0;
   if (Loop.CountElements) {
     for (size_t I = 0; I < Paths.size(); ++I) {
       const unsigned E = countElementsPerIteration(Paths[I].Kernel);
-      if (I == 0)
-        Elements = E;
-      else if (E != Elements)
-        Elements = 0;
+      Elements = I == 0 || E == Elements ? E : 0;
+      if (Elements == 0)
+        break;
     }
   }
   Out.Kernel.ElementsPerIteration = Elements;
@@ -223,34 +260,50 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   const unsigned K = static_cast<unsigned>(Report->MixOrder.size());
   Report->MixIterations = K;
   Built Mix;
-  Mix.Kernel = Loop.Kernel;
-  Mix.Kernel.Insts.clear();
-  Mix.Kernel.Layout = CodeLayout{};
-  Mix.Kernel.TakenBranches = 0;
   size_t MixInsts = 0;
   for (unsigned P : Report->MixOrder)
-    MixInsts += Paths[P].Kernel.Insts.size();
-  Mix.Kernel.Insts.reserve(MixInsts);
+    MixInsts += Paths[P].Origin.size();
   Mix.Origin.reserve(MixInsts);
-  for (unsigned P : Report->MixOrder) {
-    Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(),
-                            Paths[P].Kernel.Insts.begin(),
-                            Paths[P].Kernel.Insts.end());
+  for (unsigned P : Report->MixOrder)
     Mix.Origin.insert(Mix.Origin.end(), Paths[P].Origin.begin(),
                       Paths[P].Origin.end());
-    Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
-  }
 
-  // The loop's instructions once (their facts: resolution, unknowns,
-  // calls, layout, fingerprint, and the fused uops the loop buffer must
-  // hold), every path alone, and the mixed sequence.
-  LoopReport R = analyzeLoop(Out.Kernel, Model, Opts);
-  Mix.Kernel.BodyFusedUops = R.FrontEndUops;
-  std::vector<LoopReport> PathReports;
+  // The loop's instructions once: their facts (resolution, unknowns,
+  // calls, fingerprint), the per-instruction table, and the front end's
+  // layout and fused uops (what the loop buffer must hold); the rest of
+  // that analysis would be replaced below by the mix's and the hottest
+  // path's, so only the front-end stage runs (every stage with the
+  // simulation: its note on a run that did not converge is kept).
+  // Resolution is per instruction: the paths and the mix take theirs from
+  // this one (Analyze.h).
+  using detail::AllStages;
+  using detail::stageBit;
+  LoopReport R;
+  const std::vector<detail::ResolvedInst> Res =
+      detail::resolveKernel(Out.Kernel, Model, R.Notes);
+  detail::analyzeResolved(
+      Out.Kernel, Res, Model, Opts,
+      {Opts.Simulate ? AllStages : stageBit("front-end"), /*Facts=*/true}, R);
+  auto Gather = [&](const std::vector<unsigned> &Origin) {
+    std::vector<detail::ResolvedInst> Of;
+    Of.reserve(Origin.size());
+    for (unsigned I : Origin)
+      Of.push_back(Res[I]);
+    return Of;
+  };
+  // Each path alone: its bounds (its prediction, bottleneck and limiter);
+  // the critical path and the dependency edges only of the hottest, the
+  // one the report shows.
+  const detail::AnalysisScope Bounds = {AllStages & ~stageBit("critical-path"),
+                                        /*Facts=*/false};
+  std::vector<LoopReport> PathReports(Paths.size());
   for (size_t I = 0; I < Paths.size(); ++I) {
     Paths[I].Kernel.BodyFusedUops = R.FrontEndUops;
-    PathReports.push_back(analyzeLoop(Paths[I].Kernel, Model, Opts));
-    const LoopReport &PR = PathReports.back();
+    detail::analyzeResolved(
+        Paths[I].Kernel, Gather(Paths[I].Origin), Model, Opts,
+        I == 0 ? detail::AnalysisScope{AllStages, /*Facts=*/false} : Bounds,
+        PathReports[I]);
+    const LoopReport &PR = PathReports[I];
     PathInfo Info;
     Info.Blocks = Set->Paths[I].Blocks;
     Info.Probability = Set->Paths[I].Probability;
@@ -263,22 +316,56 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     Report->WeightedAverageCycles += Weights[I] * PR.CyclesPerIteration;
     Report->Paths.push_back(std::move(Info));
   }
-  const LoopReport MixReport = analyzeLoop(Mix.Kernel, Model, Opts);
+  // The mixed sequence, unless it is one iteration: then it is that path's
+  // kernel, already analysed. The paths' kernels are not read again: each
+  // path's last iteration in the sequence takes its instructions, the
+  // others copy them.
+  LoopReport MixOwn;
+  const LoopReport *MixReport = &MixOwn;
+  if (K == 1) {
+    MixReport = &PathReports[Report->MixOrder.front()];
+  } else {
+    Mix.Kernel = Loop.Kernel;
+    Mix.Kernel.Insts.clear();
+    Mix.Kernel.Layout = CodeLayout{};
+    Mix.Kernel.TakenBranches = 0;
+    Mix.Kernel.BodyFusedUops = R.FrontEndUops;
+    Mix.Kernel.Insts.reserve(MixInsts);
+    std::vector<unsigned> LastSlot(Paths.size(), 0);
+    for (unsigned Slot = 0; Slot < K; ++Slot)
+      LastSlot[Report->MixOrder[Slot]] = Slot;
+    for (unsigned Slot = 0; Slot < K; ++Slot) {
+      const unsigned P = Report->MixOrder[Slot];
+      std::vector<Instruction> &From = Paths[P].Kernel.Insts;
+      if (Slot == LastSlot[P])
+        std::move(From.begin(), From.end(),
+                  std::back_inserter(Mix.Kernel.Insts));
+      else
+        Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(), From.begin(),
+                                From.end());
+      Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
+    }
+    detail::analyzeResolved(Mix.Kernel, Gather(Mix.Origin), Model, Opts, Bounds,
+                            MixOwn);
+  }
 
-  // The loop's numbers are the mixed sequence's per iteration.
+  // The loop's numbers are the mixed sequence's per iteration, in the
+  // order the stages run (the hottest path ran every stage).
   const double Kd = K;
   R.Stages.clear();
-  for (const StageResult &S : MixReport.Stages) {
-    StageResult T = S;
-    if (std::string_view(S.Stage->Id) == "critical-path") {
+  for (const StageResult &H : PathReports.front().Stages) {
+    if (std::string_view(H.Stage->Id) == "critical-path") {
       // One iteration's latency: the hottest path's.
-      if (const StageResult *H = PathReports.front().stage("critical-path"))
-        T = *H;
+      StageResult T = H;
       T.Limit.Insts = remap(T.Limit.Insts, Paths.front().Origin);
       T.Excluded = remap(T.Excluded, Paths.front().Origin);
       R.Stages.push_back(std::move(T));
       continue;
     }
+    const StageResult *S = MixReport->stage(H.Stage->Id);
+    if (!S)
+      continue;
+    StageResult T = *S;
     T.Bound /= Kd;
     T.Limit.Amount /= Kd;
     T.Limit.Insts = remap(T.Limit.Insts, Mix.Origin);
@@ -288,22 +375,30 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
       std::sort(T.Limit.Insts.begin(), T.Limit.Insts.end());
     R.Stages.push_back(std::move(T));
   }
-  R.CyclesPerIteration = MixReport.CyclesPerIteration / Kd;
-  R.Bottleneck = MixReport.Bottleneck;
-  R.Ties = MixReport.Ties;
-  R.BottleneckStage = MixReport.BottleneckStage;
-  R.PortLoad = MixReport.PortLoad;
+  R.CyclesPerIteration = MixReport->CyclesPerIteration / Kd;
+  R.Bottleneck = MixReport->Bottleneck;
+  R.Ties = MixReport->Ties;
+  // The bottleneck's index in the loop's stages (the mix may have run
+  // fewer).
+  R.BottleneckStage = -1;
+  if (MixReport->BottleneckStage >= 0) {
+    const char *Id = MixReport->Stages[MixReport->BottleneckStage].Stage->Id;
+    for (size_t I = 0; I < R.Stages.size(); ++I)
+      if (std::string_view(R.Stages[I].Stage->Id) == Id)
+        R.BottleneckStage = static_cast<int>(I);
+  }
+  R.PortLoad = MixReport->PortLoad;
   for (double &L : R.PortLoad)
     L /= Kd;
-  R.BottleneckPorts = MixReport.BottleneckPorts;
-  R.Uops = MixReport.Uops / Kd;
-  R.FrontEndUops = MixReport.FrontEndUops / Kd;
+  R.BottleneckPorts = MixReport->BottleneckPorts;
+  R.Uops = MixReport->Uops / Kd;
+  R.FrontEndUops = MixReport->FrontEndUops / Kd;
   for (InstrReport &Ir : R.PerInstruction) {
     std::fill(Ir.PortCycles.begin(), Ir.PortCycles.end(), 0.0);
     Ir.FusedWithNext = false;
   }
-  for (size_t I = 0; I < MixReport.PerInstruction.size(); ++I) {
-    const InstrReport &From = MixReport.PerInstruction[I];
+  for (size_t I = 0; I < MixReport->PerInstruction.size(); ++I) {
+    const InstrReport &From = MixReport->PerInstruction[I];
     InstrReport &To = R.PerInstruction[Mix.Origin[I]];
     for (size_t P = 0; P < From.PortCycles.size() && P < To.PortCycles.size();
          ++P)
@@ -311,7 +406,7 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     To.FusedWithNext = To.FusedWithNext || From.FusedWithNext;
   }
   R.Recurrences.clear();
-  for (const Chain &C : MixReport.Recurrences) {
+  for (const Chain &C : MixReport->Recurrences) {
     Chain T = remapChain(C, Mix.Origin);
     T.Distance *= K;
     T.CyclesPerIteration /= Kd;
@@ -320,6 +415,7 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   R.CriticalPath =
       remapChain(PathReports.front().CriticalPath, Paths.front().Origin);
   R.Edges.clear();
+  R.EdgeUnits = PathReports.front().EdgeUnits; // the edges' unit ranges
   for (DepEdge E : PathReports.front().Edges) {
     E.From = Paths.front().Origin[E.From];
     E.To = Paths.front().Origin[E.To];
@@ -329,7 +425,7 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   // parts of it, so it is not applied (the layout is still reported).
   R.Layout.LineCrossingCycles = 0;
   R.Simulation = nullptr;
-  if (MixReport.Simulation)
+  if (MixReport->Simulation)
     R.Notes.push_back("the simulation ran on the mixed sequence; its bound "
                       "is shown per iteration, its details are not");
   if (R.ElementsPerIteration)

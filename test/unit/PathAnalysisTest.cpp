@@ -3,7 +3,9 @@
 // and analyzeMultiPathLoop (PathAnalysis.h) on a hand-made core whose
 // every number is derived in the comments.
 #include "loopperf/PathAnalysis.h"
+#include "../../engine/src/Analyze.h"
 #include "TestModel.h"
+#include "loopperf/Fingerprint.h"
 
 #include <gtest/gtest.h>
 
@@ -278,4 +280,106 @@ TEST(PathAnalysis, CodeNoPathRunsIsNotTheLoops) {
   ASSERT_TRUE(A) << Why;
   EXPECT_EQ(A->Kernel.Insts.size(), 8u);
   EXPECT_DOUBLE_EQ(A->Report.CyclesPerIteration, 2.0);
+}
+
+TEST(PathAnalysis, OneIterationMixIsTheHottestPath) {
+  // A with 0.995: K = 1 already has every proportion within 0.01 (1 vs
+  // 0.995, 0 vs 0.005), so the mix is path A alone and the loop's numbers
+  // are A's (EvenPathsShareTheirChainAndPorts): 3.00 loop-carried through
+  // imulq (instruction 3), ALUs 3 / 2 = 1.5, dispatch 7 / 4 = 1.75. B keeps
+  // its own 2.00 and gets no iteration; its addq (5) no port cycles.
+  MachineModel M = branchyCore();
+  std::string Why;
+  auto A = analyzeMultiPathLoop(diamond(0.995), M, {}, Why);
+  ASSERT_TRUE(A) << Why;
+  const LoopReport &R = A->Report;
+  const PathsReport &P = *R.Paths;
+  EXPECT_EQ(P.MixIterations, 1u);
+  EXPECT_EQ(P.MixOrder, (std::vector<unsigned>{0}));
+  EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 3.0);
+  EXPECT_EQ(R.Bottleneck, BottleneckKind::LoopCarried);
+  EXPECT_DOUBLE_EQ(R.bound("ports"), 1.5);
+  EXPECT_DOUBLE_EQ(R.bound("front-end"), 1.75);
+  EXPECT_EQ(P.Paths[1].MixIterations, 0u);
+  EXPECT_DOUBLE_EQ(P.Paths[1].CyclesPerIteration, 2.0);
+  ASSERT_FALSE(R.Recurrences.empty());
+  EXPECT_EQ(R.Recurrences.front().Insts, (std::vector<unsigned>{3}));
+  EXPECT_EQ(R.Recurrences.front().Distance, 1u);
+  for (double C : R.PerInstruction[5].PortCycles)
+    EXPECT_EQ(C, 0.0);
+}
+
+TEST(PathAnalysis, StagesInRunOrderWithTheHottestPathsEdges) {
+  // The loop's stages in Stages.def order, the critical path among them
+  // (the hottest path's), and the bottleneck's index into them: the
+  // loop-carried chain of EvenPathsShareTheirChainAndPorts. The edges are
+  // the hottest path's (A), named with its register units: imulq (3)
+  // feeds itself through rax one iteration later.
+  MachineModel M = branchyCore();
+  std::string Why;
+  auto A = analyzeMultiPathLoop(diamond(0.5), M, {}, Why);
+  ASSERT_TRUE(A) << Why;
+  const LoopReport &R = A->Report;
+  std::vector<std::string> Ids;
+  for (const StageResult &S : R.Stages)
+    Ids.push_back(S.Stage->Id);
+  EXPECT_EQ(Ids, (std::vector<std::string>{"front-end", "ports", "divider",
+                                           "loop-carried", "critical-path"}));
+  ASSERT_EQ(R.BottleneckStage, 3);
+  const DepEdge *Imul = nullptr;
+  for (const DepEdge &E : R.Edges)
+    if (E.From == 3 && E.To == 3)
+      Imul = &E;
+  ASSERT_TRUE(Imul);
+  EXPECT_EQ(Imul->Distance, 1u);
+  EXPECT_EQ(edgeUnitNames(R, *Imul, x86Isa()), "rax");
+}
+
+TEST(AnalyzeScope, StagesByIdInStagesDefOrder) {
+  // Stages.def: front end, ports, divider, loop-carried, critical path,
+  // simulated: bits 0 to 5.
+  using namespace loopperf::detail;
+  EXPECT_EQ(stageBit("front-end"), 1u);
+  EXPECT_EQ(stageBit("loop-carried"), 8u);
+  EXPECT_EQ(stageBit("critical-path"), 16u);
+  EXPECT_EQ(stageBit("simulated"), 32u);
+  EXPECT_EQ(stageBit("no-such-stage"), 0u);
+}
+
+TEST(AnalyzeScope, ResolutionOfTheLoopServesACopyOfItsInstructions) {
+  // The diamond's instructions once (H 0-2, A 3-4, B 5, L 6-7), resolved;
+  // path A (H A L) is a copy of 0-4, 6, 7 and takes their resolution. Its
+  // bounds are EvenPathsShareTheirChainAndPorts' path A: 3.00
+  // loop-carried, ports 1.5, front end 7 / 4 = 1.75; without the critical
+  // path and the facts (no fingerprint). With the front end alone: 1.75,
+  // the front end the bottleneck, and the fingerprint of the copy.
+  using namespace loopperf::detail;
+  MachineModel M = branchyCore();
+  MultiPathLoop L = diamond(0.5);
+  LoopKernel Loop, PathA;
+  for (const LoopBlockCode &C : L.Code)
+    Loop.Insts.insert(Loop.Insts.end(), C.Insts.begin(), C.Insts.end());
+  std::vector<std::string> Notes;
+  const std::vector<ResolvedInst> Res = resolveKernel(Loop, M, Notes);
+  std::vector<ResolvedInst> Gathered;
+  for (unsigned I : {0u, 1u, 2u, 3u, 4u, 6u, 7u}) {
+    PathA.Insts.push_back(Loop.Insts[I]);
+    Gathered.push_back(Res[I]);
+  }
+  LoopReport R;
+  analyzeResolved(PathA, Gathered, M, {},
+                  {AllStages & ~stageBit("critical-path"), false}, R);
+  EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 3.0);
+  EXPECT_EQ(R.Bottleneck, BottleneckKind::LoopCarried);
+  EXPECT_DOUBLE_EQ(R.bound("ports"), 1.5);
+  EXPECT_DOUBLE_EQ(R.bound("front-end"), 1.75);
+  EXPECT_EQ(R.stage("critical-path"), nullptr);
+  EXPECT_EQ(R.Stages.size(), 4u);
+  EXPECT_EQ(R.Fingerprint, "");
+  LoopReport F;
+  analyzeResolved(PathA, Gathered, M, {}, {stageBit("front-end"), true}, F);
+  ASSERT_EQ(F.Stages.size(), 1u);
+  EXPECT_DOUBLE_EQ(F.CyclesPerIteration, 1.75);
+  EXPECT_EQ(F.Bottleneck, BottleneckKind::FrontEnd);
+  EXPECT_EQ(F.Fingerprint, loopFingerprint(PathA));
 }
