@@ -224,6 +224,7 @@ bool LoopPerfPass::doInitialization(Module &M) {
   bool Changed = Displaced && Displaced->doInitialization(M);
   JsonLoops = Json::array();
   Memo = std::make_unique<LoopMemo>();
+  LastChoice = LastModelChoice();
   // No exception leaves the plugin (it would abort the compiler): a failure
   // here turns loopperf off for the module, with a warning.
   try {
@@ -347,7 +348,8 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
     return MissedAll("UnsupportedTarget",
                      "loopperf does not support the target " +
                          TT.getArchName().str());
-  ModelChoice Choice = Models->choose(modelRequest(MF, Opts));
+  const ModelChoice &Choice =
+      LastChoice.choose(*Models, modelRequest(MF, Opts));
   if (!Choice.Model)
     return MissedAll(Choice.Failure == ModelChoice::FailureKind::IsaMismatch
                          ? "ModelMismatch"

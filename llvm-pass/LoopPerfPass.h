@@ -50,6 +50,7 @@ private:
   std::unique_ptr<llvm::MachineFunctionPass> Displaced;
   PassOptions Opts;
   std::unique_ptr<ModelChooser> Models;
+  LastModelChoice LastChoice;
   /// The kernels and reports of this module's loops, for the loops that
   /// repeat one (LoopMemo.h).
   std::unique_ptr<LoopMemo> Memo;

@@ -6,6 +6,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <tuple>
+
 using namespace llvm;
 
 namespace loopperf::llvmpass {
@@ -30,6 +32,23 @@ ModelRequest modelRequest(const MachineFunction &MF, const PassOptions &Opts) {
   if (R.Cpu == "native")
     R.CompilerHostCpu = sys::getHostCPUName().str();
   return R;
+}
+
+static bool sameRequest(const ModelRequest &A, const ModelRequest &B) {
+  auto Fields = [](const ModelRequest &R) {
+    return std::tie(R.ModelFile, R.Cpu, R.CpuOption, R.TargetCpu, R.TuneCpu,
+                    R.TargetIsa, R.CompilerHostCpu);
+  };
+  return Fields(A) == Fields(B);
+}
+
+const ModelChoice &LastModelChoice::choose(ModelChooser &Chooser,
+                                           ModelRequest &&R) {
+  if (!Request || !sameRequest(*Request, R)) {
+    Choice = Chooser.choose(R);
+    Request = std::move(R);
+  }
+  return Choice;
 }
 
 } // namespace loopperf::llvmpass

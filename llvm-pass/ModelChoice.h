@@ -7,6 +7,8 @@
 
 #include "loopperf/ModelChoice.h"
 
+#include <optional>
+
 namespace llvm {
 class MachineFunction;
 }
@@ -19,5 +21,18 @@ namespace loopperf::llvmpass {
 /// target's ISA and LLVM's name for the host.
 ModelRequest modelRequest(const llvm::MachineFunction &MF,
                           const PassOptions &Opts);
+
+/// The chooser's answer to the last request, kept for the next function:
+/// ModelChooser::choose is a function of the request, and the functions of
+/// a module mostly share their target attributes (unit029.c of
+/// bench/compile-time: 30 functions, one request).
+class LastModelChoice {
+public:
+  const ModelChoice &choose(ModelChooser &Chooser, ModelRequest &&Request);
+
+private:
+  std::optional<ModelRequest> Request;
+  ModelChoice Choice;
+};
 
 } // namespace loopperf::llvmpass

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 namespace loopperf {
@@ -27,9 +28,25 @@ std::string RemarkLine::text() const {
 
 namespace {
 
-// Compiled format strings: the same text, without parsing the format at
-// run time (a remark line has dozens of numbers).
-std::string fixed2(double V) { return fmt::format(FMT_COMPILE("{:.2f}"), V); }
+/// "{:.2f}" (a remark line has dozens of numbers). fmt rounds the exact binary
+/// value; integer arithmetic gives the same digits for 0 <= V < 1e6 unless
+/// V·100 is near a tie: V·100 is computed to within 1.5e-8 (half an ulp below
+/// 2^27), so a fraction more than 1e-6 away from one half rounds as the exact
+/// value's does. Near a tie, and for negative (also -0) or large values, fmt
+/// decides (a compiled format string: not parsed at run time).
+std::string fixed2(double V) {
+  const double Scaled = V * 100;
+  const double Whole = std::floor(Scaled);
+  const double Fraction = Scaled - Whole;
+  if (std::signbit(V) || !(V < 1e6) || std::abs(Fraction - 0.5) <= 1e-6)
+    return fmt::format(FMT_COMPILE("{:.2f}"), V);
+  const uint64_t Hundredths = uint64_t(Whole) + (Fraction > 0.5);
+  std::string S = std::to_string(Hundredths / 100);
+  S += '.';
+  S += char('0' + Hundredths / 10 % 10);
+  S += char('0' + Hundredths % 10);
+  return S;
+}
 
 /// "FrontEndBound": a stage's remark argument.
 std::string boundKey(const StageResult &S) {
