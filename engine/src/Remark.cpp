@@ -26,7 +26,7 @@ std::string RemarkLine::text() const {
   return S;
 }
 
-namespace {
+namespace detail {
 
 /// "{:.2f}" (a remark line has dozens of numbers). fmt rounds the exact binary
 /// value; integer arithmetic gives the same digits for 0 <= V < 1e6 unless
@@ -47,6 +47,12 @@ std::string fixed2(double V) {
   S += char('0' + Hundredths % 10);
   return S;
 }
+
+} // namespace detail
+
+using detail::fixed2;
+
+namespace {
 
 /// "FrontEndBound": a stage's remark argument.
 std::string boundKey(const StageResult &S) {

@@ -5,6 +5,7 @@
 #include "loopperf/Kernel.h"
 
 #include <cmath>
+#include <string>
 
 namespace loopperf::detail {
 
@@ -17,5 +18,8 @@ inline double clean(double V) { return std::round(V * 1e6) / 1e6; }
 inline unsigned lineOf(const LoopKernel &K, unsigned I) {
   return K.Insts[I].AsmLine ? K.Insts[I].AsmLine : I + 1;
 }
+
+/// V as fmt's "{:.2f}" writes it (Remark.cpp: remark numbers).
+std::string fixed2(double V);
 
 } // namespace loopperf::detail

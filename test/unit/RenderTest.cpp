@@ -4,8 +4,14 @@
 #include "loopperf/Analysis.h"
 #include "loopperf/Remark.h"
 
+#include "../../engine/src/RenderCommon.h"
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <limits>
 
 using namespace loopperf;
 using namespace loopperf::test;
@@ -212,4 +218,39 @@ TEST(Render, FlatRemarksHaveTheSameText) {
   ASSERT_EQ(Flat.Instructions.size(), Parts.Instructions.size());
   EXPECT_EQ(Flat.Instructions[0].Parts.size(),
             Parts.Instructions[0].Parts.size());
+}
+
+TEST(Remark, Fixed2WritesWhatFmtWrites) {
+  // detail::fixed2 writes most remark numbers with integer arithmetic and
+  // leaves ties, negative and large values to fmt: every digit must be
+  // fmt's "{:.2f}" of the same double. Hand-checked cases first: binary
+  // ties round to even (0.125 -> 0.12, 0.375 -> 0.38), a decimal tie is
+  // not a binary one (1.005 and 2.675 are stored just below: 1.00, 2.67).
+  using detail::fixed2;
+  EXPECT_EQ(fixed2(0.125), "0.12");
+  EXPECT_EQ(fixed2(0.375), "0.38");
+  EXPECT_EQ(fixed2(1.005), "1.00");
+  EXPECT_EQ(fixed2(2.675), "2.67");
+  EXPECT_EQ(fixed2(0.0), "0.00");
+  EXPECT_EQ(fixed2(-0.0), "-0.00");
+  EXPECT_EQ(fixed2(12.3449999), "12.34");
+  EXPECT_EQ(fixed2(999999.999), "1000000.00");
+  EXPECT_EQ(fixed2(1e6), "1000000.00");
+  // Then fmt itself over values remarks carry (cycles, shares, bounds):
+  // multiples of 1/8, 1/100, 1/1000 and 1/3 (up to 25,000, 2,000, 200 and
+  // 66,666), their neighbours one ulp away, and special values.
+  auto Same = [&](double V) {
+    ASSERT_EQ(fixed2(V), fmt::format("{:.2f}", V)) << V;
+  };
+  for (int K = 0; K <= 200000; ++K) {
+    for (double V : {K / 8.0, K / 100.0, K / 1000.0, K / 3.0}) {
+      Same(V);
+      Same(std::nextafter(V, 0.0));
+      Same(std::nextafter(V, 2e6));
+    }
+  }
+  Same(-1.5);
+  Same(std::numeric_limits<double>::infinity());
+  Same(std::numeric_limits<double>::quiet_NaN());
+  Same(1e300);
 }
