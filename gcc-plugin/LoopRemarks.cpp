@@ -14,6 +14,17 @@
 
 namespace loopperf::gccplugin {
 
+namespace {
+
+/// `L.text()`, moved out of a line of one part (a flat line).
+std::string takeText(RemarkLine &L) {
+  if (L.Parts.size() == 1)
+    return std::move(L.Parts.front().Value);
+  return L.text();
+}
+
+} // namespace
+
 std::shared_ptr<AnalysisMemo> makeAnalysisMemo() {
   return std::make_shared<AnalysisMemo>();
 }
@@ -67,16 +78,19 @@ LoopRemarks analyzeLoopRemarks(LoopKernel Base, const ModelChoice &Choice,
   Opts.Advice = Request.Advice;
   Opts.TakenBranches = Request.TakenBranches;
   Opts.Role = Request.Role;
-  const RemarkText Text = formatRemarks(K, R, M, Opts);
+  // GCC prints each line's text (RemarkLine::text): one part per line, not
+  // one per value (12 k instructions a summary line with parts).
+  Opts.Flat = true;
+  RemarkText Text = formatRemarks(K, R, M, Opts);
   LoopRemarks Out;
   if (Request.Summary)
-    Out.Summary = Text.Summary.text();
-  for (const RemarkLine &L : Text.Details)
-    Out.Notes.push_back(L.text());
-  for (const RemarkLine &L : Text.Instructions)
-    Out.Notes.push_back(L.text());
-  for (const RemarkLine &L : Text.Advice)
-    Out.Advice.push_back(L.text());
+    Out.Summary = takeText(Text.Summary);
+  for (RemarkLine &L : Text.Details)
+    Out.Notes.push_back(takeText(L));
+  for (RemarkLine &L : Text.Instructions)
+    Out.Notes.push_back(takeText(L));
+  for (RemarkLine &L : Text.Advice)
+    Out.Advice.push_back(takeText(L));
   if (Request.TextReport)
     Out.TextReport = renderText(K, R, M);
   if (Request.Json) {
