@@ -194,6 +194,27 @@ public:
   LoopPerfPass(gcc::context *Ctxt, PluginState &State)
       : rtl_opt_pass(LoopPerfPassData, Ctxt), State(State) {}
 
+  /// Runs where someone listens and the function may have a loop. Each
+  /// pass GCC runs costs a function the pass manager's bookkeeping and the
+  /// opening and closing of the pass's -fopt-info stream
+  /// (dump_manager::dump_start, dump_finish: with
+  /// -fopt-info-loop-optimized=FILE an fopen and an fclose). With the
+  /// pass's dump file on it runs for every function, as it always did, so
+  /// the file names every function.
+  bool gate(function *Fun) final {
+    const bool Wanted = remarksWanted(State);
+    Loops = Wanted && Fun && Fun->cfg &&
+            n_basic_blocks_for_fn(Fun) > NUM_FIXED_BLOCKS && mayHaveLoop(Fun);
+    const dump_file_info *Dump =
+        g->get_dumps()->get_dump_file_info(static_pass_number);
+    if (Loops || (Dump && Dump->pstate))
+      return true;
+    // The role passes' facts of a function the pass skips (its loops are
+    // gone by RTL) are dropped here, as run() drops them.
+    State.LoopFacts = FunctionLoopFacts();
+    return false;
+  }
+
   unsigned int execute(function *Fun) final {
     const dump_user_location_t Where =
         dump_user_location_t::from_function_decl(Fun->decl);
@@ -211,22 +232,19 @@ public:
 
 private:
   void run(function *Fun) {
-    if (!Fun->cfg || n_basic_blocks_for_fn(Fun) <= NUM_FIXED_BLOCKS)
-      return;
     // The role passes' facts (RolePass.h) are this function's, or stale.
     const FunctionLoopFacts Facts = std::move(State.LoopFacts);
     State.LoopFacts = FunctionLoopFacts();
     // Nobody listening (no -fopt-info for this pass, no optimisation record,
-    // no dump file, no JSON): the plugin costs nothing beyond being loaded.
-    if (!remarksWanted(State))
+    // no dump file, no JSON: the plugin costs nothing beyond being loaded),
+    // or no loop (gate).
+    if (!Loops)
       return;
     const RemarkKinds Kinds = remarkKinds(*this);
     const bool Json = !State.Options.JsonPath.empty();
     if (!Kinds.Optimized && !Kinds.Missed && !Kinds.Notes && !dump_file &&
         !Json)
       return; // no channel would print or write anything
-    if (!mayHaveLoop(Fun))
-      return;
     // The tuning as GCC resolved it (processor_names[ix86_tune]: -mtune, or
     // -march's CPU when only -march is given, "generic" otherwise) and the
     // -march string; __attribute__((target("arch=..."))) and #pragma GCC
@@ -302,6 +320,8 @@ private:
   }
 
   PluginState &State;
+  /// Set by the gate: someone listens and the function may have a loop.
+  bool Loops = false;
 };
 
 } // namespace

@@ -16,8 +16,12 @@
 namespace loopperf::gccplugin {
 namespace {
 
+/// In no optimisation group: the role passes print nothing, and a pass in
+/// the loop group has its -fopt-info-loop stream opened and closed each
+/// time it runs (with -fopt-info-loop-optimized=FILE an fopen and an
+/// fclose per function).
 pass_data passData(opt_pass_type Type, const char *Name) {
-  return {Type, Name, OPTGROUP_LOOP, TV_NONE, PROP_cfg, 0, 0, 0, 0};
+  return {Type, Name, OPTGROUP_NONE, TV_NONE, PROP_cfg, 0, 0, 0, 0};
 }
 
 const pass_data PreVectData = passData(GIMPLE_PASS, "loopperf-prevect");
