@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -139,7 +138,8 @@ MachineLoopFacts loopFacts(const FunctionLoopFacts &F, function *Fun,
 /// The roles of `Loops`, decided in layout order (assignLoopRoles).
 std::vector<LoopRole> loopRoles(const FunctionLoopFacts &F, function *Fun,
                                 const std::vector<class loop *> &Loops) {
-  std::map<int, size_t> Position; // header index -> place in the layout
+  // Block index -> place in the layout.
+  std::vector<size_t> Position(last_basic_block_for_fn(Fun));
   size_t Next = 0;
   basic_block Bb;
   FOR_EACH_BB_FN(Bb, Fun) { Position[Bb->index] = Next++; }
