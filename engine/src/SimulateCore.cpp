@@ -47,6 +47,10 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#ifdef LOOPPERF_SIM_STUDY
+#include <cstdio>
+#include <cstdlib>
+#endif
 #include <functional>
 #include <limits>
 #include <memory>
@@ -264,6 +268,16 @@ private:
 
   bool Finished = false;
   SimulationReport Out;
+#ifdef LOOPPERF_SIM_STUDY
+  // The steady-state study (an internal build, CMake option
+  // LOOPPERF_SIM_STUDY; bench/simstudy): the run goes on past its
+  // decision, to StudyCap iterations, and its retire cycles are written out.
+  bool StudyHave = false;
+  unsigned StudyCap = 0;
+  SimulationReport StudyOut;
+  bool studyGoOn();
+  void studyDump() const;
+#endif
 
 public:
   SimLimits Limits;
@@ -802,8 +816,13 @@ void Simulator::retire() {
       if (Full)
         Snapshots.push_back(Cumulative);
       checkSteadyState();
+#ifdef LOOPPERF_SIM_STUDY
+      if (Finished && !studyGoOn())
+        return;
+#else
       if (Finished)
         return;
+#endif
     }
   }
   Retired = D, RetireInst = I, RobUops = Rob, LoadCount = Loads,
@@ -1335,12 +1354,21 @@ void Simulator::finish(unsigned First, unsigned Last) {
 SimulationReport Simulator::run() {
   if (N == 0)
     return Out;
+#ifdef LOOPPERF_SIM_STUDY
+  while (!Finished || studyGoOn()) {
+#else
   while (!Finished) {
+#endif
     if (StateCheck && !Decided &&
         IterationRetire.size() != LastStateIterations) {
       checkState();
+#ifdef LOOPPERF_SIM_STUDY
+      if (Finished && !studyGoOn())
+        break;
+#else
       if (Finished)
         break;
+#endif
     }
     retire();
     if (Finished)
@@ -1352,6 +1380,10 @@ SimulationReport Simulator::run() {
       accountCycle();
     ++Cycle;
     if (Cycle >= MaxCycles || Cycle - LastRetire > StallCycles) {
+#ifdef LOOPPERF_SIM_STUDY
+      if (StudyHave)
+        break;
+#endif
       if (Decided) // only the timeline was missing
         break;
       unsigned L = static_cast<unsigned>(IterationRetire.size());
@@ -1367,8 +1399,13 @@ SimulationReport Simulator::run() {
   }
   Out.Iterations = static_cast<unsigned>(IterationRetire.size());
   Out.Cycles = static_cast<uint64_t>(Cycle);
-  const unsigned Shown = std::min<unsigned>(
-      TimelineIterations, static_cast<unsigned>(IterationRetire.size()));
+#ifdef LOOPPERF_SIM_STUDY
+  if (StudyHave) {
+    studyDump();
+    Out = StudyOut;
+  }
+#endif
+  const unsigned Shown = std::min<unsigned>(TimelineIterations, Out.Iterations);
   for (unsigned It = 0; It < Shown; ++It)
     for (unsigned I = 0; I < N; ++I) {
       SimTimelineRow Row;
@@ -1394,6 +1431,56 @@ SimulationReport Simulator::run() {
     }
   return Out;
 }
+
+#ifdef LOOPPERF_SIM_STUDY
+/// Called when the run would finish: the first time, its report is kept
+/// and the run goes on (false: stop now) until StudyCap iterations have
+/// retired: 8 times as many as the decision needed, at least 2048, at most
+/// the cap.
+bool Simulator::studyGoOn() {
+  const unsigned L = static_cast<unsigned>(IterationRetire.size());
+  if (!StudyHave) {
+    StudyHave = true;
+    StudyOut = Out;
+    StudyOut.Iterations = L;
+    StudyOut.Cycles = static_cast<uint64_t>(Cycle);
+    StudyCap = std::min(IterationCap, std::max(8 * L, 2048u));
+  }
+  if (L >= StudyCap || L >= IterationCap)
+    return false;
+  Finished = false;
+  return true;
+}
+
+/// One line per run to $LOOPPERF_SIM_STUDY_OUT: what decided it and every
+/// retire cycle.
+void Simulator::studyDump() const {
+  const char *Path = std::getenv("LOOPPERF_SIM_STUDY_OUT");
+  if (!Path)
+    return;
+  double PerIteration = 0;
+  for (unsigned U : In.FusedUops)
+    PerIteration += U;
+  std::FILE *F = std::fopen(Path, "a");
+  if (!F)
+    return;
+  std::fprintf(F,
+               "{\"full\":%d,\"state\":%d,\"statesFull\":%d,\"decided\":%d,"
+               "\"warmup\":%u,\"rob\":%u,\"fused\":%g,\"ports\":%d,"
+               "\"nodeps\":%d,\"conv\":%d,\"stop\":%u,\"p\":%u,"
+               "\"cpi\":%.17g,\"win\":%u,\"cap\":%u,\"R\":[",
+               Full, StateCheck, StatesFull, Decided, Warmup, In.RobSize,
+               PerIteration, In.UnlimitedPorts, In.NoDependencies,
+               StudyOut.Converged, StudyOut.Iterations,
+               StudyOut.PeriodIterations, StudyOut.CyclesPerIteration,
+               StudyOut.WindowIterations, IterationCap);
+  for (size_t I = 0; I < IterationRetire.size(); ++I)
+    std::fprintf(F, I ? ",%lld" : "%lld",
+                 static_cast<long long>(IterationRetire[I]));
+  std::fprintf(F, "]}\n");
+  std::fclose(F);
+}
+#endif
 
 } // namespace
 
