@@ -37,11 +37,13 @@ struct AnalysisScope {
   bool Facts = true;
 };
 
-/// analyzeLoop after resolveKernel: `res` is parallel to `kernel.insts`
-/// (resolveKernel's, or gathered from the resolution of the instructions
-/// `kernel` was copied from: resolution is per instruction). Fills `r`,
-/// whose notes may already hold the resolution's.
-void analyzeResolved(const LoopKernel &Kernel,
+/// analyzeLoop after resolveKernel, of the instructions `insts` with
+/// `kernel`'s other fields (`insts` is kernel.insts, or a view of the
+/// instructions the kernel stands for: a path's through a loop, read in
+/// place). `res` is parallel to `insts` (resolveKernel's, or gathered from
+/// the resolution of the instructions the view reads: resolution is per
+/// instruction). Fills `r`, whose notes may already hold the resolution's.
+void analyzeResolved(const LoopKernel &Kernel, InstructionView Insts,
                      const std::vector<ResolvedInst> &Res,
                      const MachineModel &Model, const AnalysisOptions &Opts,
                      const AnalysisScope &Scope, LoopReport &R);

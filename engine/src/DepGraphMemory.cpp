@@ -194,10 +194,10 @@ struct Access {
 using RegisterWriters =
     std::map<std::string, std::vector<unsigned>, std::less<>>;
 
-RegisterWriters registerWriters(const LoopKernel &K, const IsaTraits &Isa) {
+RegisterWriters registerWriters(InstructionView Insts, const IsaTraits &Isa) {
   RegisterWriters Out;
-  for (unsigned I = 0; I < K.Insts.size(); ++I)
-    for (RegUnit U : K.Insts[I].Writes)
+  for (unsigned I = 0; I < Insts.size(); ++I)
+    for (RegUnit U : Insts[I].Writes)
       if (Isa.IsGprUnit(U)) {
         std::vector<unsigned> &W = Out[Isa.unitRegister(U)];
         if (W.empty() || W.back() != I)
@@ -218,16 +218,17 @@ bool writtenBetween(const std::vector<unsigned> &Writers, unsigned After,
 /// the base register not written after the store and before the load. The
 /// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
 /// result (addq $1,(%rdi)); an immediate store was not measured.
-bool sameAddressText64(const LoopKernel &K, const Access &St, const Access &Ld,
-                       unsigned Distance, const IsaTraits &Isa,
+bool sameAddressText64(InstructionView Insts, const Access &St,
+                       const Access &Ld, unsigned Distance,
+                       const IsaTraits &Isa,
                        std::optional<RegisterWriters> &Writers) {
   const MemRef &S = *St.Ref, &L = *Ld.Ref;
   if (St.Width != 8 || Ld.Width != 8 || S.Base.empty() || S.Base != L.Base ||
       !S.Index.empty() || !L.Index.empty() || !S.Symbol.empty() ||
       !L.Symbol.empty() || S.Disp != L.Disp)
     return false;
-  const Instruction &Store = K.Insts[St.Inst];
-  if (touchesVector(Store, Isa) || touchesVector(K.Insts[Ld.Inst], Isa))
+  const Instruction &Store = Insts[St.Inst];
+  if (touchesVector(Store, Isa) || touchesVector(Insts[Ld.Inst], Isa))
     return false;
   bool ReadModifyWrite =
       std::any_of(Store.Mem.begin(), Store.Mem.end(),
@@ -237,7 +238,7 @@ bool sameAddressText64(const LoopKernel &K, const Access &St, const Access &Ld,
   if (!ReadModifyWrite && !GprData)
     return false;
   if (!Writers) // built on first use: most bodies never get here
-    Writers = registerWriters(K, Isa);
+    Writers = registerWriters(Insts, Isa);
   auto It = Writers->find(S.Base);
   if (It == Writers->end())
     return true;
@@ -385,10 +386,11 @@ std::pair<int64_t, int64_t> distanceRange(const StoreIndex &Index,
 
 } // namespace
 
-std::vector<ForwardingPair>
-findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
+std::vector<ForwardingPair> findStoreForwarding(InstructionView Insts,
+                                                const IsaTraits &Isa,
+                                                bool ByOverlap) {
   size_t Units = 0, Accesses = 0;
-  for (const Instruction &In : K.Insts) {
+  for (const Instruction &In : Insts) {
     for (RegUnit U : In.Writes)
       Units = std::max(Units, size_t(U) + 1);
     Accesses += In.Mem.size();
@@ -397,8 +399,8 @@ findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
   std::vector<Access> Stores, Loads;
   Stores.reserve(Accesses);
   Loads.reserve(Accesses);
-  for (unsigned I = 0; I < K.Insts.size(); ++I) {
-    const Instruction &In = K.Insts[I];
+  for (unsigned I = 0; I < Insts.size(); ++I) {
+    const Instruction &In = Insts[I];
     for (const MemRef &M : In.Mem) {
       if (!M.IsLoad && !M.IsStore)
         continue; // address arithmetic (an lea's operand), no access
@@ -485,9 +487,9 @@ findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
     const Access &St = Stores[Best.Store->Seq];
     ForwardingPair P{St.Inst, Ld.Inst, Best.Distance};
     P.Contained = Best.Contained;
-    P.MaskedStore = K.Insts[St.Inst].FormKey.find("{k}") != std::string::npos;
+    P.MaskedStore = Insts[St.Inst].FormKey.find("{k}") != std::string::npos;
     P.SameAddressText64 =
-        sameAddressText64(K, St, Ld, Best.Distance, Isa, Writers);
+        sameAddressText64(Insts, St, Ld, Best.Distance, Isa, Writers);
     P.StoreBytes = St.Width;
     Pairs.push_back(P);
   }

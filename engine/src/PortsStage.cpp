@@ -48,7 +48,7 @@ StageResult runPorts(StageContext &C, LoopReport &R) {
     if (D.Mask && (D.Mask & ~Sol.Saturated) == 0 &&
         (Out.Limit.Insts.empty() || Out.Limit.Insts.back() != D.Owner))
       Out.Limit.Insts.push_back(D.Owner);
-  Out.Limit.Lines = sourceLinesOf(C.Kernel, Out.Limit.Insts);
+  Out.Limit.Lines = sourceLinesOf(C.Insts, Out.Limit.Insts);
   return Out;
 }
 

@@ -59,7 +59,7 @@ StageResult runRecurrences(StageContext &C, LoopReport &R) {
   Out.Bound = Longest.CyclesPerIteration;
   Out.Limit.Resource = Limiter::ResourceKind::Chain;
   Out.Limit.Insts = Longest.Insts;
-  Out.Limit.Lines = sourceLinesOf(C.Kernel, Longest.Insts);
+  Out.Limit.Lines = sourceLinesOf(C.Insts, Longest.Insts);
   return Out;
 }
 

@@ -29,13 +29,16 @@ namespace loopperf::detail {
 /// changed input.
 class StageContext {
 public:
-  StageContext(const LoopKernel &Kernel, const MachineModel &Model,
-               const AnalysisOptions &Options,
+  StageContext(const LoopKernel &Kernel, InstructionView Insts,
+               const MachineModel &Model, const AnalysisOptions &Options,
                const std::vector<ResolvedInst> &Res)
-      : Kernel(Kernel), Model(Model), Options(Options), Res(Res),
+      : Kernel(Kernel), Insts(Insts), Model(Model), Options(Options), Res(Res),
         FusedWithNext(Res.size(), false) {}
 
+  /// The kernel's fields but its instructions: those are `insts` (the
+  /// kernel's own, or a view of the instructions it stands for).
   const LoopKernel &Kernel;
+  InstructionView Insts;
   const MachineModel &Model;
   const AnalysisOptions &Options;
   const std::vector<ResolvedInst> &Res;
@@ -80,9 +83,9 @@ std::vector<RatioEdge> ratioEdges(const DepGraph &G);
 std::vector<unsigned> instructionsAlong(const DepGraph &G,
                                         const std::vector<unsigned> &Nodes);
 
-/// Distinct lines of `insts` (assembly line, else debug line; 0 skipped), in
+/// Distinct lines of `which` (assembly line, else debug line; 0 skipped), in
 /// order of first appearance: Limiter::Lines.
-std::vector<unsigned> sourceLinesOf(const LoopKernel &K,
-                                    const std::vector<unsigned> &Insts);
+std::vector<unsigned> sourceLinesOf(InstructionView Insts,
+                                    const std::vector<unsigned> &Which);
 
 } // namespace loopperf::detail

@@ -346,29 +346,35 @@ TEST(AnalyzeScope, StagesByIdInStagesDefOrder) {
   EXPECT_EQ(stageBit("no-such-stage"), 0u);
 }
 
-TEST(AnalyzeScope, ResolutionOfTheLoopServesACopyOfItsInstructions) {
+TEST(AnalyzeScope, ResolutionOfTheLoopServesAViewOfItsInstructions) {
   // The diamond's instructions once (H 0-2, A 3-4, B 5, L 6-7), resolved;
-  // path A (H A L) is a copy of 0-4, 6, 7 and takes their resolution. Its
-  // bounds are EvenPathsShareTheirChainAndPorts' path A: 3.00
-  // loop-carried, ports 1.5, front end 7 / 4 = 1.75; without the critical
-  // path and the facts (no fingerprint). With the front end alone: 1.75,
-  // the front end the bottleneck, and the fingerprint of the copy.
+  // path A (H A L) is a view of 0-4, 6, 7 (read in place, not copied) and
+  // takes their resolution. Its bounds are EvenPathsShareTheirChainAndPorts'
+  // path A: 3.00 loop-carried, ports 1.5, front end 7 / 4 = 1.75; without
+  // the critical path and the facts (no fingerprint). With the front end
+  // alone: 1.75, the front end the bottleneck, and the fingerprint of a
+  // copy of those instructions.
   using namespace loopperf::detail;
   MachineModel M = branchyCore();
   MultiPathLoop L = diamond(0.5);
-  LoopKernel Loop, PathA;
+  LoopKernel Loop, Shell, Copy;
   for (const LoopBlockCode &C : L.Code)
     Loop.Insts.insert(Loop.Insts.end(), C.Insts.begin(), C.Insts.end());
   std::vector<std::string> Notes;
   const std::vector<ResolvedInst> Res = resolveKernel(Loop, M, Notes);
+  const std::vector<unsigned> PathA = {0, 1, 2, 3, 4, 6, 7};
+  const InstructionView View(Loop.Insts, PathA);
+  ASSERT_EQ(View.size(), 7u);
+  EXPECT_EQ(&View[5], &Loop.Insts[6]);
   std::vector<ResolvedInst> Gathered;
-  for (unsigned I : {0u, 1u, 2u, 3u, 4u, 6u, 7u}) {
-    PathA.Insts.push_back(Loop.Insts[I]);
+  for (unsigned I : PathA) {
+    Copy.Insts.push_back(Loop.Insts[I]);
     Gathered.push_back(Res[I]);
   }
   LoopReport R;
-  analyzeResolved(PathA, Gathered, M, {},
+  analyzeResolved(Shell, View, Gathered, M, {},
                   {AllStages & ~stageBit("critical-path"), false}, R);
+  EXPECT_EQ(R.Instructions, 7u);
   EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 3.0);
   EXPECT_EQ(R.Bottleneck, BottleneckKind::LoopCarried);
   EXPECT_DOUBLE_EQ(R.bound("ports"), 1.5);
@@ -377,9 +383,10 @@ TEST(AnalyzeScope, ResolutionOfTheLoopServesACopyOfItsInstructions) {
   EXPECT_EQ(R.Stages.size(), 4u);
   EXPECT_EQ(R.Fingerprint, "");
   LoopReport F;
-  analyzeResolved(PathA, Gathered, M, {}, {stageBit("front-end"), true}, F);
+  analyzeResolved(Shell, View, Gathered, M, {}, {stageBit("front-end"), true},
+                  F);
   ASSERT_EQ(F.Stages.size(), 1u);
   EXPECT_DOUBLE_EQ(F.CyclesPerIteration, 1.75);
   EXPECT_EQ(F.Bottleneck, BottleneckKind::FrontEnd);
-  EXPECT_EQ(F.Fingerprint, loopFingerprint(PathA));
+  EXPECT_EQ(F.Fingerprint, loopFingerprint(Copy));
 }
