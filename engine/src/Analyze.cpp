@@ -175,27 +175,38 @@ void analyzeResolved(const LoopKernel &Kernel, InstructionView Insts,
   if (Scope.Facts)
     R.Fingerprint = loopFingerprint(Insts);
 
-  R.PerInstruction.resize(Insts.size());
-  for (unsigned I = 0; I < Res.size(); ++I) {
-    InstrReport &Ir = R.PerInstruction[I];
-    Ir.Index = I;
-    Ir.PortCycles.assign(Model.Ports.size(), 0);
-    Ir.Uops = Res[I].Uops;
-    Ir.Latency = static_cast<unsigned>(std::lround(Res[I].Latency));
-    Ir.Rthroughput = Res[I].Form ? Res[I].Form->Rthroughput : 0;
-    Ir.Unknown = Res[I].Unknown;
-    Ir.Eliminated = Res[I].NoPorts;
+  const std::span<const Stage *const> All = registeredStages();
+  auto Runs = [&](size_t I) {
+    return (Scope.Stages >> I & 1) &&
+           (!All[I]->Enabled || All[I]->Enabled(Opts));
+  };
+  AnalysisScope Sc = Scope;
+  // The simulation reads the ports' per-instruction cycles from the table.
+  for (size_t I = 0; I < All.size(); ++I)
+    Sc.PerInstruction |= All[I] == &SimulateStage && Runs(I);
+  for (unsigned I = 0; I < Res.size(); ++I)
     R.Uops += Res[I].Uops;
+  if (Sc.PerInstruction) {
+    R.PerInstruction.resize(Insts.size());
+    for (unsigned I = 0; I < Res.size(); ++I) {
+      InstrReport &Ir = R.PerInstruction[I];
+      Ir.Index = I;
+      Ir.PortCycles.assign(Model.Ports.size(), 0);
+      Ir.Uops = Res[I].Uops;
+      Ir.Latency = static_cast<unsigned>(std::lround(Res[I].Latency));
+      Ir.Rthroughput = Res[I].Form ? Res[I].Form->Rthroughput : 0;
+      Ir.Unknown = Res[I].Unknown;
+      Ir.Eliminated = Res[I].NoPorts;
+    }
   }
   if (Scope.Facts)
     noteLimitations(Insts, Res, R);
 
-  StageContext Ctx(Kernel, Insts, Model, Opts, Res);
-  const std::span<const Stage *const> All = registeredStages();
+  StageContext Ctx(Kernel, Insts, Model, Opts, Res, Sc);
   R.Stages.reserve(All.size());
   for (size_t I = 0; I < All.size(); ++I) {
     const Stage *S = All[I];
-    if (!(Scope.Stages >> I & 1) || (S->Enabled && !S->Enabled(Opts)))
+    if (!Runs(I))
       continue;
     StageResult Out = S->Run(Ctx, R);
     Out.Stage = &S->Info;

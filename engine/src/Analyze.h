@@ -35,6 +35,14 @@ struct AnalysisScope {
   /// callees, unknown instructions and confidence of its unknown
   /// instructions, calls and inline asm.
   bool Facts = true;
+  /// The per-instruction table (LoopReport::PerInstruction: resolution,
+  /// port cycles, fusion); without it the table is empty. The simulation
+  /// reads the ports' cycles from it: when that stage runs, the table is
+  /// built whatever this says.
+  bool PerInstruction = true;
+  /// The dependency edges (LoopReport::Edges and EdgeUnits), which the
+  /// loop-carried stage reports.
+  bool Edges = true;
 };
 
 /// analyzeLoop after resolveKernel, of the instructions `insts` with

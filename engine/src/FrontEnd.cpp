@@ -241,8 +241,9 @@ StageResult runFrontEnd(StageContext &C, LoopReport &R) {
   FrontEndResult Fe = analyzeFrontEnd(C.Kernel, C.Insts, C.Res, C.Model);
   R.FrontEndUops = Fe.FusedUops;
   R.Layout = Fe.Layout;
-  for (unsigned I = 0; I < C.Res.size(); ++I)
-    R.PerInstruction[I].FusedWithNext = Fe.FusedWithNext[I];
+  if (C.Scope.PerInstruction)
+    for (unsigned I = 0; I < C.Res.size(); ++I)
+      R.PerInstruction[I].FusedWithNext = Fe.FusedWithNext[I];
   // Fusion is this stage's product for the stages after it (StageContext).
   C.FusedWithNext = Fe.FusedWithNext;
   for (std::string &N : layoutNotes(R.Layout, C.Model))

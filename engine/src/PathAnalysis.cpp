@@ -223,7 +223,8 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     MixOrigin.insert(MixOrigin.end(), Origins[P].begin(), Origins[P].end());
 
   // The loop's instructions once: their facts (resolution, unknowns,
-  // calls, fingerprint), the per-instruction table, and the front end's
+  // calls, fingerprint), the per-instruction table (no edges: the hottest
+  // path's are shown), and the front end's
   // layout and fused uops (what the loop buffer must hold); the rest of
   // that analysis would be replaced below by the mix's and the hottest
   // path's, so only the front-end stage runs (every stage with the
@@ -235,11 +236,14 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   LoopReport R;
   const std::vector<detail::ResolvedInst> Res =
       detail::resolveKernel(Out.Kernel, Model, R.Notes);
-  detail::analyzeResolved(
-      Out.Kernel, Out.Kernel.Insts, Res, Model, Opts,
-      {Opts.Simulate ? AllStages : stageBit("front-end"), /*Facts=*/true}, R);
+  detail::analyzeResolved(Out.Kernel, Out.Kernel.Insts, Res, Model, Opts,
+                          {Opts.Simulate ? AllStages : stageBit("front-end"),
+                           /*Facts=*/true,
+                           /*PerInstruction=*/true, /*Edges=*/false},
+                          R);
   // The resolution of a view's instructions, in one buffer for all.
   std::vector<detail::ResolvedInst> Gathered;
+  Gathered.reserve(std::max(Longest, MixInsts));
   auto Gather = [&](const std::vector<unsigned> &Origin)
       -> const std::vector<detail::ResolvedInst> & {
     Gathered.clear();
@@ -256,16 +260,23 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   Shell.BodyFusedUops = R.FrontEndUops;
   // Each path alone: its bounds (its prediction, bottleneck and limiter);
   // the critical path and the dependency edges only of the hottest, the
-  // one the report shows.
+  // one the report shows; the per-instruction table only of the path that
+  // is the mixed sequence (one iteration).
   const detail::AnalysisScope Bounds = {AllStages & ~stageBit("critical-path"),
-                                        /*Facts=*/false};
+                                        /*Facts=*/false,
+                                        /*PerInstruction=*/false,
+                                        /*Edges=*/false};
   std::vector<LoopReport> PathReports(Origins.size());
   for (size_t I = 0; I < Origins.size(); ++I) {
     Shell.TakenBranches = Set->Paths[I].TakenBranches;
-    detail::analyzeResolved(
-        Shell, ViewOf(Origins[I]), Gather(Origins[I]), Model, Opts,
-        I == 0 ? detail::AnalysisScope{AllStages, /*Facts=*/false} : Bounds,
-        PathReports[I]);
+    detail::AnalysisScope Scope = Bounds;
+    if (I == 0) {
+      Scope.Stages = AllStages;
+      Scope.Edges = true;
+    }
+    Scope.PerInstruction = K == 1 && I == Report->MixOrder.front();
+    detail::analyzeResolved(Shell, ViewOf(Origins[I]), Gather(Origins[I]),
+                            Model, Opts, Scope, PathReports[I]);
     const LoopReport &PR = PathReports[I];
     PathInfo Info;
     Info.Blocks = Set->Paths[I].Blocks;
@@ -289,8 +300,10 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     Shell.TakenBranches = 0;
     for (unsigned P : Report->MixOrder)
       Shell.TakenBranches += Set->Paths[P].TakenBranches;
+    detail::AnalysisScope Scope = Bounds;
+    Scope.PerInstruction = true;
     detail::analyzeResolved(Shell, ViewOf(MixOrigin), Gather(MixOrigin), Model,
-                            Opts, Bounds, MixOwn);
+                            Opts, Scope, MixOwn);
   }
 
   // The loop's numbers are the mixed sequence's per iteration, in the

@@ -12,6 +12,7 @@
 // and add one line LOOPPERF_STAGE(<Name>Stage) to Stages.def.
 #pragma once
 
+#include "Analyze.h"
 #include "AnalyzeResolve.h"
 #include "DepGraph.h"
 #include "Recurrence.h"
@@ -31,9 +32,9 @@ class StageContext {
 public:
   StageContext(const LoopKernel &Kernel, InstructionView Insts,
                const MachineModel &Model, const AnalysisOptions &Options,
-               const std::vector<ResolvedInst> &Res)
+               const std::vector<ResolvedInst> &Res, AnalysisScope Scope = {})
       : Kernel(Kernel), Insts(Insts), Model(Model), Options(Options), Res(Res),
-        FusedWithNext(Res.size(), false) {}
+        Scope(Scope), FusedWithNext(Res.size(), false) {}
 
   /// The kernel's fields but its instructions: those are `insts` (the
   /// kernel's own, or a view of the instructions it stands for).
@@ -42,6 +43,9 @@ public:
   const MachineModel &Model;
   const AnalysisOptions &Options;
   const std::vector<ResolvedInst> &Res;
+  /// What the report's reader reads (Analyze.h): a stage fills the
+  /// per-instruction table and the edges only when asked to.
+  const AnalysisScope Scope;
 
   /// Front-end fusion, produced by the front-end stage: instruction i is
   /// macro-fused with the conditional branch i+1, so the pair issues as the

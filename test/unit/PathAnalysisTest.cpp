@@ -346,6 +346,47 @@ TEST(AnalyzeScope, StagesByIdInStagesDefOrder) {
   EXPECT_EQ(stageBit("no-such-stage"), 0u);
 }
 
+TEST(AnalyzeScope, TableAndEdgesOnlyWhenAsked) {
+  // The diamond's 8 instructions (H 0-2, A 3-4, B 5, L 6-7) with every
+  // stage: without the per-instruction table and the edges the report has
+  // neither, and the same bounds (EvenPathsShareTheirChainAndPorts' whole
+  // body analysed as one kernel). The simulation reads the ports' cycles
+  // from the table: with it on, the table is built (8 rows) whatever the
+  // scope says.
+  using namespace loopperf::detail;
+  MachineModel M = branchyCore();
+  MultiPathLoop L = diamond(0.5);
+  LoopKernel Loop;
+  for (const LoopBlockCode &C : L.Code)
+    Loop.Insts.insert(Loop.Insts.end(), C.Insts.begin(), C.Insts.end());
+  std::vector<std::string> Notes;
+  const std::vector<ResolvedInst> Res = resolveKernel(Loop, M, Notes);
+  LoopReport All, Bare;
+  analyzeResolved(Loop, Loop.Insts, Res, M, {}, {}, All);
+  analyzeResolved(Loop, Loop.Insts, Res, M, {},
+                  {AllStages, /*Facts=*/true, /*PerInstruction=*/false,
+                   /*Edges=*/false},
+                  Bare);
+  EXPECT_EQ(All.PerInstruction.size(), 8u);
+  EXPECT_FALSE(All.Edges.empty());
+  EXPECT_TRUE(Bare.PerInstruction.empty());
+  EXPECT_TRUE(Bare.Edges.empty());
+  EXPECT_TRUE(Bare.EdgeUnits.empty());
+  ASSERT_EQ(Bare.Stages.size(), All.Stages.size());
+  for (size_t I = 0; I < All.Stages.size(); ++I)
+    EXPECT_DOUBLE_EQ(Bare.Stages[I].Bound, All.Stages[I].Bound);
+  EXPECT_DOUBLE_EQ(Bare.Uops, All.Uops);
+  AnalysisOptions Sim;
+  Sim.Simulate = true;
+  LoopReport Simulated;
+  analyzeResolved(Loop, Loop.Insts, Res, M, Sim,
+                  {AllStages, /*Facts=*/false, /*PerInstruction=*/false,
+                   /*Edges=*/false},
+                  Simulated);
+  EXPECT_EQ(Simulated.PerInstruction.size(), 8u);
+  EXPECT_NE(Simulated.stage("simulated"), nullptr);
+}
+
 TEST(AnalyzeScope, ResolutionOfTheLoopServesAViewOfItsInstructions) {
   // The diamond's instructions once (H 0-2, A 3-4, B 5, L 6-7), resolved;
   // path A (H A L) is a view of 0-4, 6, 7 (read in place, not copied) and
