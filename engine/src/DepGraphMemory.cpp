@@ -35,7 +35,7 @@ struct Address {
   int Base = 0, Index = 0;
   int64_t Scale = 0;
   int64_t Off = 0;
-  std::string Symbol;
+  std::string_view Symbol; ///< the MemRef's (the access outlives no body)
 };
 
 constexpr unsigned MaxForwardDistance = 1024;
@@ -190,21 +190,37 @@ struct Access {
 
 /// For each 64-bit GPR name, the instructions that write it, in program
 /// order: the memory-renaming condition asks whether the base register is
-/// written between a store and a load, a binary search here.
-using RegisterWriters =
-    std::map<std::string, std::vector<unsigned>, std::less<>>;
+/// written between a store and a load, a binary search here. A body writes
+/// a handful of GPRs: a flat table searched by name (names point into the
+/// ISA's tables), no tree of strings (issue 20).
+class RegisterWriters {
+public:
+  RegisterWriters(InstructionView Insts, const IsaTraits &Isa) {
+    for (unsigned I = 0; I < Insts.size(); ++I)
+      for (RegUnit U : Insts[I].Writes)
+        if (Isa.IsGprUnit(U)) {
+          std::vector<unsigned> &W = writersOf(Isa.unitRegister(U));
+          if (W.empty() || W.back() != I)
+            W.push_back(I);
+        }
+  }
+  /// The writers of `reg`, null when nothing writes it.
+  const std::vector<unsigned> *find(std::string_view Reg) const {
+    for (const auto &[Name, W] : Table)
+      if (sameName(Name, Reg))
+        return &W;
+    return nullptr;
+  }
 
-RegisterWriters registerWriters(InstructionView Insts, const IsaTraits &Isa) {
-  RegisterWriters Out;
-  for (unsigned I = 0; I < Insts.size(); ++I)
-    for (RegUnit U : Insts[I].Writes)
-      if (Isa.IsGprUnit(U)) {
-        std::vector<unsigned> &W = Out[Isa.unitRegister(U)];
-        if (W.empty() || W.back() != I)
-          W.push_back(I);
-      }
-  return Out;
-}
+private:
+  std::vector<unsigned> &writersOf(std::string_view Reg) {
+    for (auto &[Name, W] : Table)
+      if (sameName(Name, Reg))
+        return W;
+    return Table.emplace_back(Reg, std::vector<unsigned>{}).second;
+  }
+  std::vector<std::pair<std::string_view, std::vector<unsigned>>> Table;
+};
 
 /// Some instruction in the open interval (after, before) writes `reg`.
 bool writtenBetween(const std::vector<unsigned> &Writers, unsigned After,
@@ -238,11 +254,11 @@ bool sameAddressText64(InstructionView Insts, const Access &St,
   if (!ReadModifyWrite && !GprData)
     return false;
   if (!Writers) // built on first use: most bodies never get here
-    Writers = registerWriters(Insts, Isa);
-  auto It = Writers->find(S.Base);
-  if (It == Writers->end())
+    Writers.emplace(Insts, Isa);
+  const std::vector<unsigned> *Of = Writers->find(S.Base);
+  if (!Of)
     return true;
-  const std::vector<unsigned> &W = It->second;
+  const std::vector<unsigned> &W = *Of;
   if (Distance == 0)
     return !writtenBetween(W, St.Inst, Ld.Inst);
   if (Distance ==
@@ -417,7 +433,7 @@ std::vector<ForwardingPair> findStoreForwarding(InstructionView Insts,
 
   // Only accesses with the same base and index roots, scale and symbol can
   // meet: one group of stores per such key, each split by how it is matched.
-  using GroupKey = std::tuple<int, int, int64_t, std::string>;
+  using GroupKey = std::tuple<int, int, int64_t, std::string_view>;
   auto KeyOf = [](const Address &A) {
     return GroupKey{A.Base, A.Index, A.Scale, A.Symbol};
   };
