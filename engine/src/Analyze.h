@@ -1,8 +1,9 @@
 // Analyze.h - analyzeLoop's steps for a caller that analyses several
-// kernels built from the same instructions (PathAnalysis.cpp: a loop with
-// control flow inside, its paths and their mixed sequence) and reads only
-// part of each report: the instructions are resolved once, and what a
-// report's reader never reads is not computed.
+// sequences of the same instructions (PathAnalysis.cpp: a loop with control
+// flow inside, its paths and their mixed sequence) and reads only part of
+// each report: the instructions are resolved once, each sequence reads them
+// in place (InstructionView), and what a report's reader never reads is not
+// computed.
 #pragma once
 
 #include "AnalyzeResolve.h"
