@@ -189,7 +189,7 @@ bool sameUnknownTexts(const LoopReport &R, const LoopKernel &Analysed,
 
 bool AnalysisMemo::relocatable(const LoopReport &R, const LoopKernel &K) {
   for (const StageResult &S : R.Stages)
-    if (S.Limit.Lines != detail::sourceLinesOf(K, S.Limit.Insts))
+    if (S.Limit.Lines != detail::sourceLinesOf(K.Insts, S.Limit.Insts))
       return false;
   return true;
 }
@@ -198,7 +198,7 @@ void AnalysisMemo::relocate(LoopReport &R, const LoopKernel &K) {
   R.Kernel = K.Name;
   for (StageResult &S : R.Stages)
     if (!S.Limit.Insts.empty())
-      S.Limit.Lines = detail::sourceLinesOf(K, S.Limit.Insts);
+      S.Limit.Lines = detail::sourceLinesOf(K.Insts, S.Limit.Insts);
 }
 
 std::optional<LoopReport> AnalysisMemo::find(const LoopKernel &K,

@@ -100,11 +100,11 @@ void classify(LoopReport &R) {
   }
 }
 
-void noteLimitations(const LoopKernel &K, const std::vector<ResolvedInst> &Res,
-                     LoopReport &R) {
+void noteLimitations(InstructionView Insts,
+                     const std::vector<ResolvedInst> &Res, LoopReport &R) {
   unsigned Unknown = 0, Calls = 0, InlineAsm = 0;
   for (unsigned I = 0; I < Res.size(); ++I) {
-    const Instruction &In = K.Insts[I];
+    const Instruction &In = Insts[I];
     if (Res[I].Unknown) {
       ++Unknown;
       R.UnknownInstructions.push_back(In.Text);
@@ -164,38 +164,49 @@ StageSet stageBit(std::string_view Id) {
   return 0;
 }
 
-void analyzeResolved(const LoopKernel &Kernel,
+void analyzeResolved(const LoopKernel &Kernel, InstructionView Insts,
                      const std::vector<ResolvedInst> &Res,
                      const MachineModel &Model, const AnalysisOptions &Opts,
                      const AnalysisScope &Scope, LoopReport &R) {
   R.Kernel = Kernel.Name;
   R.Model = Model.Name;
-  R.Instructions = static_cast<unsigned>(Kernel.Insts.size());
+  R.Instructions = static_cast<unsigned>(Insts.size());
   R.ElementsPerIteration = Kernel.ElementsPerIteration;
   if (Scope.Facts)
-    R.Fingerprint = loopFingerprint(Kernel);
+    R.Fingerprint = loopFingerprint(Insts);
 
-  R.PerInstruction.resize(Kernel.Insts.size());
-  for (unsigned I = 0; I < Res.size(); ++I) {
-    InstrReport &Ir = R.PerInstruction[I];
-    Ir.Index = I;
-    Ir.PortCycles.assign(Model.Ports.size(), 0);
-    Ir.Uops = Res[I].Uops;
-    Ir.Latency = static_cast<unsigned>(std::lround(Res[I].Latency));
-    Ir.Rthroughput = Res[I].Form ? Res[I].Form->Rthroughput : 0;
-    Ir.Unknown = Res[I].Unknown;
-    Ir.Eliminated = Res[I].NoPorts;
+  const std::span<const Stage *const> All = registeredStages();
+  auto Runs = [&](size_t I) {
+    return (Scope.Stages >> I & 1) &&
+           (!All[I]->Enabled || All[I]->Enabled(Opts));
+  };
+  AnalysisScope Sc = Scope;
+  // The simulation reads the ports' per-instruction cycles from the table.
+  for (size_t I = 0; I < All.size(); ++I)
+    Sc.PerInstruction |= All[I] == &SimulateStage && Runs(I);
+  for (unsigned I = 0; I < Res.size(); ++I)
     R.Uops += Res[I].Uops;
+  if (Sc.PerInstruction) {
+    R.PerInstruction.resize(Insts.size());
+    for (unsigned I = 0; I < Res.size(); ++I) {
+      InstrReport &Ir = R.PerInstruction[I];
+      Ir.Index = I;
+      Ir.PortCycles.assign(Model.Ports.size(), 0);
+      Ir.Uops = Res[I].Uops;
+      Ir.Latency = static_cast<unsigned>(std::lround(Res[I].Latency));
+      Ir.Rthroughput = Res[I].Form ? Res[I].Form->Rthroughput : 0;
+      Ir.Unknown = Res[I].Unknown;
+      Ir.Eliminated = Res[I].NoPorts;
+    }
   }
   if (Scope.Facts)
-    noteLimitations(Kernel, Res, R);
+    noteLimitations(Insts, Res, R);
 
-  StageContext Ctx(Kernel, Model, Opts, Res);
-  const std::span<const Stage *const> All = registeredStages();
+  StageContext Ctx(Kernel, Insts, Model, Opts, Res, Sc);
   R.Stages.reserve(All.size());
   for (size_t I = 0; I < All.size(); ++I) {
     const Stage *S = All[I];
-    if (!(Scope.Stages >> I & 1) || (S->Enabled && !S->Enabled(Opts)))
+    if (!Runs(I))
       continue;
     StageResult Out = S->Run(Ctx, R);
     Out.Stage = &S->Info;
@@ -216,7 +227,7 @@ LoopReport analyzeLoop(const LoopKernel &Kernel, const MachineModel &Model,
                        const AnalysisOptions &Opts) {
   LoopReport R;
   const std::vector<ResolvedInst> Res = resolveKernel(Kernel, Model, R.Notes);
-  analyzeResolved(Kernel, Res, Model, Opts, {}, R);
+  analyzeResolved(Kernel, Kernel.Insts, Res, Model, Opts, {}, R);
   return R;
 }
 

@@ -1,8 +1,9 @@
 // Analyze.h - analyzeLoop's steps for a caller that analyses several
-// kernels built from the same instructions (PathAnalysis.cpp: a loop with
-// control flow inside, its paths and their mixed sequence) and reads only
-// part of each report: the instructions are resolved once, and what a
-// report's reader never reads is not computed.
+// sequences of the same instructions (PathAnalysis.cpp: a loop with control
+// flow inside, its paths and their mixed sequence) and reads only part of
+// each report: the instructions are resolved once, each sequence reads them
+// in place (InstructionView), and what a report's reader never reads is not
+// computed.
 #pragma once
 
 #include "AnalyzeResolve.h"
@@ -35,13 +36,23 @@ struct AnalysisScope {
   /// callees, unknown instructions and confidence of its unknown
   /// instructions, calls and inline asm.
   bool Facts = true;
+  /// The per-instruction table (LoopReport::PerInstruction: resolution,
+  /// port cycles, fusion); without it the table is empty. The simulation
+  /// reads the ports' cycles from it: when that stage runs, the table is
+  /// built whatever this says.
+  bool PerInstruction = true;
+  /// The dependency edges (LoopReport::Edges and EdgeUnits), which the
+  /// loop-carried stage reports.
+  bool Edges = true;
 };
 
-/// analyzeLoop after resolveKernel: `res` is parallel to `kernel.insts`
-/// (resolveKernel's, or gathered from the resolution of the instructions
-/// `kernel` was copied from: resolution is per instruction). Fills `r`,
-/// whose notes may already hold the resolution's.
-void analyzeResolved(const LoopKernel &Kernel,
+/// analyzeLoop after resolveKernel, of the instructions `insts` with
+/// `kernel`'s other fields (`insts` is kernel.insts, or a view of the
+/// instructions the kernel stands for: a path's through a loop, read in
+/// place). `res` is parallel to `insts` (resolveKernel's, or gathered from
+/// the resolution of the instructions the view reads: resolution is per
+/// instruction). Fills `r`, whose notes may already hold the resolution's.
+void analyzeResolved(const LoopKernel &Kernel, InstructionView Insts,
                      const std::vector<ResolvedInst> &Res,
                      const MachineModel &Model, const AnalysisOptions &Opts,
                      const AnalysisScope &Scope, LoopReport &R);

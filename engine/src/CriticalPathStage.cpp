@@ -40,7 +40,7 @@ StageResult runCriticalPath(StageContext &C, LoopReport &R) {
   Out.Bound = Cp.Length;
   Out.Limit.Resource = Limiter::ResourceKind::Chain;
   Out.Limit.Insts = R.CriticalPath.Insts;
-  Out.Limit.Lines = sourceLinesOf(C.Kernel, R.CriticalPath.Insts);
+  Out.Limit.Lines = sourceLinesOf(C.Insts, R.CriticalPath.Insts);
   return Out;
 }
 

@@ -228,12 +228,12 @@ double forwardLatency(const ForwardingPair &P, const Instruction &Load,
 
 } // namespace
 
-DepGraph buildDepGraph(const LoopKernel &K,
+DepGraph buildDepGraph(InstructionView Insts,
                        const std::vector<ResolvedInst> &Res,
                        const LatencyParams &Lat, const IsaTraits &Isa,
                        bool MemoryDependencies) {
   DepGraph G;
-  size_t N = K.Insts.size();
+  size_t N = Insts.size();
   G.OpNode.resize(N);
   G.LoadNode.resize(N);
   G.WritebackNode.resize(N);
@@ -252,7 +252,7 @@ DepGraph buildDepGraph(const LoopKernel &K,
     // address read (twice with a writeback), plus the memory edges (one
     // per load access at most).
     size_t Records = 0, MostRecords = 0;
-    for (const Instruction &In : K.Insts) {
+    for (const Instruction &In : Insts) {
       const size_t Own =
           std::max(In.Reads.size() + 2 * In.AddrReads.size(), In.Mem.size());
       Records += 1 + Own;
@@ -266,7 +266,7 @@ DepGraph buildDepGraph(const LoopKernel &K,
   // load part -> operation of each loading instruction comes first, in
   // program order.
   for (unsigned I = 0; I < N; ++I) {
-    const Instruction &In = K.Insts[I];
+    const Instruction &In = Insts[I];
     const ResolvedInst &R = Res[I];
     if (!In.WritebackWrites.empty()) {
       G.WritebackNode[I] = static_cast<unsigned>(G.Nodes.size());
@@ -299,7 +299,7 @@ DepGraph buildDepGraph(const LoopKernel &K,
   // update, else the operation). Flat arrays indexed by unit.
   constexpr int NoWriter = -1;
   size_t Units = 0;
-  for (const Instruction &In : K.Insts)
+  for (const Instruction &In : Insts)
     for (RegUnit U : In.Writes)
       Units = std::max(Units, size_t(U) + 1);
   std::vector<int> &LastWriter = Scratch.LastWriter, &Writer = Scratch.Writer;
@@ -307,7 +307,7 @@ DepGraph buildDepGraph(const LoopKernel &K,
   Writer.assign(Units, NoWriter);
   // What instruction i's write of u sets: its writeback or operation node.
   auto SetWriters = [&](std::vector<int> &To, unsigned I) {
-    const Instruction &In = K.Insts[I];
+    const Instruction &In = Insts[I];
     const int Op = static_cast<int>(G.OpNode[I]);
     if (In.WritebackWrites.empty()) {
       for (RegUnit U : In.Writes)
@@ -335,7 +335,7 @@ DepGraph buildDepGraph(const LoopKernel &K,
   // Register edges, instruction by instruction (each one's edges grouped
   // on their own: EdgeBatch).
   for (unsigned I = 0; I < N; ++I) {
-    const Instruction &In = K.Insts[I];
+    const Instruction &In = Insts[I];
     if (!In.IsZeroIdiom) {
       for (RegUnit U : In.Reads)
         AddRead(G.OpNode[I], U);
@@ -355,14 +355,14 @@ DepGraph buildDepGraph(const LoopKernel &K,
     // loading instruction are consecutive: grouped per loading instruction.
     unsigned LoadInst = 0;
     for (const ForwardingPair &P :
-         findStoreForwarding(K, Isa, Lat.knowsForwardFailure())) {
+         findStoreForwarding(Insts, Isa, Lat.knowsForwardFailure())) {
       if (P.Load != LoadInst)
         Batch.flush(G);
       LoadInst = P.Load;
       // Store data ready -> load result: the forwarding latency, then the
       // loading instruction's own operation.
       unsigned From = G.OpNode[P.Store];
-      double Forward = forwardLatency(P, K.Insts[P.Load], Lat, Isa);
+      double Forward = forwardLatency(P, Insts[P.Load], Lat, Isa);
       Batch.add(From, G.OpNode[P.Load], G.Nodes[From].Latency + Forward,
                 P.Distance, true, EdgeMemoryUnit);
     }

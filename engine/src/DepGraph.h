@@ -70,7 +70,9 @@ struct LatencyParams {
 };
 LatencyParams latencyParams(const MachineModel &M);
 
-DepGraph buildDepGraph(const LoopKernel &K,
+/// The graph of `insts` (a kernel's instructions, or a view of them), `res`
+/// parallel to them.
+DepGraph buildDepGraph(InstructionView Insts,
                        const std::vector<ResolvedInst> &Res,
                        const LatencyParams &Lat, const IsaTraits &Isa,
                        bool MemoryDependencies);
@@ -112,7 +114,7 @@ struct ForwardingPair {
 /// as wide; with it, any store whose bytes overlap the load's (both widths
 /// known and no vector index; otherwise the same-address test) and the
 /// pair says whether the load is contained.
-std::vector<ForwardingPair> findStoreForwarding(const LoopKernel &K,
+std::vector<ForwardingPair> findStoreForwarding(InstructionView Insts,
                                                 const IsaTraits &Isa,
                                                 bool ByOverlap = false);
 

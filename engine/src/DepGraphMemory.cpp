@@ -35,7 +35,7 @@ struct Address {
   int Base = 0, Index = 0;
   int64_t Scale = 0;
   int64_t Off = 0;
-  std::string Symbol;
+  std::string_view Symbol; ///< the MemRef's (the access outlives no body)
 };
 
 constexpr unsigned MaxForwardDistance = 1024;
@@ -190,21 +190,37 @@ struct Access {
 
 /// For each 64-bit GPR name, the instructions that write it, in program
 /// order: the memory-renaming condition asks whether the base register is
-/// written between a store and a load, a binary search here.
-using RegisterWriters =
-    std::map<std::string, std::vector<unsigned>, std::less<>>;
+/// written between a store and a load, a binary search here. A body writes
+/// a handful of GPRs: a flat table searched by name (names point into the
+/// ISA's tables), no tree of strings (issue 20).
+class RegisterWriters {
+public:
+  RegisterWriters(InstructionView Insts, const IsaTraits &Isa) {
+    for (unsigned I = 0; I < Insts.size(); ++I)
+      for (RegUnit U : Insts[I].Writes)
+        if (Isa.IsGprUnit(U)) {
+          std::vector<unsigned> &W = writersOf(Isa.unitRegister(U));
+          if (W.empty() || W.back() != I)
+            W.push_back(I);
+        }
+  }
+  /// The writers of `reg`, null when nothing writes it.
+  const std::vector<unsigned> *find(std::string_view Reg) const {
+    for (const auto &[Name, W] : Table)
+      if (sameName(Name, Reg))
+        return &W;
+    return nullptr;
+  }
 
-RegisterWriters registerWriters(const LoopKernel &K, const IsaTraits &Isa) {
-  RegisterWriters Out;
-  for (unsigned I = 0; I < K.Insts.size(); ++I)
-    for (RegUnit U : K.Insts[I].Writes)
-      if (Isa.IsGprUnit(U)) {
-        std::vector<unsigned> &W = Out[Isa.unitRegister(U)];
-        if (W.empty() || W.back() != I)
-          W.push_back(I);
-      }
-  return Out;
-}
+private:
+  std::vector<unsigned> &writersOf(std::string_view Reg) {
+    for (auto &[Name, W] : Table)
+      if (sameName(Name, Reg))
+        return W;
+    return Table.emplace_back(Reg, std::vector<unsigned>{}).second;
+  }
+  std::vector<std::pair<std::string_view, std::vector<unsigned>>> Table;
+};
 
 /// Some instruction in the open interval (after, before) writes `reg`.
 bool writtenBetween(const std::vector<unsigned> &Writers, unsigned After,
@@ -218,16 +234,17 @@ bool writtenBetween(const std::vector<unsigned> &Writers, unsigned After,
 /// the base register not written after the store and before the load. The
 /// stored data is a GPR's (movq %rax,(%rdi)) or the instruction's own
 /// result (addq $1,(%rdi)); an immediate store was not measured.
-bool sameAddressText64(const LoopKernel &K, const Access &St, const Access &Ld,
-                       unsigned Distance, const IsaTraits &Isa,
+bool sameAddressText64(InstructionView Insts, const Access &St,
+                       const Access &Ld, unsigned Distance,
+                       const IsaTraits &Isa,
                        std::optional<RegisterWriters> &Writers) {
   const MemRef &S = *St.Ref, &L = *Ld.Ref;
   if (St.Width != 8 || Ld.Width != 8 || S.Base.empty() || S.Base != L.Base ||
       !S.Index.empty() || !L.Index.empty() || !S.Symbol.empty() ||
       !L.Symbol.empty() || S.Disp != L.Disp)
     return false;
-  const Instruction &Store = K.Insts[St.Inst];
-  if (touchesVector(Store, Isa) || touchesVector(K.Insts[Ld.Inst], Isa))
+  const Instruction &Store = Insts[St.Inst];
+  if (touchesVector(Store, Isa) || touchesVector(Insts[Ld.Inst], Isa))
     return false;
   bool ReadModifyWrite =
       std::any_of(Store.Mem.begin(), Store.Mem.end(),
@@ -237,11 +254,11 @@ bool sameAddressText64(const LoopKernel &K, const Access &St, const Access &Ld,
   if (!ReadModifyWrite && !GprData)
     return false;
   if (!Writers) // built on first use: most bodies never get here
-    Writers = registerWriters(K, Isa);
-  auto It = Writers->find(S.Base);
-  if (It == Writers->end())
+    Writers.emplace(Insts, Isa);
+  const std::vector<unsigned> *Of = Writers->find(S.Base);
+  if (!Of)
     return true;
-  const std::vector<unsigned> &W = It->second;
+  const std::vector<unsigned> &W = *Of;
   if (Distance == 0)
     return !writtenBetween(W, St.Inst, Ld.Inst);
   if (Distance ==
@@ -385,10 +402,11 @@ std::pair<int64_t, int64_t> distanceRange(const StoreIndex &Index,
 
 } // namespace
 
-std::vector<ForwardingPair>
-findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
+std::vector<ForwardingPair> findStoreForwarding(InstructionView Insts,
+                                                const IsaTraits &Isa,
+                                                bool ByOverlap) {
   size_t Units = 0, Accesses = 0;
-  for (const Instruction &In : K.Insts) {
+  for (const Instruction &In : Insts) {
     for (RegUnit U : In.Writes)
       Units = std::max(Units, size_t(U) + 1);
     Accesses += In.Mem.size();
@@ -397,8 +415,8 @@ findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
   std::vector<Access> Stores, Loads;
   Stores.reserve(Accesses);
   Loads.reserve(Accesses);
-  for (unsigned I = 0; I < K.Insts.size(); ++I) {
-    const Instruction &In = K.Insts[I];
+  for (unsigned I = 0; I < Insts.size(); ++I) {
+    const Instruction &In = Insts[I];
     for (const MemRef &M : In.Mem) {
       if (!M.IsLoad && !M.IsStore)
         continue; // address arithmetic (an lea's operand), no access
@@ -415,7 +433,7 @@ findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
 
   // Only accesses with the same base and index roots, scale and symbol can
   // meet: one group of stores per such key, each split by how it is matched.
-  using GroupKey = std::tuple<int, int, int64_t, std::string>;
+  using GroupKey = std::tuple<int, int, int64_t, std::string_view>;
   auto KeyOf = [](const Address &A) {
     return GroupKey{A.Base, A.Index, A.Scale, A.Symbol};
   };
@@ -485,9 +503,9 @@ findStoreForwarding(const LoopKernel &K, const IsaTraits &Isa, bool ByOverlap) {
     const Access &St = Stores[Best.Store->Seq];
     ForwardingPair P{St.Inst, Ld.Inst, Best.Distance};
     P.Contained = Best.Contained;
-    P.MaskedStore = K.Insts[St.Inst].FormKey.find("{k}") != std::string::npos;
+    P.MaskedStore = Insts[St.Inst].FormKey.find("{k}") != std::string::npos;
     P.SameAddressText64 =
-        sameAddressText64(K, St, Ld, Best.Distance, Isa, Writers);
+        sameAddressText64(Insts, St, Ld, Best.Distance, Isa, Writers);
     P.StoreBytes = St.Width;
     Pairs.push_back(P);
   }

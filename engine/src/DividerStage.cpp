@@ -35,7 +35,7 @@ StageResult runDivider(StageContext &C, LoopReport &) {
   Out.Limit.Ports = C.Model.DividerPort >= 0
                         ? PortMask(1) << C.Model.DividerPort
                         : Div.Saturated;
-  Out.Limit.Lines = sourceLinesOf(C.Kernel, Out.Limit.Insts);
+  Out.Limit.Lines = sourceLinesOf(C.Insts, Out.Limit.Insts);
   return Out;
 }
 

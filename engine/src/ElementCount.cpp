@@ -18,9 +18,9 @@ namespace {
 /// 32-bit data, vptestnmd + vpsubq, stays unknown rather than guessed). An
 /// untyped move in such a loop moves that type: `x[i] / k` loads with vmovups
 /// and divides with vdivps (4 bytes).
-unsigned commonElementBytes(const LoopKernel &K, const IsaTraits &Isa) {
+unsigned commonElementBytes(InstructionView Insts, const IsaTraits &Isa) {
   unsigned Common = 0;
-  for (const Instruction &In : K.Insts) {
+  for (const Instruction &In : Insts) {
     if (!detail::touchesVector(In, Isa) || In.UntypedData)
       continue;
     if (!In.Mem.empty())
@@ -97,9 +97,12 @@ std::optional<int64_t> iterationStride(const AffineMap &End,
 } // namespace
 
 unsigned countElementsPerIteration(const LoopKernel &K) {
-  if (!K.Isa)
-    return 0; // no ISA named: nothing is known about its registers
-  const IsaTraits &Isa = *K.Isa;
+  return K.Isa ? countElementsPerIteration(K.Insts, *K.Isa)
+               : 0; // no ISA named: nothing is known about its registers
+}
+
+unsigned countElementsPerIteration(InstructionView Insts,
+                                   const IsaTraits &Isa) {
   // One pass over the body in order: each memory reference's registers as
   // affine values of the iteration's start (before the instruction's own
   // writes: a post-indexed base addresses with its old value), then the
@@ -121,7 +124,7 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
         return Gpr;
     return Gprs.emplace_back(Reg, Isa.isGprRegister(Reg)).second;
   };
-  for (const Instruction &In : K.Insts) {
+  for (const Instruction &In : Insts) {
     for (const MemRef &R : In.Mem) {
       auto At = [&](const std::string &Reg) -> std::optional<Affine> {
         if (Reg.empty())
@@ -159,7 +162,7 @@ unsigned countElementsPerIteration(const LoopKernel &K) {
     return V->Mul * *Stride;
   };
 
-  const unsigned LoopElem = commonElementBytes(K, Isa);
+  const unsigned LoopElem = commonElementBytes(Insts, Isa);
   unsigned Elements = 0;
   for (const Ref &R : Refs) {
     unsigned Elem = R.In->ElementBytes;

@@ -49,10 +49,14 @@ std::string fingerprintInput(const LoopKernel &K) {
 }
 
 std::string loopFingerprint(const LoopKernel &K) {
+  return loopFingerprint(InstructionView(K.Insts));
+}
+
+std::string loopFingerprint(InstructionView Insts) {
   // fnv1a64(fingerprintInput(k)), hashed piece by piece: the input string
   // is never built.
   uint64_t H = FnvOffsetBasis;
-  for (const Instruction &In : K.Insts)
+  for (const Instruction &In : Insts)
     H = fnv1a64From(fnv1a64From(H, formOf(In)), "\n");
   // fmt::format("{:016x}", h), written directly (issue 20).
   std::string Hex(16, '0');

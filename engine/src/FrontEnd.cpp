@@ -169,18 +169,18 @@ std::vector<std::string> layoutNotes(const LayoutReport &L,
   return Notes;
 }
 
-FrontEndResult analyzeFrontEnd(const LoopKernel &K,
+FrontEndResult analyzeFrontEnd(const LoopKernel &K, InstructionView Insts,
                                const std::vector<ResolvedInst> &Res,
                                const MachineModel &M) {
   FrontEndResult Fe;
-  size_t N = K.Insts.size();
+  size_t N = Insts.size();
   Fe.FusedWithNext.assign(N, false);
   Fe.FusedUopsOf.assign(N, 0);
   for (size_t I = 0; I < N; ++I) {
     if (I > 0 && Fe.FusedWithNext[I - 1])
       continue; // the branch rides with its flag producer
     Fe.FusedUopsOf[I] = fusedUops(Res[I], M.Rules);
-    if (I + 1 < N && canMacroFuse(K.Insts[I], K.Insts[I + 1], M.Rules))
+    if (I + 1 < N && canMacroFuse(Insts[I], Insts[I + 1], M.Rules))
       Fe.FusedWithNext[I] = true;
     Fe.FusedUops += Fe.FusedUopsOf[I];
     ++Fe.MacroOps;
@@ -238,11 +238,12 @@ FrontEndResult analyzeFrontEnd(const LoopKernel &K,
 namespace {
 
 StageResult runFrontEnd(StageContext &C, LoopReport &R) {
-  FrontEndResult Fe = analyzeFrontEnd(C.Kernel, C.Res, C.Model);
+  FrontEndResult Fe = analyzeFrontEnd(C.Kernel, C.Insts, C.Res, C.Model);
   R.FrontEndUops = Fe.FusedUops;
   R.Layout = Fe.Layout;
-  for (unsigned I = 0; I < C.Res.size(); ++I)
-    R.PerInstruction[I].FusedWithNext = Fe.FusedWithNext[I];
+  if (C.Scope.PerInstruction)
+    for (unsigned I = 0; I < C.Res.size(); ++I)
+      R.PerInstruction[I].FusedWithNext = Fe.FusedWithNext[I];
   // Fusion is this stage's product for the stages after it (StageContext).
   C.FusedWithNext = Fe.FusedWithNext;
   for (std::string &N : layoutNotes(R.Layout, C.Model))

@@ -39,7 +39,9 @@ std::vector<std::string> layoutNotes(const LayoutReport &L,
 std::string matchStem(std::string_view Mnemonic,
                       const std::vector<std::string> &Stems);
 
-FrontEndResult analyzeFrontEnd(const LoopKernel &K,
+/// `insts` are the kernel's instructions (K.Insts, or a view of the
+/// instructions K stands for: a path's; K's other fields apply to them).
+FrontEndResult analyzeFrontEnd(const LoopKernel &K, InstructionView Insts,
                                const std::vector<ResolvedInst> &Res,
                                const MachineModel &M);
 

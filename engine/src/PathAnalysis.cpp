@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <memory>
 #include <numeric>
 
@@ -77,44 +76,8 @@ std::vector<unsigned> mixOrder(const std::vector<unsigned> &Counts) {
 
 namespace {
 
-/// An instruction of a kernel built from blocks, and where it comes from
-/// in the loop's instructions (MultiPathAnalysis::Kernel).
-struct Built {
-  LoopKernel Kernel;
-  std::vector<unsigned> Origin;
-};
-
-/// What only reports read of each instruction (Kernel.h: its text, the
-/// callee's name, the source file; the analysis reads none of them), set
-/// aside while the instructions are copied into kernels that are analysed,
-/// never shown: the copies allocate none of it. Put back on destruction.
-class ReportOnlyText {
-public:
-  explicit ReportOnlyText(std::vector<Instruction> &Insts) : Insts(Insts) {
-    Kept.reserve(Insts.size());
-    for (Instruction &In : Insts)
-      Kept.push_back(
-          {std::move(In.Text), std::move(In.Callee), std::move(In.Loc.File)});
-  }
-  ~ReportOnlyText() {
-    for (size_t I = 0; I < Insts.size(); ++I) {
-      Insts[I].Text = std::move(Kept[I].Text);
-      Insts[I].Callee = std::move(Kept[I].Callee);
-      Insts[I].Loc.File = std::move(Kept[I].File);
-    }
-  }
-  ReportOnlyText(const ReportOnlyText &) = delete;
-  ReportOnlyText &operator=(const ReportOnlyText &) = delete;
-
-private:
-  struct Strings {
-    std::string Text, Callee, File;
-  };
-  std::vector<Instruction> &Insts;
-  std::vector<Strings> Kept;
-};
-
-/// Instruction indices of a built kernel in the loop's numbering, each
+/// Instruction indices of a path or of the mix (a view of the loop's
+/// instructions, `origin` its index list) in the loop's numbering, each
 /// once, in order of first appearance.
 std::vector<unsigned> remap(const std::vector<unsigned> &Insts,
                             const std::vector<unsigned> &Origin) {
@@ -196,47 +159,39 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   if (Out.Kernel.Layout.Sizes.size() != Out.Kernel.Insts.size())
     Out.Kernel.Layout = CodeLayout{};
 
-  // Each path as a kernel of its own: copies of the loop's instructions,
-  // without what only reports read (set aside meanwhile).
-  std::vector<Built> Paths;
+  // Each path as the loop's instructions it runs, in order: a view of
+  // them (Origin, indices into the loop's instructions), never a copy.
+  std::vector<std::vector<unsigned>> Origins;
+  Origins.reserve(Set->Paths.size());
   size_t Longest = 1;
   for (const WeightedPath &W : Set->Paths) {
-    Built P;
+    std::vector<unsigned> Origin;
     for (size_t I = 0; I < W.Blocks.size(); ++I) {
       const unsigned B = W.Blocks[I];
       const unsigned Runs = RunsTo(B, W.Blocks[(I + 1) % W.Blocks.size()]);
       for (unsigned J = 0; J < Runs; ++J)
-        P.Origin.push_back(BlockStart[B] + J);
+        Origin.push_back(BlockStart[B] + J);
     }
-    if (P.Origin.size() > MaxInstructions) {
+    if (Origin.size() > MaxInstructions) {
       Why = fmt::format("a path through the loop body has {} instructions, "
                         "more than the limit of {}",
-                        P.Origin.size(), MaxInstructions);
+                        Origin.size(), MaxInstructions);
       return std::nullopt;
     }
-    Longest = std::max(Longest, P.Origin.size());
-    Paths.push_back(std::move(P));
+    Longest = std::max(Longest, Origin.size());
+    Origins.push_back(std::move(Origin));
   }
-  {
-    const ReportOnlyText Aside(Out.Kernel.Insts);
-    for (size_t I = 0; I < Paths.size(); ++I) {
-      LoopKernel &K = Paths[I].Kernel;
-      K = Loop.Kernel;
-      K.Insts.clear();
-      K.Layout = CodeLayout{};
-      K.TakenBranches = Set->Paths[I].TakenBranches;
-      K.Insts.reserve(Paths[I].Origin.size());
-      for (unsigned O : Paths[I].Origin)
-        K.Insts.push_back(Out.Kernel.Insts[O]);
-    }
-  }
+  auto ViewOf = [&](const std::vector<unsigned> &Origin) {
+    return InstructionView(Out.Kernel.Insts, Origin);
+  };
 
   // Elements per iteration: what every path agrees on (once two disagree,
   // unknown whatever the rest count).
   unsigned Elements = 0;
-  if (Loop.CountElements) {
-    for (size_t I = 0; I < Paths.size(); ++I) {
-      const unsigned E = countElementsPerIteration(Paths[I].Kernel);
+  if (Loop.CountElements && Loop.Kernel.Isa) {
+    for (size_t I = 0; I < Origins.size(); ++I) {
+      const unsigned E =
+          countElementsPerIteration(ViewOf(Origins[I]), *Loop.Kernel.Isa);
       Elements = I == 0 || E == Elements ? E : 0;
       if (Elements == 0)
         break;
@@ -259,17 +214,17 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   Report->MixOrder = mixOrder(Counts);
   const unsigned K = static_cast<unsigned>(Report->MixOrder.size());
   Report->MixIterations = K;
-  Built Mix;
+  std::vector<unsigned> MixOrigin;
   size_t MixInsts = 0;
   for (unsigned P : Report->MixOrder)
-    MixInsts += Paths[P].Origin.size();
-  Mix.Origin.reserve(MixInsts);
+    MixInsts += Origins[P].size();
+  MixOrigin.reserve(MixInsts);
   for (unsigned P : Report->MixOrder)
-    Mix.Origin.insert(Mix.Origin.end(), Paths[P].Origin.begin(),
-                      Paths[P].Origin.end());
+    MixOrigin.insert(MixOrigin.end(), Origins[P].begin(), Origins[P].end());
 
   // The loop's instructions once: their facts (resolution, unknowns,
-  // calls, fingerprint), the per-instruction table, and the front end's
+  // calls, fingerprint), the per-instruction table (no edges: the hottest
+  // path's are shown), and the front end's
   // layout and fused uops (what the loop buffer must hold); the rest of
   // that analysis would be replaced below by the mix's and the hottest
   // path's, so only the front-end stage runs (every stage with the
@@ -281,28 +236,47 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   LoopReport R;
   const std::vector<detail::ResolvedInst> Res =
       detail::resolveKernel(Out.Kernel, Model, R.Notes);
-  detail::analyzeResolved(
-      Out.Kernel, Res, Model, Opts,
-      {Opts.Simulate ? AllStages : stageBit("front-end"), /*Facts=*/true}, R);
-  auto Gather = [&](const std::vector<unsigned> &Origin) {
-    std::vector<detail::ResolvedInst> Of;
-    Of.reserve(Origin.size());
+  detail::analyzeResolved(Out.Kernel, Out.Kernel.Insts, Res, Model, Opts,
+                          {Opts.Simulate ? AllStages : stageBit("front-end"),
+                           /*Facts=*/true,
+                           /*PerInstruction=*/true, /*Edges=*/false},
+                          R);
+  // The resolution of a view's instructions, in one buffer for all.
+  std::vector<detail::ResolvedInst> Gathered;
+  Gathered.reserve(std::max(Longest, MixInsts));
+  auto Gather = [&](const std::vector<unsigned> &Origin)
+      -> const std::vector<detail::ResolvedInst> & {
+    Gathered.clear();
     for (unsigned I : Origin)
-      Of.push_back(Res[I]);
-    return Of;
+      Gathered.push_back(Res[I]);
+    return Gathered;
   };
+  // The fields of the paths' and the mix's kernels but their instructions
+  // (views) and branches taken: the loop's, without its layout, and the
+  // loop's fused uops for the loop buffer.
+  LoopKernel Shell = Loop.Kernel;
+  Shell.Insts.clear();
+  Shell.Layout = CodeLayout{};
+  Shell.BodyFusedUops = R.FrontEndUops;
   // Each path alone: its bounds (its prediction, bottleneck and limiter);
   // the critical path and the dependency edges only of the hottest, the
-  // one the report shows.
+  // one the report shows; the per-instruction table only of the path that
+  // is the mixed sequence (one iteration).
   const detail::AnalysisScope Bounds = {AllStages & ~stageBit("critical-path"),
-                                        /*Facts=*/false};
-  std::vector<LoopReport> PathReports(Paths.size());
-  for (size_t I = 0; I < Paths.size(); ++I) {
-    Paths[I].Kernel.BodyFusedUops = R.FrontEndUops;
-    detail::analyzeResolved(
-        Paths[I].Kernel, Gather(Paths[I].Origin), Model, Opts,
-        I == 0 ? detail::AnalysisScope{AllStages, /*Facts=*/false} : Bounds,
-        PathReports[I]);
+                                        /*Facts=*/false,
+                                        /*PerInstruction=*/false,
+                                        /*Edges=*/false};
+  std::vector<LoopReport> PathReports(Origins.size());
+  for (size_t I = 0; I < Origins.size(); ++I) {
+    Shell.TakenBranches = Set->Paths[I].TakenBranches;
+    detail::AnalysisScope Scope = Bounds;
+    if (I == 0) {
+      Scope.Stages = AllStages;
+      Scope.Edges = true;
+    }
+    Scope.PerInstruction = K == 1 && I == Report->MixOrder.front();
+    detail::analyzeResolved(Shell, ViewOf(Origins[I]), Gather(Origins[I]),
+                            Model, Opts, Scope, PathReports[I]);
     const LoopReport &PR = PathReports[I];
     PathInfo Info;
     Info.Blocks = Set->Paths[I].Blocks;
@@ -312,41 +286,24 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     Info.MixIterations = Counts[I];
     Info.CyclesPerIteration = PR.CyclesPerIteration;
     Info.Bottleneck = PR.Bottleneck;
-    Info.BottleneckResource = bottleneckResource(Paths[I].Kernel, PR, Model);
+    Info.BottleneckResource = bottleneckResource(ViewOf(Origins[I]), PR, Model);
     Report->WeightedAverageCycles += Weights[I] * PR.CyclesPerIteration;
     Report->Paths.push_back(std::move(Info));
   }
-  // The mixed sequence, unless it is one iteration: then it is that path's
-  // kernel, already analysed. The paths' kernels are not read again: each
-  // path's last iteration in the sequence takes its instructions, the
-  // others copy them.
+  // The mixed sequence, unless it is one iteration: then it is that path,
+  // already analysed.
   LoopReport MixOwn;
   const LoopReport *MixReport = &MixOwn;
   if (K == 1) {
     MixReport = &PathReports[Report->MixOrder.front()];
   } else {
-    Mix.Kernel = Loop.Kernel;
-    Mix.Kernel.Insts.clear();
-    Mix.Kernel.Layout = CodeLayout{};
-    Mix.Kernel.TakenBranches = 0;
-    Mix.Kernel.BodyFusedUops = R.FrontEndUops;
-    Mix.Kernel.Insts.reserve(MixInsts);
-    std::vector<unsigned> LastSlot(Paths.size(), 0);
-    for (unsigned Slot = 0; Slot < K; ++Slot)
-      LastSlot[Report->MixOrder[Slot]] = Slot;
-    for (unsigned Slot = 0; Slot < K; ++Slot) {
-      const unsigned P = Report->MixOrder[Slot];
-      std::vector<Instruction> &From = Paths[P].Kernel.Insts;
-      if (Slot == LastSlot[P])
-        std::move(From.begin(), From.end(),
-                  std::back_inserter(Mix.Kernel.Insts));
-      else
-        Mix.Kernel.Insts.insert(Mix.Kernel.Insts.end(), From.begin(),
-                                From.end());
-      Mix.Kernel.TakenBranches += Set->Paths[P].TakenBranches;
-    }
-    detail::analyzeResolved(Mix.Kernel, Gather(Mix.Origin), Model, Opts, Bounds,
-                            MixOwn);
+    Shell.TakenBranches = 0;
+    for (unsigned P : Report->MixOrder)
+      Shell.TakenBranches += Set->Paths[P].TakenBranches;
+    detail::AnalysisScope Scope = Bounds;
+    Scope.PerInstruction = true;
+    detail::analyzeResolved(Shell, ViewOf(MixOrigin), Gather(MixOrigin), Model,
+                            Opts, Scope, MixOwn);
   }
 
   // The loop's numbers are the mixed sequence's per iteration, in the
@@ -357,8 +314,8 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     if (std::string_view(H.Stage->Id) == "critical-path") {
       // One iteration's latency: the hottest path's.
       StageResult T = H;
-      T.Limit.Insts = remap(T.Limit.Insts, Paths.front().Origin);
-      T.Excluded = remap(T.Excluded, Paths.front().Origin);
+      T.Limit.Insts = remap(T.Limit.Insts, Origins.front());
+      T.Excluded = remap(T.Excluded, Origins.front());
       R.Stages.push_back(std::move(T));
       continue;
     }
@@ -368,8 +325,8 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
     StageResult T = *S;
     T.Bound /= Kd;
     T.Limit.Amount /= Kd;
-    T.Limit.Insts = remap(T.Limit.Insts, Mix.Origin);
-    T.Excluded = remap(T.Excluded, Mix.Origin);
+    T.Limit.Insts = remap(T.Limit.Insts, MixOrigin);
+    T.Excluded = remap(T.Excluded, MixOrigin);
     std::sort(T.Excluded.begin(), T.Excluded.end());
     if (T.Limit.Resource != Limiter::ResourceKind::Chain)
       std::sort(T.Limit.Insts.begin(), T.Limit.Insts.end());
@@ -399,7 +356,7 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   }
   for (size_t I = 0; I < MixReport->PerInstruction.size(); ++I) {
     const InstrReport &From = MixReport->PerInstruction[I];
-    InstrReport &To = R.PerInstruction[Mix.Origin[I]];
+    InstrReport &To = R.PerInstruction[MixOrigin[I]];
     for (size_t P = 0; P < From.PortCycles.size() && P < To.PortCycles.size();
          ++P)
       To.PortCycles[P] += From.PortCycles[P] / Kd;
@@ -407,18 +364,18 @@ analyzeMultiPathLoop(const MultiPathLoop &Loop, const MachineModel &Model,
   }
   R.Recurrences.clear();
   for (const Chain &C : MixReport->Recurrences) {
-    Chain T = remapChain(C, Mix.Origin);
+    Chain T = remapChain(C, MixOrigin);
     T.Distance *= K;
     T.CyclesPerIteration /= Kd;
     R.Recurrences.push_back(std::move(T));
   }
   R.CriticalPath =
-      remapChain(PathReports.front().CriticalPath, Paths.front().Origin);
+      remapChain(PathReports.front().CriticalPath, Origins.front());
   R.Edges.clear();
   R.EdgeUnits = PathReports.front().EdgeUnits; // the edges' unit ranges
   for (DepEdge E : PathReports.front().Edges) {
-    E.From = Paths.front().Origin[E.From];
-    E.To = Paths.front().Origin[E.To];
+    E.From = Origins.front()[E.From];
+    E.To = Origins.front()[E.To];
     R.Edges.push_back(std::move(E));
   }
   // The line-crossing floor is per run of the whole body; the paths run

@@ -34,8 +34,9 @@ StageResult runPorts(StageContext &C, LoopReport &R) {
   R.BottleneckPorts = Sol.Saturated;
   R.PortLoad = std::move(Sol.PortLoad);
   // In demand order, as a dense sweep over (demand, port) would add them.
-  for (const PortShare &S : Sol.Shares)
-    R.PerInstruction[Demands[S.Demand].Owner].PortCycles[S.Port] += S.Cycles;
+  if (C.Scope.PerInstruction)
+    for (const PortShare &S : Sol.Shares)
+      R.PerInstruction[Demands[S.Demand].Owner].PortCycles[S.Port] += S.Cycles;
 
   const PortMask MemPorts = C.Model.LoadPorts | C.Model.StorePorts;
   Out.Kind = Sol.Saturated && (Sol.Saturated & ~MemPorts) == 0
@@ -48,7 +49,7 @@ StageResult runPorts(StageContext &C, LoopReport &R) {
     if (D.Mask && (D.Mask & ~Sol.Saturated) == 0 &&
         (Out.Limit.Insts.empty() || Out.Limit.Insts.back() != D.Owner))
       Out.Limit.Insts.push_back(D.Owner);
-  Out.Limit.Lines = sourceLinesOf(C.Kernel, Out.Limit.Insts);
+  Out.Limit.Lines = sourceLinesOf(C.Insts, Out.Limit.Insts);
   return Out;
 }
 

@@ -45,7 +45,8 @@ void reportEdges(const DepGraph &G, LoopReport &R) {
 
 StageResult runRecurrences(StageContext &C, LoopReport &R) {
   const DepGraph &G = C.depGraph();
-  reportEdges(G, R);
+  if (C.Scope.Edges)
+    reportEdges(G, R);
   const std::vector<CriticalCycle> Cycles = maxCycleRatioPerComponent(
       static_cast<unsigned>(G.Nodes.size()), C.graphRatioEdges());
   R.Recurrences.reserve(Cycles.size());
@@ -59,7 +60,7 @@ StageResult runRecurrences(StageContext &C, LoopReport &R) {
   Out.Bound = Longest.CyclesPerIteration;
   Out.Limit.Resource = Limiter::ResourceKind::Chain;
   Out.Limit.Insts = Longest.Insts;
-  Out.Limit.Lines = sourceLinesOf(C.Kernel, Longest.Insts);
+  Out.Limit.Lines = sourceLinesOf(C.Insts, Longest.Insts);
   return Out;
 }
 

@@ -149,7 +149,7 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
   }
   B << "; bottleneck: ";
   B.arg("Bottleneck", bottleneckName(R.Bottleneck));
-  const std::string Resource = bottleneckResource(K, R, M);
+  const std::string Resource = bottleneckResource(K.Insts, R, M);
   if (!Resource.empty())
     B << " ";
   B.arg("BottleneckResource", Resource);

@@ -176,19 +176,18 @@ std::string layoutText(const LayoutReport &L) {
 }
 
 /// "vaddpd, vmulpd": the distinct mnemonics of `insts`, in order.
-std::string distinctMnemonics(const LoopKernel &K,
-                              const std::vector<unsigned> &Insts) {
+std::string distinctMnemonics(InstructionView Insts,
+                              const std::vector<unsigned> &Which) {
   std::vector<std::string_view> Names;
-  for (unsigned I : Insts)
-    if (std::find(Names.begin(), Names.end(), K.Insts[I].Mnemonic) ==
-        Names.end())
-      Names.push_back(K.Insts[I].Mnemonic);
+  for (unsigned I : Which)
+    if (std::find(Names.begin(), Names.end(), Insts[I].Mnemonic) == Names.end())
+      Names.push_back(Insts[I].Mnemonic);
   return fmt::format("{}", fmt::join(Names, ", "));
 }
 
 } // namespace
 
-std::string limiterText(const LoopKernel &K, const Limiter &L,
+std::string limiterText(InstructionView Insts, const Limiter &L,
                         const MachineModel &M) {
   using R = Limiter::ResourceKind;
   switch (L.Resource) {
@@ -196,14 +195,14 @@ std::string limiterText(const LoopKernel &K, const Limiter &L,
     return {};
   case R::PortSet:
     return fmt::format("{} ({})", M.portSetName(L.Ports),
-                       distinctMnemonics(K, L.Insts));
+                       distinctMnemonics(Insts, L.Insts));
   case R::Unit:
     return fmt::format("{} ({})", L.Ports ? M.portSetName(L.Ports) : "unit",
-                       distinctMnemonics(K, L.Insts));
+                       distinctMnemonics(Insts, L.Insts));
   case R::Chain: {
     std::vector<std::string_view> Names;
     for (unsigned I : L.Insts)
-      Names.push_back(K.Insts[I].Mnemonic);
+      Names.push_back(Insts[I].Mnemonic);
     std::string S = fmt::format("{}", fmt::join(Names, " → "));
     if (!L.Lines.empty())
       S += fmt::format(" (line{} {})", L.Lines.size() > 1 ? "s" : "",
@@ -231,11 +230,11 @@ std::string limiterText(const LoopKernel &K, const Limiter &L,
   return {};
 }
 
-std::string bottleneckResource(const LoopKernel &K, const LoopReport &R,
+std::string bottleneckResource(InstructionView Insts, const LoopReport &R,
                                const MachineModel &M) {
   if (R.BottleneckStage < 0)
     return {};
-  return limiterText(K, R.Stages[R.BottleneckStage].Limit, M);
+  return limiterText(Insts, R.Stages[R.BottleneckStage].Limit, M);
 }
 
 std::string tiedWith(const LoopReport &R) {
@@ -258,7 +257,7 @@ std::string renderText(const LoopKernel &K, const LoopReport &R,
           ? fmt::format(", {} cycles/element", cycles(R.CyclesPerElement))
           : "";
   const std::string Ties = tiedWith(R);
-  const std::string Resource = bottleneckResource(K, R, M);
+  const std::string Resource = bottleneckResource(K.Insts, R, M);
   Line("Predicted {}{} cycles/iteration{}; bottleneck: {}{}{}",
        R.LowerBound ? "at least " : "", cycles(R.CyclesPerIteration),
        PerElement, bottleneckName(R.Bottleneck),
@@ -399,7 +398,7 @@ Json loopJson(const LoopKernel &K, const LoopReport &R, const MachineModel &M) {
       R.ElementsPerIteration ? Json(clean(R.CyclesPerElement)) : Json();
   J["elements_per_iteration"] = R.ElementsPerIteration;
   J["bottleneck"] = bottleneckName(R.Bottleneck);
-  J["bottleneck_resource"] = bottleneckResource(K, R, M);
+  J["bottleneck_resource"] = bottleneckResource(K.Insts, R, M);
   J["ties"] = Json::array();
   for (BottleneckKind T : R.Ties)
     J["ties"].push_back(bottleneckName(T));

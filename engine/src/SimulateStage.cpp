@@ -39,7 +39,7 @@ SimInput simulationInput(StageContext &C, const LoopReport &R) {
   const DepGraph &G = C.depGraph();
   // The front-end stage's decisions (fusion, fused uops, layout), computed
   // by the same function it runs.
-  const FrontEndResult Fe = analyzeFrontEnd(C.Kernel, C.Res, M);
+  const FrontEndResult Fe = analyzeFrontEnd(C.Kernel, C.Insts, C.Res, M);
   const unsigned N = static_cast<unsigned>(C.Res.size());
 
   SimInput In;

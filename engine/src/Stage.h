@@ -12,6 +12,7 @@
 // and add one line LOOPPERF_STAGE(<Name>Stage) to Stages.def.
 #pragma once
 
+#include "Analyze.h"
 #include "AnalyzeResolve.h"
 #include "DepGraph.h"
 #include "Recurrence.h"
@@ -29,16 +30,22 @@ namespace loopperf::detail {
 /// changed input.
 class StageContext {
 public:
-  StageContext(const LoopKernel &Kernel, const MachineModel &Model,
-               const AnalysisOptions &Options,
-               const std::vector<ResolvedInst> &Res)
-      : Kernel(Kernel), Model(Model), Options(Options), Res(Res),
-        FusedWithNext(Res.size(), false) {}
+  StageContext(const LoopKernel &Kernel, InstructionView Insts,
+               const MachineModel &Model, const AnalysisOptions &Options,
+               const std::vector<ResolvedInst> &Res, AnalysisScope Scope = {})
+      : Kernel(Kernel), Insts(Insts), Model(Model), Options(Options), Res(Res),
+        Scope(Scope), FusedWithNext(Res.size(), false) {}
 
+  /// The kernel's fields but its instructions: those are `insts` (the
+  /// kernel's own, or a view of the instructions it stands for).
   const LoopKernel &Kernel;
+  InstructionView Insts;
   const MachineModel &Model;
   const AnalysisOptions &Options;
   const std::vector<ResolvedInst> &Res;
+  /// What the report's reader reads (Analyze.h): a stage fills the
+  /// per-instruction table and the edges only when asked to.
+  const AnalysisScope Scope;
 
   /// Front-end fusion, produced by the front-end stage: instruction i is
   /// macro-fused with the conditional branch i+1, so the pair issues as the
@@ -80,9 +87,9 @@ std::vector<RatioEdge> ratioEdges(const DepGraph &G);
 std::vector<unsigned> instructionsAlong(const DepGraph &G,
                                         const std::vector<unsigned> &Nodes);
 
-/// Distinct lines of `insts` (assembly line, else debug line; 0 skipped), in
+/// Distinct lines of `which` (assembly line, else debug line; 0 skipped), in
 /// order of first appearance: Limiter::Lines.
-std::vector<unsigned> sourceLinesOf(const LoopKernel &K,
-                                    const std::vector<unsigned> &Insts);
+std::vector<unsigned> sourceLinesOf(InstructionView Insts,
+                                    const std::vector<unsigned> &Which);
 
 } // namespace loopperf::detail

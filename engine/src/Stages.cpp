@@ -10,7 +10,7 @@ namespace loopperf::detail {
 const DepGraph &StageContext::depGraph() {
   if (!Graph)
     Graph =
-        buildDepGraph(Kernel, Res, latencyParams(Model),
+        buildDepGraph(Insts, Res, latencyParams(Model),
                       kernelIsa(Kernel, Model.Isa), Options.MemoryDependencies);
   return *Graph;
 }
@@ -47,11 +47,12 @@ std::vector<unsigned> instructionsAlong(const DepGraph &G,
   return Out;
 }
 
-std::vector<unsigned> sourceLinesOf(const LoopKernel &K,
-                                    const std::vector<unsigned> &Insts) {
+std::vector<unsigned> sourceLinesOf(InstructionView Insts,
+                                    const std::vector<unsigned> &Which) {
   std::vector<unsigned> Lines;
-  for (unsigned I : Insts) {
-    unsigned L = K.Insts[I].AsmLine ? K.Insts[I].AsmLine : K.Insts[I].Loc.Line;
+  for (unsigned I : Which) {
+    const Instruction &In = Insts[I];
+    unsigned L = In.AsmLine ? In.AsmLine : In.Loc.Line;
     if (L && std::find(Lines.begin(), Lines.end(), L) == Lines.end())
       Lines.push_back(L);
   }

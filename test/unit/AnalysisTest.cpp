@@ -157,7 +157,8 @@ TEST(Analysis, StreamTriadTwoAgus) {
   EXPECT_NEAR(R.PerInstruction[2].PortCycles[5], 1.0, 1e-12);
   // Only AGUs saturate, and they are memory ports: a memory bottleneck.
   EXPECT_EQ(R.Bottleneck, BottleneckKind::Memory);
-  EXPECT_EQ(bottleneckResource(K, R, M), "AGU0+AGU1 (vmovupd, vfmadd213pd)");
+  EXPECT_EQ(bottleneckResource(K.Insts, R, M),
+            "AGU0+AGU1 (vmovupd, vfmadd213pd)");
 }
 
 TEST(Analysis, GaussSeidelRecurrence) {
@@ -184,7 +185,7 @@ TEST(Analysis, GaussSeidelRecurrence) {
   EXPECT_FALSE(R.Recurrences[0].ThroughMemory);
   EXPECT_TRUE(std::none_of(R.Edges.begin(), R.Edges.end(),
                            [](const DepEdge &E) { return E.Memory; }));
-  EXPECT_EQ(bottleneckResource(K, R, M),
+  EXPECT_EQ(bottleneckResource(K.Insts, R, M),
             "vaddsd → vaddsd → vaddsd → vmulsd (lines 1, 2, 3, 4)");
   // The stages in run order (Stages.def), the bottleneck's structured
   // limiter: the chain's instructions and their lines.
@@ -311,7 +312,7 @@ TEST(Analysis, DividerBound) {
   EXPECT_DOUBLE_EQ(R.bound("divider"), 16.0);
   EXPECT_EQ(R.Bottleneck, BottleneckKind::Divider);
   EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 16.0);
-  EXPECT_EQ(bottleneckResource(K, R, M), "DIV (vdivpd)");
+  EXPECT_EQ(bottleneckResource(K.Insts, R, M), "DIV (vdivpd)");
 }
 
 TEST(Analysis, DividerWithoutDividerPortNamesItsDensestPipe) {
@@ -333,7 +334,7 @@ TEST(Analysis, DividerWithoutDividerPortNamesItsDensestPipe) {
   LoopReport R = analyzeLoop(K, M);
   EXPECT_DOUBLE_EQ(R.bound("divider"), 10.0);
   EXPECT_EQ(R.Bottleneck, BottleneckKind::Divider);
-  EXPECT_EQ(bottleneckResource(K, R, M), "FP1 (vdivpd)");
+  EXPECT_EQ(bottleneckResource(K.Insts, R, M), "FP1 (vdivpd)");
 }
 
 TEST(Analysis, FrontEndBoundWithMacroFusion) {
@@ -374,7 +375,8 @@ TEST(Analysis, FrontEndBoundWithMacroFusion) {
   EXPECT_EQ(Fe.Limit.Resource, Limiter::ResourceKind::Dispatch);
   EXPECT_DOUBLE_EQ(Fe.Limit.Width, 4.0);
   EXPECT_DOUBLE_EQ(Fe.Limit.Amount, 11.0);
-  EXPECT_EQ(bottleneckResource(K, R, M), "dispatch width 4 (11 fused uops)");
+  EXPECT_EQ(bottleneckResource(K.Insts, R, M),
+            "dispatch width 4 (11 fused uops)");
 }
 
 TEST(Analysis, ZeroIdiomBreaksChain) {

@@ -130,7 +130,7 @@ TEST(LineCrossing, CounterLoopAcrossTwoLines) {
   EXPECT_DOUBLE_EQ(R.bound("front-end"), 2.0);
   EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 2.0);
   EXPECT_EQ(R.Bottleneck, BottleneckKind::FrontEnd);
-  EXPECT_EQ(bottleneckResource(K, R, M), "loop spans 2 64-byte lines");
+  EXPECT_EQ(bottleneckResource(K.Insts, R, M), "loop spans 2 64-byte lines");
   ASSERT_EQ(R.Notes.size(), 1u);
   EXPECT_EQ(
       R.Notes[0],
@@ -190,7 +190,7 @@ TEST(LineCrossing, MajorityOfPlacementsDecides) {
   EXPECT_EQ(R50.Layout.LinesAt, (std::vector<unsigned>{1, 2, 2, 2}));
   EXPECT_EQ(R50.Layout.LinesSpanned, 2u);
   EXPECT_DOUBLE_EQ(R50.bound("front-end"), 2.0);
-  EXPECT_EQ(bottleneckResource(K50, R50, M),
+  EXPECT_EQ(bottleneckResource(K50.Insts, R50, M),
             "loop spans 2 64-byte lines at 3 of 4 placements");
   // 40 bytes end at 39, 55, 71, 87: a tie (2 placements each) counts as the
   // smaller line count: one line, no line term (front end 2 / 4 = 0.5).

@@ -346,29 +346,76 @@ TEST(AnalyzeScope, StagesByIdInStagesDefOrder) {
   EXPECT_EQ(stageBit("no-such-stage"), 0u);
 }
 
-TEST(AnalyzeScope, ResolutionOfTheLoopServesACopyOfItsInstructions) {
-  // The diamond's instructions once (H 0-2, A 3-4, B 5, L 6-7), resolved;
-  // path A (H A L) is a copy of 0-4, 6, 7 and takes their resolution. Its
-  // bounds are EvenPathsShareTheirChainAndPorts' path A: 3.00
-  // loop-carried, ports 1.5, front end 7 / 4 = 1.75; without the critical
-  // path and the facts (no fingerprint). With the front end alone: 1.75,
-  // the front end the bottleneck, and the fingerprint of the copy.
+TEST(AnalyzeScope, TableAndEdgesOnlyWhenAsked) {
+  // The diamond's 8 instructions (H 0-2, A 3-4, B 5, L 6-7) with every
+  // stage: without the per-instruction table and the edges the report has
+  // neither, and the same bounds (EvenPathsShareTheirChainAndPorts' whole
+  // body analysed as one kernel). The simulation reads the ports' cycles
+  // from the table: with it on, the table is built (8 rows) whatever the
+  // scope says.
   using namespace loopperf::detail;
   MachineModel M = branchyCore();
   MultiPathLoop L = diamond(0.5);
-  LoopKernel Loop, PathA;
+  LoopKernel Loop;
   for (const LoopBlockCode &C : L.Code)
     Loop.Insts.insert(Loop.Insts.end(), C.Insts.begin(), C.Insts.end());
   std::vector<std::string> Notes;
   const std::vector<ResolvedInst> Res = resolveKernel(Loop, M, Notes);
+  LoopReport All, Bare;
+  analyzeResolved(Loop, Loop.Insts, Res, M, {}, {}, All);
+  analyzeResolved(Loop, Loop.Insts, Res, M, {},
+                  {AllStages, /*Facts=*/true, /*PerInstruction=*/false,
+                   /*Edges=*/false},
+                  Bare);
+  EXPECT_EQ(All.PerInstruction.size(), 8u);
+  EXPECT_FALSE(All.Edges.empty());
+  EXPECT_TRUE(Bare.PerInstruction.empty());
+  EXPECT_TRUE(Bare.Edges.empty());
+  EXPECT_TRUE(Bare.EdgeUnits.empty());
+  ASSERT_EQ(Bare.Stages.size(), All.Stages.size());
+  for (size_t I = 0; I < All.Stages.size(); ++I)
+    EXPECT_DOUBLE_EQ(Bare.Stages[I].Bound, All.Stages[I].Bound);
+  EXPECT_DOUBLE_EQ(Bare.Uops, All.Uops);
+  AnalysisOptions Sim;
+  Sim.Simulate = true;
+  LoopReport Simulated;
+  analyzeResolved(Loop, Loop.Insts, Res, M, Sim,
+                  {AllStages, /*Facts=*/false, /*PerInstruction=*/false,
+                   /*Edges=*/false},
+                  Simulated);
+  EXPECT_EQ(Simulated.PerInstruction.size(), 8u);
+  EXPECT_NE(Simulated.stage("simulated"), nullptr);
+}
+
+TEST(AnalyzeScope, ResolutionOfTheLoopServesAViewOfItsInstructions) {
+  // The diamond's instructions once (H 0-2, A 3-4, B 5, L 6-7), resolved;
+  // path A (H A L) is a view of 0-4, 6, 7 (read in place, not copied) and
+  // takes their resolution. Its bounds are EvenPathsShareTheirChainAndPorts'
+  // path A: 3.00 loop-carried, ports 1.5, front end 7 / 4 = 1.75; without
+  // the critical path and the facts (no fingerprint). With the front end
+  // alone: 1.75, the front end the bottleneck, and the fingerprint of a
+  // copy of those instructions.
+  using namespace loopperf::detail;
+  MachineModel M = branchyCore();
+  MultiPathLoop L = diamond(0.5);
+  LoopKernel Loop, Shell, Copy;
+  for (const LoopBlockCode &C : L.Code)
+    Loop.Insts.insert(Loop.Insts.end(), C.Insts.begin(), C.Insts.end());
+  std::vector<std::string> Notes;
+  const std::vector<ResolvedInst> Res = resolveKernel(Loop, M, Notes);
+  const std::vector<unsigned> PathA = {0, 1, 2, 3, 4, 6, 7};
+  const InstructionView View(Loop.Insts, PathA);
+  ASSERT_EQ(View.size(), 7u);
+  EXPECT_EQ(&View[5], &Loop.Insts[6]);
   std::vector<ResolvedInst> Gathered;
-  for (unsigned I : {0u, 1u, 2u, 3u, 4u, 6u, 7u}) {
-    PathA.Insts.push_back(Loop.Insts[I]);
+  for (unsigned I : PathA) {
+    Copy.Insts.push_back(Loop.Insts[I]);
     Gathered.push_back(Res[I]);
   }
   LoopReport R;
-  analyzeResolved(PathA, Gathered, M, {},
+  analyzeResolved(Shell, View, Gathered, M, {},
                   {AllStages & ~stageBit("critical-path"), false}, R);
+  EXPECT_EQ(R.Instructions, 7u);
   EXPECT_DOUBLE_EQ(R.CyclesPerIteration, 3.0);
   EXPECT_EQ(R.Bottleneck, BottleneckKind::LoopCarried);
   EXPECT_DOUBLE_EQ(R.bound("ports"), 1.5);
@@ -377,9 +424,10 @@ TEST(AnalyzeScope, ResolutionOfTheLoopServesACopyOfItsInstructions) {
   EXPECT_EQ(R.Stages.size(), 4u);
   EXPECT_EQ(R.Fingerprint, "");
   LoopReport F;
-  analyzeResolved(PathA, Gathered, M, {}, {stageBit("front-end"), true}, F);
+  analyzeResolved(Shell, View, Gathered, M, {}, {stageBit("front-end"), true},
+                  F);
   ASSERT_EQ(F.Stages.size(), 1u);
   EXPECT_DOUBLE_EQ(F.CyclesPerIteration, 1.75);
   EXPECT_EQ(F.Bottleneck, BottleneckKind::FrontEnd);
-  EXPECT_EQ(F.Fingerprint, loopFingerprint(PathA));
+  EXPECT_EQ(F.Fingerprint, loopFingerprint(Copy));
 }

@@ -25,5 +25,7 @@ namespace loopperf {
 /// Elements per iteration of `kernel` (whose LoopKernel::Isa the front end
 /// has named); 0 when unknown.
 unsigned countElementsPerIteration(const LoopKernel &Kernel);
+/// The same for instructions of the ISA `isa` (a path's through a loop).
+unsigned countElementsPerIteration(InstructionView Insts, const IsaTraits &Isa);
 
 } // namespace loopperf

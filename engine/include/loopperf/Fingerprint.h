@@ -26,5 +26,7 @@ std::string fingerprintInput(const LoopKernel &K);
 
 /// 16 lowercase hex digits of fnv1a64(fingerprintInput(k)).
 std::string loopFingerprint(const LoopKernel &K);
+/// The same of instructions read in place (a kernel's, or a view of them).
+std::string loopFingerprint(InstructionView Insts);
 
 } // namespace loopperf

@@ -148,6 +148,52 @@ struct Instruction {
   unsigned AsmLine = 0; ///< line in the assembly input (CLI), 0 if none
 };
 
+/// A kernel's instructions read in place: all of them, or those an index
+/// list names, in its order (a path through a loop with control flow, or a
+/// mixed sequence of paths, reads the loop's instructions it runs:
+/// PathAnalysis.cpp). Copying a view copies two pointers and a size; the
+/// instructions and the index list must outlive it.
+class InstructionView {
+public:
+  /// Every instruction of `all`, in order.
+  InstructionView(const std::vector<Instruction> &All)
+      : Base(All.data()), Count(All.size()) {}
+  /// all[order[0]], all[order[1]], ...
+  InstructionView(const std::vector<Instruction> &All,
+                  const std::vector<unsigned> &Order)
+      : Base(All.data()), Order(Order.data()), Count(Order.size()) {}
+
+  size_t size() const { return Count; }
+  bool empty() const { return Count == 0; }
+  const Instruction &operator[](size_t I) const {
+    return Base[Order ? Order[I] : I];
+  }
+
+  class Iterator {
+  public:
+    Iterator(const InstructionView &V, size_t I) : View(&V), I(I) {}
+    const Instruction &operator*() const { return (*View)[I]; }
+    const Instruction *operator->() const { return &(*View)[I]; }
+    Iterator &operator++() {
+      ++I;
+      return *this;
+    }
+    bool operator==(const Iterator &O) const { return I == O.I; }
+    bool operator!=(const Iterator &O) const { return I != O.I; }
+
+  private:
+    const InstructionView *View;
+    size_t I;
+  };
+  Iterator begin() const { return {*this, 0}; }
+  Iterator end() const { return {*this, Count}; }
+
+private:
+  const Instruction *Base;
+  const unsigned *Order = nullptr; ///< null: the identity
+  size_t Count;
+};
+
 /// Where a loop's machine code sits, when the front end knows its encoding
 /// (the CLI assembles its input; the compiler plugins leave it empty). The
 /// loop starts at its label, the target of the back branch, and ends after

@@ -16,12 +16,14 @@ std::string tiedWith(const LoopReport &R);
 
 /// A limiter in words, e.g. "FP0+FP1 (vfmadd231pd)", "vaddsd → vaddsd (line
 /// 17)", "dispatch width 4 (7 fused uops)"; empty for Resource::None.
-std::string limiterText(const LoopKernel &K, const Limiter &L,
+/// `insts` are the instructions the limiter's indices refer to (a kernel's,
+/// or a view of them).
+std::string limiterText(InstructionView Insts, const Limiter &L,
                         const MachineModel &M);
 
 /// The resource or chain behind the bottleneck: limiterText of the
 /// bottleneck stage's limiter; empty when nothing is bounded.
-std::string bottleneckResource(const LoopKernel &K, const LoopReport &R,
+std::string bottleneckResource(InstructionView Insts, const LoopReport &R,
                                const MachineModel &M);
 
 /// Human report: summary, bounds, per-instruction port pressure table,
