@@ -66,6 +66,18 @@ RemarkKinds remarkKinds(const MachineFunction &MF) {
   return Kinds;
 }
 
+const RemarkKinds &RemarkKindsCache::get(const MachineFunction &MF) {
+  const LLVMContext &Ctx = MF.getFunction().getContext();
+  const void *H = Ctx.getDiagHandlerPtr(), *S = Ctx.getLLVMRemarkStreamer();
+  if (!Valid || H != Handler || S != Streamer) {
+    Kinds = remarkKinds(MF);
+    Handler = H;
+    Streamer = S;
+    Valid = true;
+  }
+  return Kinds;
+}
+
 void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
                  const LoopReport &R, const ModelChoice &Model, unsigned Detail,
                  const LoopRole &Role, const RemarkKinds &Kinds) {
