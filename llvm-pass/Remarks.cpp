@@ -51,8 +51,13 @@ std::string loopWords(const LoopBody &Body) {
 }
 
 std::string blockLabel(const MachineBasicBlock &MBB) {
-  return fmt::format(".LBB{}_{}", MBB.getParent()->getFunctionNumber(),
-                     MBB.getNumber());
+  // Once per loop: concatenated, not formatted (fmt::format took 790
+  // instructions a label, issue 20).
+  std::string Label = ".LBB";
+  Label += std::to_string(MBB.getParent()->getFunctionNumber());
+  Label += '_';
+  Label += std::to_string(MBB.getNumber());
+  return Label;
 }
 
 RemarkKinds remarkKinds(const MachineFunction &MF) {
