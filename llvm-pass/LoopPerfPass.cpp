@@ -225,6 +225,8 @@ bool LoopPerfPass::doInitialization(Module &M) {
   JsonLoops = Json::array();
   Memo = std::make_unique<LoopMemo>();
   LastChoice = LastModelChoice();
+  Kinds.reset();
+  ShapesFor = nullptr;
   // No exception leaves the plugin (it would abort the compiler): a failure
   // here turns loopperf off for the module, with a warning.
   try {
@@ -271,14 +273,15 @@ bool LoopPerfPass::doFinalization(Module &M) {
   return Changed;
 }
 
-bool LoopPerfPass::wanted(const MachineFunction &MF) const {
+bool LoopPerfPass::wanted(const MachineFunction &MF) {
   if (Opts.Off)
     return false;
   if (!Opts.JsonFile.empty())
     return true;
-  const LLVMContext &Ctx = MF.getFunction().getContext();
-  return Ctx.getLLVMRemarkStreamer() ||
-         Ctx.getDiagHandlerPtr()->isAnyRemarkEnabled(PassName);
+  // A remarks file, or the handler takes some kind of loopperf's remarks
+  // (DiagnosticHandler::isAnyRemarkEnabled).
+  const RemarkKinds &K = Kinds.get(MF);
+  return K.Streamer || K.Summary || K.Advice || K.Detail;
 }
 
 bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
@@ -372,9 +375,13 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
                      "no instruction printer for " + TT.str());
   // The printers are made alike for every function of a subtarget, so the
   // shapes' form keys are shared by all of them (ShapeCache).
+  if (ShapesFor != &MF.getSubtarget()) {
+    ShapesFor = &MF.getSubtarget();
+    Shapes = &llvmmc::ShapeCache::forSubtarget(*ShapesFor);
+  }
   llvmmc::MCInstTranslator Translator(
       *TM.getMCInstrInfo(), *TM.getMCRegisterInfo(), MF.getSubtarget(), *Att,
-      Intel.get(), &llvmmc::ShapeCache::forSubtarget(MF.getSubtarget()));
+      Intel.get(), Shapes);
   MachineLowering Lowering(MF);
 
   // Reordering first, so that every report below describes the code as
@@ -438,7 +445,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
     for (size_t I = 0; I < Loops.size(); ++I)
       addFrequencies(Facts[I], *Loops[I], *MBFI, MBPI);
   std::vector<LoopRole> Roles = assignLoopRoles(Facts);
-  const RemarkKinds Kinds = remarkKinds(MF);
+  const RemarkKinds &Received = Kinds.get(MF);
 
   for (size_t I = 0; I < Loops.size(); ++I) {
     LoopBody &Body = Bodies[I];
@@ -499,7 +506,7 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
                           Body.Loc ? Body.Loc.getLine() : 0u);
         setLoopRole(Loop, Roles[I]);
       }
-      emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I], Kinds);
+      emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I], Received);
       if (!Opts.JsonFile.empty())
         JsonLoops.push_back(std::move(Loop));
       // Done with both: moved, not copied, into the memo.

@@ -9,6 +9,7 @@
 
 #include "ModelChoice.h"
 #include "Options.h"
+#include "Remarks.h"
 
 #include "loopperf/Json.h"
 
@@ -17,6 +18,14 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class MCSubtargetInfo;
+}
+
+namespace loopperf::llvmmc {
+class ShapeCache;
+}
 
 namespace loopperf::llvmpass {
 
@@ -42,7 +51,7 @@ public:
   bool doFinalization(llvm::Module &M) override;
 
 private:
-  bool wanted(const llvm::MachineFunction &MF) const;
+  bool wanted(const llvm::MachineFunction &MF);
   /// Reorders loops when asked (Reorder.h), then, with `Reports`, analyses
   /// and reports every innermost loop. True when the code changed.
   bool analyseFunction(llvm::MachineFunction &MF, bool Reports);
@@ -51,6 +60,13 @@ private:
   PassOptions Opts;
   std::unique_ptr<ModelChooser> Models;
   LastModelChoice LastChoice;
+  /// Which remarks are received, asked once per module (Remarks.h).
+  RemarkKindsCache Kinds;
+  /// The last function's subtarget and its ShapeCache::forSubtarget (whose
+  /// key is a string built and hashed): subtargets live as long as the
+  /// TargetMachine, which outlives this pass's module.
+  const llvm::MCSubtargetInfo *ShapesFor = nullptr;
+  llvmmc::ShapeCache *Shapes = nullptr;
   /// The kernels and reports of this module's loops, for the loops that
   /// repeat one (LoopMemo.h).
   std::unique_ptr<LoopMemo> Memo;

@@ -50,6 +50,22 @@ struct RemarkKinds {
 };
 RemarkKinds remarkKinds(const llvm::MachineFunction &MF);
 
+/// remarkKinds, asked again only when the context's diagnostic handler or
+/// remarks streamer is another object than last time (clang sets both once
+/// for the module): the handler's regular expressions cost about 6,000
+/// instructions per function (issue 20). reset() forgets the answer (a new
+/// module: a handler at the address of a destroyed one is another handler).
+class RemarkKindsCache {
+public:
+  const RemarkKinds &get(const llvm::MachineFunction &MF);
+  void reset() { Valid = false; }
+
+private:
+  bool Valid = false;
+  const void *Handler = nullptr, *Streamer = nullptr;
+  RemarkKinds Kinds;
+};
+
 /// The summary, and with Detail >= 1 the detail remark (Detail >= 2: and
 /// one remark per instruction), of the kinds in `Kinds`. The summary ends
 /// with the loop's role (arguments Role, Block, Share; loopperf/LoopRole.h).

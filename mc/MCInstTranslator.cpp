@@ -461,13 +461,25 @@ bool MCInstTranslator::instKey(const MCInst &MI, KeyKind Kind, std::string &Key,
     }
     return true;
   };
+  // An x86 memory reference's displacement prints as a number inside the
+  // operand ("-64(%rsi)", "(%rsi)", a bare "8"): its value changes no
+  // operand class, mnemonic or access width, so a shape leaves it out (an
+  // unrolled loop's accesses differ only there).
+  std::optional<unsigned> Disp;
+  if (!Exact && X86)
+    if (std::optional<unsigned> Mem =
+            memoryOperandIndex(MII.get(MI.getOpcode()), MI))
+      Disp = *Mem + MemDisp;
   Key.clear();
   Key.reserve(64);
   Raw(MI.getOpcode());
   Raw(MI.getFlags());
   Raw(MI.getNumOperands());
-  for (const MCOperand &Op : MI) {
-    if (Op.isReg()) {
+  for (unsigned K = 0; K < MI.getNumOperands(); ++K) {
+    const MCOperand &Op = MI.getOperand(K);
+    if (K == Disp && Op.isImm()) {
+      Key += 'D';
+    } else if (Op.isReg()) {
       if (!Op.getReg()) {
         Key += 'z';
       } else if (Exact) {

@@ -45,8 +45,10 @@ std::string foldSpaces(const std::string &Text);
 /// What the printing of an x86 MCInst decides that depends only on the
 /// instruction's shape: its opcode, MCInst flags, and per operand the
 /// register's operand class ("xmm", "r64"; x87 and unclassed registers by
-/// identity), the immediate's value, or the expression's form (a symbol of
-/// a plain name stands for any other). Two MCInsts of one shape print the
+/// identity), the immediate's value (not a memory reference's displacement:
+/// the number printed inside the operand decides nothing), or the
+/// expression's form (a symbol of a plain name stands for any other). Two
+/// MCInsts of one shape print the
 /// same mnemonic and the same operand classes, so the form key, the
 /// mnemonic and the memory width (from the Intel printing) are computed and
 /// parsed once per shape, not per instruction (issue 20). Results are
@@ -170,7 +172,8 @@ private:
   /// translate() without the cache of whole instructions.
   Instruction translateUncached(const llvm::MCInst &Inst) const;
   enum class KeyKind {
-    Shape, ///< registers by class, plain symbol names alike (Facts)
+    Shape, ///< registers by class, plain symbol names and displacements
+           ///< alike (Facts)
     Exact, ///< registers by identity, every symbol name (instructions)
   };
   /// The key of `Inst` in the ShapeCache; false when an operand has none
