@@ -83,7 +83,7 @@ const LineFacts &lineFacts(const std::string &Line) {
 /// expand_location(Loc), the last one remembered: a loop's insns mostly
 /// share their neighbours' locations (line maps only grow, so a location
 /// always expands the same way).
-const expanded_location &expandedLocation(location_t Loc) {
+expanded_location expandedLocation(location_t Loc) {
   static location_t Last = UNKNOWN_LOCATION;
   static expanded_location Expanded = {};
   static bool Valid = false;
@@ -96,7 +96,7 @@ const expanded_location &expandedLocation(location_t Loc) {
 }
 
 std::string lineOf(rtx_insn *Insn) {
-  const expanded_location &Xl = expandedLocation(INSN_LOCATION(Insn));
+  const expanded_location Xl = expandedLocation(INSN_LOCATION(Insn));
   return Xl.line ? " at line " + std::to_string(Xl.line) : std::string();
 }
 
@@ -104,7 +104,7 @@ SourceLoc sourceLoc(location_t Loc) {
   SourceLoc S;
   if (Loc == UNKNOWN_LOCATION)
     return S;
-  const expanded_location &Xl = expandedLocation(Loc);
+  const expanded_location Xl = expandedLocation(Loc);
   if (Xl.file)
     S.File = Xl.file;
   S.Line = Xl.line;
@@ -184,7 +184,7 @@ rtx_insn *locationInsn(class loop *L, const char *FunctionFile) {
     FOR_BB_INSNS(Body[I], Insn) {
       if (!NONDEBUG_INSN_P(Insn) || INSN_LOCATION(Insn) == UNKNOWN_LOCATION)
         continue;
-      const expanded_location &Xl = expandedLocation(INSN_LOCATION(Insn));
+      const expanded_location Xl = expandedLocation(INSN_LOCATION(Insn));
       if (!Xl.file || !FunctionFile ||
           std::strcmp(Xl.file, FunctionFile) != 0 || !Xl.line)
         continue;
