@@ -483,10 +483,14 @@ Simulator::Simulator(const SimInput &In, unsigned TimelineIterations, bool Full)
   // A port choice that compares scores (a demand with two or more ports
   // of positive share; allocatePorts) depends on the whole history of
   // the instruction's port uses, which grows without bound: the state of
-  // such a loop is not finite, and it repeats only if that history comes
-  // round in proportion to the shares, which the loops measured never do
-  // (the mixed bodies of loopperf-bench-engine on znver5 have 9 to 78
-  // such demands). Those loops keep the delta rule.
+  // such a loop is not finite. Kept relative to the shares (the uses
+  // modulo steps in proportion to them, where that is exact) it comes
+  // round in about half of the loops measured, but checking it after
+  // every iteration costs more than it saves, and none of the loops the
+  // delta rule is fooled on is among them (bench/results/
+  // engine-speed-znver5.md, "relative port uses"; the mixed bodies of
+  // loopperf-bench-engine on znver5 have 9 to 78 such demands). Those
+  // loops keep the delta rule.
   for (unsigned Node = 0; Node < V && !In.UnlimitedPorts && StateCheck; ++Node)
     for (unsigned K = Nodes[Node].FirstDemand; K < Nodes[Node].EndDemand; ++K) {
       unsigned Shared = 0;
