@@ -19,6 +19,7 @@
 #include "loopperf/X86.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -275,11 +276,13 @@ std::string calleeOf(const MCInst &MI, const MCInstrDesc &D) {
 
 std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer,
                      const MCSubtargetInfo &STI) {
-  std::string Out;
-  raw_string_ostream OS(Out);
+  // The printer writes a line in a dozen small pieces: into a buffer on
+  // the stack, then one string (a std::string grew and was copied for
+  // them).
+  SmallString<128> Out;
+  raw_svector_ostream OS(Out);
   Printer.printInst(&Inst, /*Address=*/0, /*Annot=*/"", STI, OS);
-  OS.flush();
-  return Out;
+  return std::string(Out.str());
 }
 
 std::string foldSpaces(const std::string &Text) {

@@ -164,9 +164,9 @@ private:
   Instruction translateAArch64(const llvm::MCInst &Inst) const;
   /// add/sub/inc/dec/lea/mov of a GPR by constants (Instruction::Update).
   /// `Name`: the opcode's name (MCInstrInfo::getName).
-  std::optional<ConstantUpdate>
-  x86ConstantUpdate(const llvm::MCInst &MI, const llvm::MCInstrDesc &D,
-                    llvm::StringRef Name) const;
+  std::optional<ConstantUpdate> x86ConstantUpdate(const llvm::MCInst &MI,
+                                                  const llvm::MCInstrDesc &D,
+                                                  llvm::StringRef Name) const;
   /// An MC register's facts, computed once per register and cache.
   const ShapeCache::Register &reg(llvm::MCRegister Reg) const;
   const x86::RegInfo &regInfo(llvm::MCRegister Reg) const {
