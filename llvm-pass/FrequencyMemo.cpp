@@ -1,6 +1,8 @@
 // FrequencyMemo.cpp - see FrequencyMemo.h.
 #include "FrequencyMemo.h"
 
+#include "LoopMemo.h"
+
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineBranchProbabilityInfo.h"
@@ -10,18 +12,6 @@
 using namespace llvm;
 
 namespace loopperf::llvmpass {
-namespace {
-
-uint64_t hashWords(const std::vector<uint64_t> &W) {
-  uint64_t H = 0xcbf29ce484222325ull;
-  for (uint64_t V : W) {
-    H = (H ^ V) * 0x9e3779b97f4a7c15ull;
-    H ^= H >> 29;
-  }
-  return H;
-}
-
-} // namespace
 
 void FrequencyMemo::prepare(const MachineFunction &MF,
                             const MachineLoopInfo &LI) {
