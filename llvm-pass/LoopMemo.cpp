@@ -146,6 +146,8 @@ private:
   ArrayRef<const MachineBasicBlock *> Blocks;
 };
 
+} // namespace
+
 uint64_t hashWords(const std::vector<uint64_t> &W) {
   uint64_t H = 0xcbf29ce484222325ull;
   for (uint64_t V : W) {
@@ -154,8 +156,6 @@ uint64_t hashWords(const std::vector<uint64_t> &W) {
   }
   return H;
 }
-
-} // namespace
 
 bool LoopMemo::key(const MachineLoop &L, const MachineModel &Model,
                    LoopKey &Out) {

@@ -52,6 +52,10 @@ struct MachineModel;
 
 namespace loopperf::llvmpass {
 
+/// A 64-bit hash of a memo's key words (LoopMemo, FrequencyMemo); not a
+/// stable format: equal words give equal hashes within one process.
+uint64_t hashWords(const std::vector<uint64_t> &W);
+
 /// A loop's machine code as LoopMemo keys it.
 struct LoopKey {
   std::vector<uint64_t> Words;

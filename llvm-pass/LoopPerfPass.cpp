@@ -1,6 +1,7 @@
 // LoopPerfPass.cpp - see LoopPerfPass.h.
 #include "LoopPerfPass.h"
 
+#include "FrequencyMemo.h"
 #include "LoopBody.h"
 #include "LoopMemo.h"
 #include "MCInstTranslator.h"
@@ -224,6 +225,7 @@ bool LoopPerfPass::doInitialization(Module &M) {
   bool Changed = Displaced && Displaced->doInitialization(M);
   JsonLoops = Json::array();
   Memo = std::make_unique<LoopMemo>();
+  Frequencies = std::make_unique<FrequencyMemo>();
   LastChoice = LastModelChoice();
   Kinds.reset();
   ShapesFor = nullptr;
@@ -250,7 +252,9 @@ bool LoopPerfPass::doFinalization(Module &M) {
     M.getContext().diagnose(SettingsWarning(
         "memo: " + std::to_string(Memo->hits()) + " of " +
         std::to_string(Memo->lookups()) + " single-path loops reused, " +
-        std::to_string(Memo->size()) + " remembered"));
+        std::to_string(Memo->size()) + " remembered; frequencies of " +
+        std::to_string(Frequencies->hits()) + " of " +
+        std::to_string(Frequencies->lookups()) + " functions reused"));
   if (!Opts.Off && !Opts.JsonFile.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(Opts.JsonFile, EC, sys::fs::OF_Text);
@@ -439,11 +443,21 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
                               Hits[I] ? Hits[I]->Kernel.ElementsPerIteration
                                       : Bodies[I].Kernel.ElementsPerIteration));
   }
-  if (!MBFI && sharesReported(Facts))
-    MBFI.emplace(MF, MBPI, LI);
-  if (MBFI)
+  if (!MBFI && sharesReported(Facts) && Opts.Memo) {
+    // Without an entry count only the headers' frequencies are read: from
+    // the memo when the graph repeats an earlier function's
+    // (FrequencyMemo.h).
+    Frequencies->prepare(MF, LI);
     for (size_t I = 0; I < Loops.size(); ++I)
-      addFrequencies(Facts[I], *Loops[I], *MBFI, MBPI);
+      Facts[I].Frequency =
+          static_cast<double>(Frequencies->frequency(*Loops[I]->getHeader()));
+  } else {
+    if (!MBFI && sharesReported(Facts))
+      MBFI.emplace(MF, MBPI, LI);
+    if (MBFI)
+      for (size_t I = 0; I < Loops.size(); ++I)
+        addFrequencies(Facts[I], *Loops[I], *MBFI, MBPI);
+  }
   std::vector<LoopRole> Roles = assignLoopRoles(Facts);
   const RemarkKinds &Received = Kinds.get(MF);
 

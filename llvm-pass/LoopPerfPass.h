@@ -29,6 +29,7 @@ class ShapeCache;
 
 namespace loopperf::llvmpass {
 
+class FrequencyMemo;
 class LoopMemo;
 
 class LoopPerfPass : public llvm::MachineFunctionPass {
@@ -70,6 +71,9 @@ private:
   /// The kernels and reports of this module's loops, for the loops that
   /// repeat one (LoopMemo.h).
   std::unique_ptr<LoopMemo> Memo;
+  /// The block frequencies of this module's control flow graphs, for the
+  /// functions that repeat one (FrequencyMemo.h).
+  std::unique_ptr<FrequencyMemo> Frequencies;
   /// One loopJson object per analysed loop, with its source location.
   Json JsonLoops = Json::array();
 };

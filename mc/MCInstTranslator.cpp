@@ -19,6 +19,7 @@
 #include "loopperf/X86.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -110,7 +111,13 @@ void appendUnits(std::vector<RegUnit> &To, const std::vector<RegUnit> &From) {
 /// digits and operand form ("ADD64ri32" -> ADD, 64, ri32; "LEA64_32r" ->
 /// LEA, 64_32, r; "INC32r_NF" -> INC, 32, r). False for anything else.
 bool splitX86Opcode(StringRef Name, StringRef &Op, StringRef &Form) {
-  for (StringRef O : {"ADD", "SUB", "INC", "DEC", "LEA", "MOV", "SHL", "IMUL"})
+  // Most opcodes start with none of the operations' letters (VFMADD...,
+  // CMP, JCC): rejected before the names are compared.
+  if (Name.empty() || !StringRef("ASIDLM").contains(Name.front()))
+    return false;
+  static constexpr StringLiteral Ops[] = {"ADD", "SUB", "INC", "DEC",
+                                          "LEA", "MOV", "SHL", "IMUL"};
+  for (StringRef O : Ops)
     if (Name.starts_with(O)) {
       StringRef Rest = Name.drop_front(O.size());
       size_t Digits = Rest.find_first_not_of("0123456789_");
@@ -269,11 +276,13 @@ std::string calleeOf(const MCInst &MI, const MCInstrDesc &D) {
 
 std::string printRaw(const MCInst &Inst, MCInstPrinter &Printer,
                      const MCSubtargetInfo &STI) {
-  std::string Out;
-  raw_string_ostream OS(Out);
+  // The printer writes a line in a dozen small pieces: into a buffer on
+  // the stack, then one string (a std::string grew and was copied for
+  // them).
+  SmallString<128> Out;
+  raw_svector_ostream OS(Out);
   Printer.printInst(&Inst, /*Address=*/0, /*Annot=*/"", STI, OS);
-  OS.flush();
-  return Out;
+  return std::string(Out.str());
 }
 
 std::string foldSpaces(const std::string &Text) {
@@ -521,10 +530,10 @@ bool MCInstTranslator::instKey(const MCInst &MI, KeyKind Kind, std::string &Key,
 }
 
 std::optional<ConstantUpdate>
-MCInstTranslator::x86ConstantUpdate(const MCInst &MI,
-                                    const MCInstrDesc &D) const {
+MCInstTranslator::x86ConstantUpdate(const MCInst &MI, const MCInstrDesc &D,
+                                    StringRef Name) const {
   StringRef Op, Form;
-  if (!splitX86Opcode(MII.getName(MI.getOpcode()), Op, Form))
+  if (!splitX86Opcode(Name, Op, Form))
     return std::nullopt;
   auto Gpr = [&](const MCOperand &O) -> const x86::RegInfo * {
     if (!O.isReg() || !O.getReg())
@@ -673,7 +682,8 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   const bool VexOrEvex = !I.Mnemonic.empty() && I.Mnemonic[0] == 'v';
   const StringRef Mnemonic(I.Mnemonic);
 
-  std::vector<MCRegister> Defs, Uses, AddrRegs;
+  // On the stack: an x86 instruction names a handful of registers.
+  SmallVector<MCRegister, 8> Defs, Uses, AddrRegs;
   for (unsigned K = 0; K < MI.getNumOperands(); ++K) {
     const MCOperand &Op = MI.getOperand(K);
     if (!Op.isReg() || !Op.getReg())
@@ -683,7 +693,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     (K < D.getNumDefs() ? Defs : Uses).push_back(Op.getReg());
   }
   const size_t ExplicitDefs = Defs.size();
-  std::vector<MCRegister> ExplicitUses = Uses;
+  const SmallVector<MCRegister, 8> ExplicitUses = Uses;
 
   if (Mem) {
     const MCOperand &Base = MI.getOperand(*Mem + MemBase);
@@ -762,6 +772,10 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
     F.FlagsKnown = true;
   }
 
+  // One allocation each, not one per doubling (a zmm register is four
+  // units, EFLAGS up to six).
+  I.Reads.reserve(16);
+  I.Writes.reserve(16);
   std::vector<RegUnit> MergeReads;
   for (MCRegister Reg : Defs) {
     if (IsFlags(Reg)) {
@@ -813,7 +827,7 @@ Instruction MCInstTranslator::translateX86(const MCInst &MI) const {
   sortUniqueUnits(I.AddrReads);
   sortUniqueUnits(I.Writes);
 
-  I.Update = x86ConstantUpdate(MI, D);
+  I.Update = x86ConstantUpdate(MI, D, I.LlvmOpcode);
   I.UntypedData = isUntypedMove(I);
   I.ElementBytes = x86ElementBytes(I);
   return I;

@@ -14,6 +14,7 @@
 #include "loopperf/Kernel.h"
 #include "loopperf/X86.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCRegister.h"
 
 #include <memory>
@@ -162,8 +163,10 @@ private:
   Instruction translateX86(const llvm::MCInst &Inst) const;
   Instruction translateAArch64(const llvm::MCInst &Inst) const;
   /// add/sub/inc/dec/lea/mov of a GPR by constants (Instruction::Update).
-  std::optional<ConstantUpdate>
-  x86ConstantUpdate(const llvm::MCInst &MI, const llvm::MCInstrDesc &D) const;
+  /// `Name`: the opcode's name (MCInstrInfo::getName).
+  std::optional<ConstantUpdate> x86ConstantUpdate(const llvm::MCInst &MI,
+                                                  const llvm::MCInstrDesc &D,
+                                                  llvm::StringRef Name) const;
   /// An MC register's facts, computed once per register and cache.
   const ShapeCache::Register &reg(llvm::MCRegister Reg) const;
   const x86::RegInfo &regInfo(llvm::MCRegister Reg) const {
