@@ -177,14 +177,15 @@ bool insnKey(rtx_insn *Insn, InsnKeyWords &Key, int &Label) {
   const int Code = recog_memoized(Insn);
   if (Code < 0)
     return false;
-  extract_constrain_insn_cached(Insn);
+  // The whole pattern, not the operands recog would extract: they are its
+  // parts (the rest is the define_insn's, fixed by the code), and the
+  // alternative constrain chooses is a function of them and of the
+  // enabled alternatives (the target options). An insn seen before is not
+  // extracted (extract_constrain_insn_cached: 1,000 instructions).
   put(Key, Code);
-  put(Key, which_alternative);
   put(Key, singleSetIndex(Insn));
-  put(Key, recog_data.n_operands);
-  for (int I = 0; I < recog_data.n_operands; ++I)
-    if (!putRtx(Key, recog_data.operand[I], Jump ? &Label : nullptr))
-      return false;
+  if (!putRtx(Key, PATTERN(Insn), Jump ? &Label : nullptr))
+    return false;
   return !Jump || Label >= 0;
 }
 

@@ -2,10 +2,10 @@
 //
 // What the plugin makes of an insn (InsnText: its assembler text;
 // InsnEffects: its registers, memory and constant update) is a function of
-// its recognised pattern (INSN_CODE and the operands recog extracted: the
-// rest of a define_insn's pattern is fixed), the alternative constrain
-// chose, which set single_set takes (it skips a set whose register a
-// REG_UNUSED note names), and the options the output functions and insn
+// its recognised pattern (INSN_CODE and the pattern; the alternative
+// constrain chooses follows from the pattern's operands and the enabled
+// alternatives), which set single_set takes (it skips a set whose register
+// a REG_UNUSED note names), and the options the output functions and insn
 // attributes test (the function's target and optimisation nodes, whether
 // it is optimised for size, crtl->maybe_hot_insn_p). insnKey writes those
 // as words: two insns with equal keys translate alike, but for their
@@ -41,12 +41,13 @@ InsnKeyWords functionKey();
 /// the insn is not keyed: a call (its output reads the callee's
 /// attributes), a jump but one to a single label (when the target prints
 /// neither branch hints nor notrack prefixes), an insn not recognised, or
-/// one with an operand the key does not describe exactly (an x87 register,
-/// whose output reads REG_DEAD notes, a label outside a jump, an rtx code
-/// with fields other than expressions, vectors and integers). A jump's
+/// one whose pattern holds what the key does not describe exactly (an x87
+/// register, whose output reads REG_DEAD notes, a label outside a jump, a
+/// second label, an rtx code with fields other than expressions, vectors
+/// and integers). A jump's
 /// label is not in its key: its number is set in `Label` (else -1), and
-/// its text names it as labelName(Label). Recognises and extracts the
-/// insn (recog_data).
+/// its text names it as labelName(Label). Recognises the insn
+/// (recog_memoized), does not extract it.
 bool insnKey(rtx_insn *Insn, InsnKeyWords &Key, int &Label);
 
 /// The name GCC prints for code label `Number` (%l): ".L5".
