@@ -13,6 +13,7 @@
 #include "RtlKernel.h"
 
 #include "InsnEffects.h"
+#include "InsnKey.h"
 #include "InsnText.h"
 
 #include "loopperf/ElementCount.h"
@@ -210,6 +211,158 @@ rtx_insn *locationInsn(class loop *L, const char *FunctionFile) {
   return nullptr;
 }
 
+/// The instructions `Insn` assembles to (its source location left unset),
+/// appended to `Out`; false with `Why` when it cannot be analysed.
+bool translateInsn(rtx_insn *Insn, std::vector<std::string> &Lines,
+                   std::vector<Instruction> &Out, std::string &Why) {
+  if (!insnAssemblerLines(Insn, Lines, Why)) {
+    Why += lineOf(Insn);
+    return false;
+  }
+  if (Lines.empty())
+    return true;
+  // Several lines from one template all carry the insn's registers: the
+  // RTL does not say which of them reads or writes what. The effects start
+  // with the first line's mnemonic and form key; the other lines get
+  // their own below.
+  Instruction Effects;
+  const LineFacts &First = lineFacts(Lines.front());
+  Effects.Mnemonic = First.Mnemonic;
+  Effects.FormKey = First.FormKey;
+  describeInsnEffects(Insn, Effects);
+  // The RTL does not say which line of a multi-line template makes the
+  // register change: none of them is a known constant update.
+  if (Lines.size() > 1)
+    Effects.Update.reset();
+  for (size_t L = 0; L < Lines.size(); ++L) {
+    // The last line takes the effects, the others a copy.
+    Instruction Inst =
+        L + 1 < Lines.size() ? Instruction(Effects) : std::move(Effects);
+    if (L > 0) {
+      const LineFacts &Facts = lineFacts(Lines[L]);
+      Inst.Mnemonic = Facts.Mnemonic;
+      Inst.FormKey = Facts.FormKey;
+    }
+    Inst.Text = std::move(Lines[L]);
+    if (CALL_P(Insn)) {
+      // Analysed without its callee: the engine marks the prediction a
+      // lower bound and names the callee (LoopReport::LowerBound).
+      Inst.IsCall = true;
+      Inst.Callee = calleeName(Insn);
+    }
+    if (JUMP_P(Insn)) {
+      Inst.IsBranch = true;
+      Inst.IsConditional = any_condjump_p(Insn);
+      Inst.IsReturn = ANY_RETURN_P(PATTERN(Insn)) || returnjump_p(Insn);
+    }
+    Out.push_back(std::move(Inst));
+  }
+  return true;
+}
+
+/// Where `Text` names label `Name` as a whole word (not a part of a longer
+/// name), from `Pos` on: its position, or npos.
+size_t labelAt(std::string_view Text, std::string_view Name, size_t Pos = 0) {
+  auto NamePart = [](char C) {
+    return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'z') ||
+           (C >= 'A' && C <= 'Z') || C == '_' || C == '.' || C == '$';
+  };
+  for (size_t At = Text.find(Name, Pos); At != Text.npos;
+       At = Text.find(Name, At + 1)) {
+    const size_t End = At + Name.size();
+    if ((At == 0 || !NamePart(Text[At - 1])) &&
+        (End == Text.size() || !NamePart(Text[End])))
+      return At;
+  }
+  return Text.npos;
+}
+
+/// Whether the lines of `Insts` name label `Name` exactly once.
+bool namesLabelOnce(const std::vector<Instruction> &Insts,
+                    const std::string &Name) {
+  unsigned Found = 0;
+  for (const Instruction &I : Insts)
+    for (size_t At = labelAt(I.Text, Name); At != std::string::npos;
+         At = labelAt(I.Text, Name, At + 1))
+      ++Found;
+  return Found == 1;
+}
+
+/// One insn's instructions as KnownInsns gives them: `Insts` names label
+/// `From` where the insn jumps to `To` (else both are -1); `Owned`: they
+/// are not remembered, the caller may move from them.
+struct Translation {
+  std::vector<Instruction> *Insts = nullptr;
+  bool Owned = false;
+  int From = -1, To = -1;
+};
+
+/// The translations of insns by their keys (InsnKey.h), kept across the
+/// compilation: a unit's loops repeat their steps, compares, loads, stores
+/// and branches, and an insn seen before is neither printed nor walked
+/// again (cc1 compiles on one thread). A jump's is kept with the label it
+/// names, which must appear once in its text. At most `MaxInsns` insns are
+/// kept.
+class KnownInsns {
+public:
+  static constexpr size_t MaxInsns = 1 << 13;
+
+  /// `Insn`'s translation, remembered when `Insn` is keyed; no instructions
+  /// when it cannot be analysed (`Why`). They live until the next call.
+  static Translation translate(rtx_insn *Insn, const InsnKeyWords &Context,
+                               std::string &Why) {
+    static KnownInsns Known;
+    return Known.lookUp(Insn, Context, Why);
+  }
+
+private:
+  struct Entry {
+    std::vector<Instruction> Insts;
+    int Label;
+  };
+
+  Translation lookUp(rtx_insn *Insn, const InsnKeyWords &Context,
+                     std::string &Why) {
+    Translation T;
+    Key.assign(Context.begin(), Context.end());
+    int Label = -1;
+    const bool Keyed = insnKey(Insn, Key, Label);
+    if (Keyed)
+      if (auto It = Insns.find(Key); It != Insns.end()) {
+        T.Insts = &It->second.Insts;
+        T.From = It->second.Label;
+        T.To = Label;
+        return T;
+      }
+    Fresh.clear();
+    if (!translateInsn(Insn, Lines, Fresh, Why))
+      return T;
+    if (!Keyed || Insns.size() >= MaxInsns ||
+        (Label >= 0 && !namesLabelOnce(Fresh, labelName(Label)))) {
+      T.Insts = &Fresh;
+      T.Owned = true;
+      return T;
+    }
+    T.Insts =
+        &Insns.emplace(Key, Entry{std::move(Fresh), Label}).first->second.Insts;
+    T.From = T.To = Label;
+    return T;
+  }
+
+  std::unordered_map<InsnKeyWords, Entry, InsnKeyHash> Insns;
+  InsnKeyWords Key;
+  std::vector<std::string> Lines;
+  std::vector<Instruction> Fresh;
+};
+
+/// `Text` with label `From`'s name replaced by label `To`'s; unchanged when
+/// it does not name `From`.
+void relabel(std::string &Text, int From, int To) {
+  const std::string Old = labelName(From);
+  if (const size_t At = labelAt(Text, Old); At != std::string::npos)
+    Text.replace(At, Old.size(), labelName(To));
+}
+
 /// The instructions of `blocks`, in order, appended to `out`; false with
 /// `why` when one cannot be analysed. `count`: instructions so far (the
 /// size limit).
@@ -225,7 +378,7 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
   }
 
   Out.reserve(Out.size() + Insns.size());
-  std::vector<std::string> Lines;
+  const InsnKeyWords Context = functionKey();
   for (rtx_insn *Insn : Insns) {
     rtx Pat = PATTERN(Insn);
     if (GET_CODE(Pat) == USE || GET_CODE(Pat) == CLOBBER)
@@ -234,53 +387,26 @@ bool translateBlocks(const std::vector<basic_block> &Blocks,
       Why = "the loop contains inline asm" + lineOf(Insn);
       return false;
     }
-    if (!insnAssemblerLines(Insn, Lines, Why)) {
-      Why += lineOf(Insn);
+    const Translation T = KnownInsns::translate(Insn, Context, Why);
+    std::vector<Instruction> *Insts = T.Insts;
+    if (!Insts)
       return false;
-    }
-    if (Lines.empty())
+    if (Insts->empty())
       continue;
-    // Several lines from one template all carry the insn's registers: the
-    // RTL does not say which of them reads or writes what. The effects start
-    // with the first line's mnemonic and form key; the other lines get
-    // their own below.
-    Instruction Effects;
-    const LineFacts &First = lineFacts(Lines.front());
-    Effects.Mnemonic = First.Mnemonic;
-    Effects.FormKey = First.FormKey;
-    describeInsnEffects(Insn, Effects);
-    Effects.Loc = sourceLoc(INSN_LOCATION(Insn));
-    // The RTL does not say which line of a multi-line template makes the
-    // register change: none of them is a known constant update.
-    if (Lines.size() > 1)
-      Effects.Update.reset();
-    if (Count + Lines.size() > MaxInstructions) {
+    if (Count + Insts->size() > MaxInstructions) {
       Why = "the loop body has more than " + std::to_string(MaxInstructions) +
             " instructions (-fplugin-arg-loopperf-max-instructions=N)";
       return false;
     }
-    for (size_t L = 0; L < Lines.size(); ++L) {
-      // The last line takes the effects, the others a copy.
-      Instruction Inst =
-          L + 1 < Lines.size() ? Instruction(Effects) : std::move(Effects);
-      if (L > 0) {
-        const LineFacts &Facts = lineFacts(Lines[L]);
-        Inst.Mnemonic = Facts.Mnemonic;
-        Inst.FormKey = Facts.FormKey;
-      }
-      Inst.Text = std::move(Lines[L]);
-      if (CALL_P(Insn)) {
-        // Analysed without its callee: the engine marks the prediction a
-        // lower bound and names the callee (LoopReport::LowerBound).
-        Inst.IsCall = true;
-        Inst.Callee = calleeName(Insn);
-      }
-      if (JUMP_P(Insn)) {
-        Inst.IsBranch = true;
-        Inst.IsConditional = any_condjump_p(Insn);
-        Inst.IsReturn = ANY_RETURN_P(PATTERN(Insn)) || returnjump_p(Insn);
-      }
-      Out.push_back(std::move(Inst));
+    const SourceLoc Loc = sourceLoc(INSN_LOCATION(Insn));
+    for (Instruction &Inst : *Insts) {
+      if (T.Owned)
+        Out.push_back(std::move(Inst));
+      else
+        Out.push_back(Inst);
+      Out.back().Loc = Loc;
+      if (T.From != T.To)
+        relabel(Out.back().Text, T.From, T.To);
       ++Count;
     }
   }
