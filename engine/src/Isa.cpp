@@ -4,8 +4,10 @@
 #include "loopperf/AArch64.h"
 #include "loopperf/X86.h"
 
+#include <array>
+#include <atomic>
+#include <mutex>
 #include <stdexcept>
-#include <unordered_set>
 #include <vector>
 
 namespace loopperf {
@@ -58,6 +60,10 @@ ReductionKind aarch64Reduction(std::string_view M) {
   return ReductionKind::None;
 }
 
+std::vector<RegUnit> x86UnitsOfRegister(std::string_view Name) {
+  return x86::lookupRegister(Name).Units;
+}
+
 constexpr IsaTraits X86{"x86-64",
                         x86::isVectorUnit,
                         x86::isGprUnit,
@@ -68,7 +74,8 @@ constexpr IsaTraits X86{"x86-64",
                         x86FlagWrites,
                         x86::isZeroIdiomMnemonic,
                         x86::isEliminableMoveMnemonic,
-                        x86::reductionOperation};
+                        x86::reductionOperation,
+                        x86UnitsOfRegister};
 constexpr IsaTraits AArch64{"aarch64",
                             aarch64::isVectorUnit,
                             aarch64::isGprUnit,
@@ -79,36 +86,81 @@ constexpr IsaTraits AArch64{"aarch64",
                             aarch64Flags,
                             aarch64ZeroIdiom,
                             aarch64EliminableMove,
-                            aarch64Reduction};
+                            aarch64Reduction,
+                            aarch64::unitsOfRegister};
 
-/// Per-ISA tables, filled on first use (thread-safe static init). The
-/// register-name sets are hashed (a lookup per memory operand's index on
-/// the analysis path, issue 20); their views point into `names`, which is
-/// never resized after construction.
-struct Tables {
-  std::vector<std::string> Names;
-  std::unordered_set<std::string_view> Gprs, Vectors;
+/// Per-ISA register names, each filled on its first use: a compile names a
+/// few register units, so naming all of them up front (with the sets of
+/// general-purpose and vector names, 0.11 M instructions per process,
+/// issue 20) is not done. Safe for threads: a name is filled under the
+/// mutex and published by its flag (acquire/release), so a filled name
+/// costs a load to read.
+class Tables {
+public:
+  explicit Tables(const IsaTraits &Isa) : Isa(Isa) {}
 
-  explicit Tables(const IsaTraits &Isa) : Names(MaxUnits) {
-    for (unsigned U = 0; U < MaxUnits; ++U) {
-      const RegUnit R = static_cast<RegUnit>(U);
-      Names[U] = Isa.RegisterOfUnit(R);
-      if (Isa.IsGprUnit(R))
-        Gprs.insert(Names[U]);
-      if (Isa.IsVectorUnit(R))
-        Vectors.insert(Names[U]);
-    }
+  const std::string &name(RegUnit U) {
+    if (Named[U].load(std::memory_order_acquire))
+      return Names[U];
+    const std::lock_guard<std::mutex> Lock(Filling);
+    return nameLocked(U);
   }
+  bool isGpr(std::string_view Name) { return answer(Name, &Answer::Gpr); }
+  bool isVector(std::string_view Name) { return answer(Name, &Answer::Vector); }
+
+private:
+  /// Whether a name is that (registerOfUnit) of a GPR / vector unit.
+  struct Answer {
+    std::string Name;
+    bool Gpr = false, Vector = false;
+  };
+
+  /// `Name`'s answer `Which`, worked out on its first question (a compile
+  /// asks of a few address registers, many times each): whether it is the
+  /// name of one of the units of the register it names, which the ISA's
+  /// parser says, rather than a set of every GPR and vector unit's name.
+  bool answer(std::string_view Name, bool Answer::*Which) {
+    const std::lock_guard<std::mutex> Lock(Filling);
+    for (const Answer &A : Answers)
+      if (A.Name == Name)
+        return A.*Which;
+    Answer A{std::string(Name)};
+    for (RegUnit U : Isa.UnitsOfRegister(Name)) {
+      if (U >= MaxUnits || nameLocked(U) != Name)
+        continue;
+      A.Gpr = A.Gpr || Isa.IsGprUnit(U);
+      A.Vector = A.Vector || Isa.IsVectorUnit(U);
+    }
+    const bool Out = A.*Which;
+    if (Answers.size() < MaxAnswers)
+      Answers.push_back(std::move(A));
+    return Out;
+  }
+
+  /// Names[U], filled if it is not (the mutex held).
+  const std::string &nameLocked(RegUnit U) {
+    if (!Named[U].load(std::memory_order_relaxed)) {
+      Names[U] = Isa.RegisterOfUnit(U);
+      Named[U].store(true, std::memory_order_release);
+    }
+    return Names[U];
+  }
+
+  static constexpr size_t MaxAnswers = 64;
+  const IsaTraits &Isa;
+  std::mutex Filling;
+  std::array<std::string, MaxUnits> Names;
+  std::array<std::atomic<bool>, MaxUnits> Named{};
+  std::vector<Answer> Answers;
 };
 
-/// Each ISA's tables are built on its first use: a compile for one ISA
-/// never builds the other's (0.1 M instructions).
-const Tables &tablesOf(const IsaTraits &Isa) {
+/// Each ISA's tables (empty until used).
+Tables &tablesOf(const IsaTraits &Isa) {
   if (&Isa == &AArch64) {
-    static const Tables AArch64Tables(AArch64);
+    static Tables AArch64Tables(AArch64);
     return AArch64Tables;
   }
-  static const Tables X86Tables(X86);
+  static Tables X86Tables(X86);
   return X86Tables;
 }
 
@@ -116,15 +168,15 @@ const Tables &tablesOf(const IsaTraits &Isa) {
 
 const std::string &IsaTraits::unitRegister(RegUnit U) const {
   static const std::string Unknown = "?";
-  return U < MaxUnits ? tablesOf(*this).Names[U] : Unknown;
+  return U < MaxUnits ? tablesOf(*this).name(U) : Unknown;
 }
 
 bool IsaTraits::isGprRegister(std::string_view Name) const {
-  return tablesOf(*this).Gprs.count(Name) != 0;
+  return tablesOf(*this).isGpr(Name);
 }
 
 bool IsaTraits::isVectorRegister(std::string_view Name) const {
-  return tablesOf(*this).Vectors.count(Name) != 0;
+  return tablesOf(*this).isVector(Name);
 }
 
 bool IsaTraits::isDivide(const Instruction &In) const {

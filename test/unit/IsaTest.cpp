@@ -29,6 +29,44 @@ TEST(IsaTraits, RegisterNames) {
   EXPECT_FALSE(aarch64Isa().isGprRegister("rsi"));
 }
 
+TEST(IsaTraits, RegisterNamesAreTheUnitsNames) {
+  // isGprRegister / isVectorRegister answer through the ISA's register
+  // parser (UnitsOfRegister): exactly the names registerOfUnit gives the
+  // GPR / vector units (the sets the tables held before, issue 20). Every
+  // unit's name is asked: x86 has 128 GPR units (32 registers, APX's r16..
+  // r31 included, 4 units each) and 96 vector units (32, 3 units each;
+  // X86.cpp), AArch64 32 GPR units (x0..x30, sp) and 32 vector units
+  // (v0..v31; AArch64Registers.cpp).
+  for (const IsaTraits *Isa : {&x86Isa(), &aarch64Isa()}) {
+    unsigned Gprs = 0, Vectors = 0;
+    for (unsigned U = 0; U < 256; ++U) {
+      const RegUnit R = static_cast<RegUnit>(U);
+      const std::string Name = Isa->RegisterOfUnit(R);
+      EXPECT_EQ(Isa->unitRegister(R), Name);
+      bool AnyGpr = false, AnyVector = false;
+      for (unsigned V = 0; V < 256; ++V) {
+        const RegUnit W = static_cast<RegUnit>(V);
+        if (Isa->RegisterOfUnit(W) != Name)
+          continue;
+        AnyGpr = AnyGpr || Isa->IsGprUnit(W);
+        AnyVector = AnyVector || Isa->IsVectorUnit(W);
+      }
+      EXPECT_EQ(Isa->isGprRegister(Name), AnyGpr) << Isa->Name << " " << Name;
+      EXPECT_EQ(Isa->isVectorRegister(Name), AnyVector)
+          << Isa->Name << " " << Name;
+      Gprs += Isa->IsGprUnit(R);
+      Vectors += Isa->IsVectorUnit(R);
+    }
+    EXPECT_EQ(Gprs, Isa == &x86Isa() ? 128u : 32u) << Isa->Name;
+    EXPECT_EQ(Vectors, Isa == &x86Isa() ? 96u : 32u) << Isa->Name;
+  }
+  // Spellings the parser takes that no unit is named by.
+  EXPECT_FALSE(x86Isa().isGprRegister("%rsi"));
+  EXPECT_FALSE(x86Isa().isGprRegister("RSI"));
+  EXPECT_FALSE(x86Isa().isVectorRegister("ymm3"));
+  EXPECT_FALSE(aarch64Isa().isGprRegister("w1"));
+}
+
 TEST(IsaTraits, DivideOperations) {
   auto Divides = [](const IsaTraits &Isa, const char *Key) {
     Instruction In;

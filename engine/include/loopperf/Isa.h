@@ -60,8 +60,12 @@ struct IsaTraits {
   /// min/max, fadd/fmul/fmla/fmin/fmax…). Saturating and
   /// carry-propagating operations are not.
   ReductionKind (*ReductionOperation)(std::string_view Mnemonic);
+  /// The units of the register `Name` names (any spelling the ISA's
+  /// register parser takes: "eax", "zmm3", "x1"); empty when it names none.
+  std::vector<RegUnit> (*UnitsOfRegister)(std::string_view Name);
 
-  /// registerOfUnit, computed once per unit for the whole program.
+  /// registerOfUnit, computed once per unit for the whole program (on its
+  /// first use).
   const std::string &unitRegister(RegUnit U) const;
   /// Whether `name` (a MemRef base or index, a ConstantUpdate register) is a
   /// general-purpose / vector register of this ISA.
