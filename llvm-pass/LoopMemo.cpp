@@ -273,7 +273,8 @@ void LoopMemo::giveBack(Entry &E, LoopBody &Body, LoopReport &R) {
   E.Report = std::move(R);
 }
 
-void LoopMemo::remember(LoopKey &&Key, LoopBody &&Body, LoopReport &&R) {
+void LoopMemo::remember(LoopKey &&Key, LoopBody &&Body, LoopReport &&R,
+                        SummaryCoreMemo &&Summary) {
   if (Entries.size() >= MaxEntries || Body.MultiPath || !Body.Missed.empty() ||
       Body.Origins.size() != Body.Kernel.Insts.size() ||
       !AnalysisMemo::relocatable(R, Body.Kernel))
@@ -296,6 +297,7 @@ void LoopMemo::remember(LoopKey &&Key, LoopBody &&Body, LoopReport &&R) {
   E.Kernel = std::move(Body.Kernel);
   E.TakenBranches = Body.TakenBranches;
   E.Report = std::move(R);
+  E.Summary = std::move(Summary);
   Entries.emplace(Key.Hash, std::move(E));
 }
 

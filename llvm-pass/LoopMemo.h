@@ -34,6 +34,7 @@
 #pragma once
 
 #include "LoopBody.h"
+#include "Remarks.h"
 
 #include "loopperf/Report.h"
 
@@ -79,6 +80,9 @@ public:
     std::vector<unsigned> Origins;
     /// The kernel instructions whose branch label is re-derived.
     std::vector<unsigned> Relabel;
+    /// The summary's middle, worded once for every loop that reuses the
+    /// report (SummaryCoreMemo says when it is worded again).
+    SummaryCoreMemo Summary;
   };
 
   /// Keys `L` (single-path loops only: false for a loop with control flow
@@ -105,8 +109,10 @@ public:
   static void giveBack(Entry &E, LoopBody &Body, LoopReport &R);
 
   /// Remembers `Body`'s kernel (built by buildLoopBody from the loop keyed
-  /// `Key`) and its report `R`; both are moved in.
-  void remember(LoopKey &&Key, LoopBody &&Body, LoopReport &&R);
+  /// `Key`), its report `R` and the summary's middle worded for them
+  /// (`Summary`); all are moved in.
+  void remember(LoopKey &&Key, LoopBody &&Body, LoopReport &&R,
+                SummaryCoreMemo &&Summary);
 
   size_t lookups() const { return Lookups; }
   size_t hits() const { return Hits; }

@@ -520,12 +520,19 @@ bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
                           Body.Loc ? Body.Loc.getLine() : 0u);
         setLoopRole(Loop, Roles[I]);
       }
-      emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I], Received);
+      // A report the memo lends or will keep words its summary's middle
+      // once (SummaryCoreMemo).
+      SummaryCoreMemo Core;
+      emitRemarks(ORE, Body, Report, Choice, Opts.Detail, Roles[I], Received,
+                  Hits[I]    ? &Hits[I]->Summary
+                  : Remember ? &Core
+                             : nullptr);
       if (!Opts.JsonFile.empty())
         JsonLoops.push_back(std::move(Loop));
-      // Done with both: moved, not copied, into the memo.
+      // Done with all three: moved, not copied, into the memo.
       if (Remember)
-        Memo->remember(std::move(Keys[I]), std::move(Body), std::move(Report));
+        Memo->remember(std::move(Keys[I]), std::move(Body), std::move(Report),
+                       std::move(Core));
     } catch (const std::exception &E) {
       LoopBody Failed;
       Failed.Header = Loops[I]->getHeader();

@@ -83,9 +83,24 @@ const RemarkKinds &RemarkKindsCache::get(const MachineFunction &MF) {
   return Kinds;
 }
 
+const SummaryCore &SummaryCoreMemo::get(const LoopReport &R,
+                                        const MachineModel &M,
+                                        const RemarkOptions &Opts) {
+  if (!Valid || Model != &M || Flat != Opts.Flat ||
+      ModelNote != Opts.ModelNote) {
+    Core = summaryCore(R, Opts);
+    Model = &M;
+    Flat = Opts.Flat;
+    ModelNote = Opts.ModelNote;
+    Valid = true;
+  }
+  return Core;
+}
+
 void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
                  const LoopReport &R, const ModelChoice &Model, unsigned Detail,
-                 const LoopRole &Role, const RemarkKinds &Kinds) {
+                 const LoopRole &Role, const RemarkKinds &Kinds,
+                 SummaryCoreMemo *Core) {
   // Only the kinds of remark that someone receives are worded (Kinds), so
   // -Rpass=loopperf alone formats one line per loop.
   MachineOptimizationRemark Summary(PassName, "LoopPerf", Body.Loc,
@@ -101,6 +116,8 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   Opts.TakenBranches = Body.TakenBranches;
   Opts.Role = Role;
   Opts.Flat = !Streamer; // append's Flat: the parts are not kept apart
+  if (Core && Opts.Summary)
+    Opts.SummaryCore = &Core->get(R, *Model.Model, Opts);
   RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
   if (Opts.Summary) {

@@ -24,6 +24,7 @@
 #include "ModelChoice.h"
 
 #include "loopperf/LoopRole.h"
+#include "loopperf/Remark.h"
 #include "loopperf/Report.h"
 
 #include <string>
@@ -66,13 +67,37 @@ private:
   RemarkKinds Kinds;
 };
 
+/// The summary's parts around the bottleneck's resource
+/// (loopperf/Remark.h summaryCore) of one report, worded once for the loops
+/// that reuse it (LoopMemo::Entry). A hit's report differs from the one
+/// remembered in its kernel's name and its limiters' source lines
+/// (AnalysisMemo::relocate), which the parts do not read; they read the
+/// remark options' Flat and ModelNote, which come from the function: the
+/// remembered parts are reused when the model, Flat and ModelNote are
+/// equal, else worded again.
+class SummaryCoreMemo {
+public:
+  const SummaryCore &get(const LoopReport &R, const MachineModel &M,
+                         const RemarkOptions &Opts);
+
+private:
+  bool Valid = false;
+  const MachineModel *Model = nullptr;
+  bool Flat = false;
+  std::string ModelNote;
+  SummaryCore Core;
+};
+
 /// The summary, and with Detail >= 1 the detail remark (Detail >= 2: and
 /// one remark per instruction), of the kinds in `Kinds`. The summary ends
 /// with the loop's role (arguments Role, Block, Share; loopperf/LoopRole.h).
+/// `Core`: where the summary's middle is remembered for a report worded
+/// again later (null: worded here).
 void emitRemarks(llvm::MachineOptimizationRemarkEmitter &ORE,
                  const LoopBody &Body, const LoopReport &R,
                  const ModelChoice &Model, unsigned Detail,
-                 const LoopRole &Role, const RemarkKinds &Kinds);
+                 const LoopRole &Role, const RemarkKinds &Kinds,
+                 SummaryCoreMemo *Core = nullptr);
 /// How a loop is named in a message: "loop" when the remark has a source
 /// location (the location says which), the block label and function
 /// otherwise ("loop .LBB0_3 in f").

@@ -87,6 +87,15 @@ public:
       Line.Parts.push_back({std::string(Key), std::move(Value)});
     return *this;
   }
+  /// Every part of `L` (made by a builder with the same Flat), in order.
+  LineBuilder &append(const RemarkLine &L) {
+    for (const RemarkPart &P : L.Parts)
+      if (Flat)
+        Line.Parts.back().Value += P.Value;
+      else
+        Line.Parts.push_back(P);
+    return *this;
+  }
   RemarkLine take() { return std::move(Line); }
 
 private:
@@ -124,11 +133,9 @@ std::string busiestPorts(const LoopReport &R, const MachineModel &M) {
   return Out.empty() ? "none" : fmt::format("{}", fmt::join(Out, ", "));
 }
 
-RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
-                       const MachineModel &M, const RemarkOptions &O) {
-  LineBuilder B(O.Flat);
-  // A loop that calls is predicted without its callees: a lower bound.
-  B << O.LoopName + (R.LowerBound ? " runs at least " : " runs ");
+/// The summary's parts before the bottleneck's resource (SummaryCore).
+void partsBeforeResource(LineBuilder &B, const LoopReport &R,
+                         const RemarkOptions &O) {
   B.arg("CyclesPerIteration", fixed2(R.CyclesPerIteration))
       << " cycles/iteration (";
   if (R.ElementsPerIteration) {
@@ -149,10 +156,20 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
   }
   B << "; bottleneck: ";
   B.arg("Bottleneck", bottleneckName(R.Bottleneck));
+}
+
+/// The bottleneck's resource, source lines included.
+void resourceParts(LineBuilder &B, const LoopKernel &K, const LoopReport &R,
+                   const MachineModel &M) {
   const std::string Resource = bottleneckResource(K.Insts, R, M);
   if (!Resource.empty())
     B << " ";
   B.arg("BottleneckResource", Resource);
+}
+
+/// The summary's parts after the bottleneck's resource, before the role
+/// (SummaryCore).
+void partsAfterResource(LineBuilder &B, const LoopReport &R) {
   if (const std::string Ties = tiedWith(R); !Ties.empty()) {
     B << " (tied with ";
     B.arg("BottleneckTies", Ties) << ")";
@@ -194,6 +211,22 @@ RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
   if (R.Conf.Level != ConfidenceLevel::High) {
     B << "; confidence ";
     B.arg("Confidence", confidenceName(R.Conf.Level));
+  }
+}
+
+RemarkLine summaryLine(const LoopKernel &K, const LoopReport &R,
+                       const MachineModel &M, const RemarkOptions &O) {
+  LineBuilder B(O.Flat);
+  // A loop that calls is predicted without its callees: a lower bound.
+  B << O.LoopName + (R.LowerBound ? " runs at least " : " runs ");
+  if (O.SummaryCore) {
+    B.append(O.SummaryCore->BeforeResource);
+    resourceParts(B, K, R, M);
+    B.append(O.SummaryCore->AfterResource);
+  } else {
+    partsBeforeResource(B, R, O);
+    resourceParts(B, K, R, M);
+    partsAfterResource(B, R);
   }
   if (!O.Role.Role.empty()) {
     B << "; role: ";
@@ -461,6 +494,16 @@ RemarkLine adviceLine(const LoopKernel &K, const LoopAdvice &A,
 }
 
 } // namespace
+
+SummaryCore summaryCore(const LoopReport &R, const RemarkOptions &Opts) {
+  SummaryCore C;
+  LineBuilder Before(Opts.Flat), After(Opts.Flat);
+  partsBeforeResource(Before, R, Opts);
+  partsAfterResource(After, R);
+  C.BeforeResource = Before.take();
+  C.AfterResource = After.take();
+  return C;
+}
 
 RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
                          const MachineModel &M, const RemarkOptions &Opts) {

@@ -30,6 +30,13 @@ struct RemarkLine {
   std::string text() const;
 };
 
+/// The summary line but for its start ("loop runs "), the bottleneck's
+/// resource (which may name source lines) and the role: what summaryCore
+/// words and RemarkOptions::SummaryCore takes.
+struct SummaryCore {
+  RemarkLine BeforeResource, AfterResource;
+};
+
 struct RemarkOptions {
   /// How the loop is named: "loop", or "loop .LBB0_1 in f" where the remark
   /// has no source location to say which.
@@ -60,6 +67,12 @@ struct RemarkOptions {
   /// a known role ends the summary with "; role: vector body, block
   /// .LBB0_3, share 0.94" (block and share when known). Empty: nothing.
   LoopRole Role;
+  /// What summaryCore gave for a report equal to this one but for its
+  /// kernel's name and its limiters' source lines (AnalysisMemo::relocate),
+  /// with these options' Flat and ModelNote; null: worded here. A caller
+  /// that formats one report several times (the clang plugin's loop memo)
+  /// words it once.
+  const loopperf::SummaryCore *SummaryCore = nullptr;
 };
 
 struct RemarkText {
@@ -82,5 +95,10 @@ struct RemarkText {
 
 RemarkText formatRemarks(const LoopKernel &K, const LoopReport &R,
                          const MachineModel &M, const RemarkOptions &Opts);
+
+/// The summary's parts around the bottleneck's resource. They read
+/// `Opts`' Flat and ModelNote only, and of `R` none of the kernel's name,
+/// the limiters (source lines) and anything of the kernel.
+SummaryCore summaryCore(const LoopReport &R, const RemarkOptions &Opts);
 
 } // namespace loopperf
