@@ -84,12 +84,9 @@ const RemarkKinds &RemarkKindsCache::get(const MachineFunction &MF) {
 }
 
 const SummaryCore &SummaryCoreMemo::get(const LoopReport &R,
-                                        const MachineModel &M,
                                         const RemarkOptions &Opts) {
-  if (!Valid || Model != &M || Flat != Opts.Flat ||
-      ModelNote != Opts.ModelNote) {
+  if (!Valid || Flat != Opts.Flat || ModelNote != Opts.ModelNote) {
     Core = summaryCore(R, Opts);
-    Model = &M;
     Flat = Opts.Flat;
     ModelNote = Opts.ModelNote;
     Valid = true;
@@ -117,7 +114,7 @@ void emitRemarks(MachineOptimizationRemarkEmitter &ORE, const LoopBody &Body,
   Opts.Role = Role;
   Opts.Flat = !Streamer; // append's Flat: the parts are not kept apart
   if (Core && Opts.Summary)
-    Opts.SummaryCore = &Core->get(R, *Model.Model, Opts);
+    Opts.SummaryCore = &Core->get(R, Opts);
   RemarkText Text = formatRemarks(Body.Kernel, R, *Model.Model, Opts);
 
   if (Opts.Summary) {

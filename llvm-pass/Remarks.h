@@ -72,17 +72,16 @@ private:
 /// that reuse it (LoopMemo::Entry). A hit's report differs from the one
 /// remembered in its kernel's name and its limiters' source lines
 /// (AnalysisMemo::relocate), which the parts do not read; they read the
-/// remark options' Flat and ModelNote, which come from the function: the
-/// remembered parts are reused when the model, Flat and ModelNote are
-/// equal, else worded again.
+/// remark options' Flat and ModelNote, which come from the function, and
+/// of the report its model's name, which the memo's key holds: the
+/// remembered parts are reused when Flat and ModelNote are equal, else
+/// worded again.
 class SummaryCoreMemo {
 public:
-  const SummaryCore &get(const LoopReport &R, const MachineModel &M,
-                         const RemarkOptions &Opts);
+  const SummaryCore &get(const LoopReport &R, const RemarkOptions &Opts);
 
 private:
   bool Valid = false;
-  const MachineModel *Model = nullptr;
   bool Flat = false;
   std::string ModelNote;
   SummaryCore Core;

@@ -111,12 +111,13 @@ void appendUnits(std::vector<RegUnit> &To, const std::vector<RegUnit> &From) {
 /// digits and operand form ("ADD64ri32" -> ADD, 64, ri32; "LEA64_32r" ->
 /// LEA, 64_32, r; "INC32r_NF" -> INC, 32, r). False for anything else.
 bool splitX86Opcode(StringRef Name, StringRef &Op, StringRef &Form) {
-  // Most opcodes start with none of the operations' letters (VFMADD...,
-  // CMP, JCC): rejected before the names are compared.
-  if (Name.empty() || !StringRef("ASIDLM").contains(Name.front()))
-    return false;
   static constexpr StringLiteral Ops[] = {"ADD", "SUB", "INC", "DEC",
                                           "LEA", "MOV", "SHL", "IMUL"};
+  // Most opcodes start with none of the operations' first letters
+  // (VFMADD..., CMP, JCC): rejected before the names are compared.
+  if (Name.empty() ||
+      none_of(Ops, [&](StringRef O) { return O.front() == Name.front(); }))
+    return false;
   for (StringRef O : Ops)
     if (Name.starts_with(O)) {
       StringRef Rest = Name.drop_front(O.size());
