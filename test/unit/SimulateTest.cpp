@@ -329,6 +329,19 @@ LoopKernel slowPortLoop() {
   Kb.add("vmulpd %ymm1, %ymm1, %ymm2");
   return Kb.build();
 }
+/// S converged (approximately or not) on Cycles every Period iterations,
+/// checked (or averaged) over Window of the Iterations simulated.
+void expectSteadyState(const SimulationReport &S, bool Approximate,
+                       unsigned Period, uint64_t Cycles, unsigned Window,
+                       unsigned Iterations) {
+  EXPECT_TRUE(S.Converged);
+  EXPECT_EQ(S.Approximate, Approximate);
+  EXPECT_EQ(S.PeriodIterations, Period);
+  EXPECT_EQ(S.PeriodCycles, Cycles);
+  EXPECT_EQ(S.WindowIterations, Window);
+  EXPECT_EQ(S.Iterations, Iterations);
+  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, static_cast<double>(Cycles) / Period);
+}
 
 TEST(Simulate, DeltaRuleConfirmed) {
   // A 2 every 64 iterations, ROB 48: a warm-up of 96 iterations. The delta
@@ -344,14 +357,7 @@ TEST(Simulate, DeltaRuleConfirmed) {
   const LoopReport R =
       analyzeLoop(slowPortLoop(), slowPortCore(64, 48), simulate());
   ASSERT_NE(R.Simulation, nullptr);
-  const SimulationReport &S = *R.Simulation;
-  EXPECT_TRUE(S.Converged);
-  EXPECT_FALSE(S.Approximate);
-  EXPECT_EQ(S.PeriodIterations, 64u);
-  EXPECT_EQ(S.PeriodCycles, 65u);
-  EXPECT_EQ(S.WindowIterations, 256u);
-  EXPECT_EQ(S.Iterations, 353u);
-  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, 1.015625);
+  expectSteadyState(*R.Simulation, /*Approximate=*/false, 64, 65, 256, 353);
 }
 
 TEST(Simulate, DeltaRuleApproximate) {
@@ -370,14 +376,7 @@ TEST(Simulate, DeltaRuleApproximate) {
   const LoopKernel K = slowPortLoop();
   const LoopReport R = analyzeLoop(K, slowPortCore(128, 64), simulate());
   ASSERT_NE(R.Simulation, nullptr);
-  const SimulationReport &S = *R.Simulation;
-  EXPECT_TRUE(S.Converged);
-  EXPECT_TRUE(S.Approximate);
-  EXPECT_EQ(S.PeriodIterations, 288u);
-  EXPECT_EQ(S.PeriodCycles, 290u);
-  EXPECT_EQ(S.WindowIterations, 288u);
-  EXPECT_EQ(S.Iterations, 577u);
-  EXPECT_DOUBLE_EQ(S.CyclesPerIteration, 290.0 / 288);
+  expectSteadyState(*R.Simulation, /*Approximate=*/true, 288, 290, 288, 577);
   // Said in the report and the JSON, not only in the flag; the prediction
   // is that mean.
   ASSERT_FALSE(R.Notes.empty());
