@@ -412,7 +412,11 @@ std::vector<RemarkLine> simulationLines(const LoopReport &R) {
     B << "simulated ";
     B.arg("SimulatedCycles", fixed2(S.CyclesPerIteration))
         << " cycles/iteration (";
-    if (S.Converged) {
+    if (S.Approximate) {
+      B << "approximate, the mean of the last ";
+      B.arg("SimulatedWindow", std::to_string(S.WindowIterations))
+          << " iterations)";
+    } else if (S.Converged) {
       B << "steady state every ";
       B.arg("SimulatedPeriod", std::to_string(S.PeriodIterations))
           << " iteration(s))";

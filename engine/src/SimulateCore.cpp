@@ -36,8 +36,14 @@
 // warm-up that fills the instruction window twice, the smallest period p
 // (<= MaxPeriod after every iteration, up to a quarter of the cap every
 // LongPeriodStride) for which the last W = p * ceil(max(4p, 16) / p)
-// deltas are p-periodic (at least four repetitions, at least 16 deltas) is
-// taken: cycles/iteration = (R_L - R_{L-p}) / p. That is evidence, not
+// deltas are p-periodic (at least four repetitions, at least 16 deltas)
+// holds first at L0. It is confirmed: a period is taken only once its
+// periodic stretch covers the last half of the run as well (a stretch
+// between rare other deltas, or a transient, passes only then),
+// cycles/iteration = (R_L - R_{L-p}) / p; if none is by ConfirmFactor * L0,
+// the run stops there with the mean delta of its last half, flagged
+// approximate (deltas that never become exactly periodic: a port choice
+// among shares drifting with its history). Equal deltas are evidence, not
 // proof. A loop that does not repeat within the cap of iterations (or of
 // cycles) is "not converged": the mean delta of the second half is
 // reported, flagged.
@@ -65,6 +71,10 @@ constexpr unsigned MaxPeriod = 64;
 constexpr unsigned LongPeriodStride = 16;
 constexpr unsigned Repeats = 4;
 constexpr unsigned MinWindowDeltas = 16;
+/// The delta rule's confirmation runs up to this many times the iterations
+/// at which the delta rule first held (bench/results/engine-speed-znver5.md,
+/// "Bounded confirmation").
+constexpr unsigned ConfirmFactor = 4;
 constexpr unsigned MaxIterations = 20000;
 constexpr uint64_t NodeBudget = uint64_t(1) << 21;
 constexpr int64_t MaxCycles = 4000000;
@@ -315,6 +325,7 @@ private:
   void account(StageIndex S, unsigned Uops, CpiCause Cause);
   void accountCycle();
   void checkSteadyState();
+  void finishWithMean(unsigned L, bool Approximate);
   void finish(unsigned First, unsigned Last);
   // The exact steady-state check (the file comment, "Steady state").
   void stateHeader(std::vector<int32_t> &Key) const;
@@ -328,6 +339,9 @@ private:
   bool StatesFull = false;
   /// The steady state is known; the run goes on only for the timeline.
   bool Decided = false;
+  /// 0 until the delta rule holds; then the iteration at which the run
+  /// stops, approximate, unless a period is confirmed before.
+  unsigned ConfirmBound = 0;
   unsigned MaxDistance = 0; ///< the longest edge distance, in iterations
   uint64_t LastStateIterations = 0; ///< IterationRetire.size() at the last
   struct KeptState {
@@ -1106,10 +1120,18 @@ void Simulator::checkSteadyState() {
     unsigned W = (Need + P - 1) / P * P;
     if (L < W + Warmup)
       break; // longer periods need even more iterations
-    bool Periodic = true;
-    for (unsigned J = L; J >= L - W + 1 + P && Periodic; --J)
-      Periodic = Delta(J) == Delta(J - P);
-    if (!Periodic)
+    // How many of the last deltas are P-periodic, up to the W the delta
+    // rule needs or the last half of the run its confirmation needs.
+    const unsigned Span = std::max(W, L - L / 2);
+    unsigned J = L;
+    while (J >= L - Span + 1 + P && Delta(J) == Delta(J - P))
+      --J;
+    const unsigned Periodic = L - J + P;
+    if (Periodic < W)
+      continue;
+    if (ConfirmBound == 0) // the delta rule holds for the first time
+      ConfirmBound = std::min(IterationCap - 1, ConfirmFactor * L);
+    if (Periodic < Span)
       continue;
     Out.Converged = true;
     Out.PeriodIterations = P;
@@ -1119,16 +1141,28 @@ void Simulator::checkSteadyState() {
     finish(L - W, L);
     return;
   }
-  if (L + 1 >= IterationCap) {
-    // Not converged: the mean of the second half, flagged.
-    unsigned First = L / 2;
-    Out.CyclesPerIteration =
-        L > First
-            ? static_cast<double>(IterationRetire[L] - IterationRetire[First]) /
-                  (L - First)
-            : 0;
-    finish(First, L);
+  if (ConfirmBound != 0 && L >= ConfirmBound)
+    finishWithMean(L, /*Approximate=*/true);
+  else if (L + 1 >= IterationCap)
+    finishWithMean(L, /*Approximate=*/false);
+}
+
+/// A run without an exact period ends with the mean delta of its last
+/// half, iterations L / 2 + 1 .. L: approximate when the delta rule held
+/// but was not confirmed (the half is then the reported "period"), else
+/// not converged.
+void Simulator::finishWithMean(unsigned L, bool Approximate) {
+  const unsigned First = L / 2;
+  const auto Cycles =
+      static_cast<uint64_t>(IterationRetire[L] - IterationRetire[First]);
+  Out.CyclesPerIteration =
+      L > First ? static_cast<double>(Cycles) / (L - First) : 0;
+  if (Approximate) {
+    Out.Converged = Out.Approximate = true;
+    Out.PeriodIterations = L - First;
+    Out.PeriodCycles = Cycles;
   }
+  finish(First, L);
 }
 
 /// The machine's state at the start of this cycle, relative to the cycle
@@ -1390,14 +1424,8 @@ SimulationReport Simulator::run() {
 #endif
       if (Decided) // only the timeline was missing
         break;
-      unsigned L = static_cast<unsigned>(IterationRetire.size());
-      if (L >= 2) {
-        unsigned First = (L - 1) / 2;
-        Out.CyclesPerIteration = static_cast<double>(IterationRetire[L - 1] -
-                                                     IterationRetire[First]) /
-                                 (L - 1 - First);
-        finish(First, L - 1);
-      }
+      if (const size_t L = IterationRetire.size(); L >= 2)
+        finishWithMean(static_cast<unsigned>(L - 1), ConfirmBound != 0);
       break;
     }
   }

@@ -85,7 +85,13 @@ std::string renderSimulationText(const LoopKernel &K, const LoopReport &R,
   std::string Out;
   auto Line = [&](const std::string &L) { Out += L + "\n"; };
   Line("");
-  if (S.Converged)
+  if (S.Approximate)
+    Line(fmt::format("Simulation: {:.2f} cycles/iteration, approximate "
+                     "steady state: no period confirmed, the mean of the "
+                     "last {} of {} iterations ({} cycles)",
+                     S.CyclesPerIteration, S.WindowIterations, S.Iterations,
+                     S.Cycles));
+  else if (S.Converged)
     Line(fmt::format("Simulation: {:.2f} cycles/iteration, steady state: "
                      "{} cycles every {} iteration(s), repeated over the "
                      "last {} of {} iterations ({} cycles)",
@@ -102,7 +108,9 @@ std::string renderSimulationText(const LoopKernel &K, const LoopReport &R,
     Line(fmt::format("  {:<50}{:>8.2f}  gain {:.2f}{}", P.Label,
                      P.CyclesPerIteration,
                      S.CyclesPerIteration - P.CyclesPerIteration,
-                     P.Converged ? "" : "  (not converged)"));
+                     P.Approximate ? "  (approximate)"
+                     : P.Converged ? ""
+                                   : "  (not converged)"));
   if (CpiStacks) {
     Line(fmt::format("CPI stacks (cycles/iteration; each sums to {:.2f}):",
                      S.CyclesPerIteration));
@@ -158,17 +166,22 @@ Json simulationJson(const LoopKernel &K, const LoopReport &R) {
   Json J;
   J["cycles_per_iteration"] = clean(S.CyclesPerIteration);
   J["converged"] = S.Converged;
+  if (S.Approximate) // only when true (docs/json.md)
+    J["approximate"] = true;
   J["period_iterations"] = S.PeriodIterations;
   J["period_cycles"] = S.PeriodCycles;
   J["window_iterations"] = S.WindowIterations;
   J["iterations"] = S.Iterations;
   J["cycles"] = S.Cycles;
   Json Probes = Json::object();
-  for (const SimProbe &P : S.Probes)
+  for (const SimProbe &P : S.Probes) {
     Probes[P.Id] = {
         {"cycles_per_iteration", clean(P.CyclesPerIteration)},
         {"gain", clean(S.CyclesPerIteration - P.CyclesPerIteration)},
         {"converged", P.Converged}};
+    if (P.Approximate)
+      Probes[P.Id]["approximate"] = true;
+  }
   J["probes"] = Probes;
   J["cpi_stacks"] = {{"dispatch", stackJson(S.Dispatch)},
                      {"issue", stackJson(S.Issue)},

@@ -128,6 +128,12 @@ StageResult finishSimulation(std::shared_ptr<SimulationReport> Sim,
         "the simulation found no repeating steady state in {} iterations "
         "({} cycles); the prediction stays the bounds'",
         Sim->Iterations, Sim->Cycles));
+  else if (Sim->Approximate)
+    R.Notes.push_back(fmt::format(
+        "the simulation's retire deltas repeated for a while but no period "
+        "held over the last half of {} iterations: its {:.2f} "
+        "cycles/iteration is the mean of that half, approximate",
+        Sim->Iterations, Sim->CyclesPerIteration));
   StageResult Out;
   Out.Bound = Sim->CyclesPerIteration;
   R.Simulation = std::move(Sim);
@@ -136,7 +142,7 @@ StageResult finishSimulation(std::shared_ptr<SimulationReport> Sim,
 
 SimProbe probe(const char *Id, const char *Label, const SimInput &In) {
   SimulationReport S = simulateLoop(In, 0, /*Accounts=*/false);
-  return {Id, Label, S.CyclesPerIteration, S.Converged};
+  return {Id, Label, S.CyclesPerIteration, S.Converged, S.Approximate};
 }
 
 StageResult runSimulation(StageContext &C, LoopReport &R) {
@@ -149,7 +155,8 @@ StageResult runSimulation(StageContext &C, LoopReport &R) {
     return finishSimulation(std::move(Sim), R);
   // A probe whose idealisation the run never met would repeat it cycle for
   // cycle (SimLimits): its result is the run's, without simulating again.
-  const SimProbe Same = {"", "", Sim->CyclesPerIteration, Sim->Converged};
+  const SimProbe Same = {"", "", Sim->CyclesPerIteration, Sim->Converged,
+                         Sim->Approximate};
   auto SameAsRun = [&](const char *Id, const char *Label) {
     SimProbe P = Same;
     P.Id = Id;
@@ -195,6 +202,10 @@ std::string simulationDetail(const StageResult &, const LoopReport &R,
   const SimulationReport &S = *R.Simulation;
   if (!S.Converged)
     return fmt::format("(not converged after {} iterations)", S.Iterations);
+  if (S.Approximate)
+    return fmt::format("(cycle-level; approximate: the mean of the last {} "
+                       "of {} iterations simulated)",
+                       S.WindowIterations, S.Iterations);
   return fmt::format("(cycle-level; steady state repeats every {} "
                      "iteration{}, {} simulated)",
                      S.PeriodIterations, S.PeriodIterations == 1 ? "" : "s",

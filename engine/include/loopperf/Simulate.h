@@ -46,6 +46,7 @@ struct SimProbe {
   const char *Label = ""; ///< "perfect front end", ...
   double CyclesPerIteration = 0;
   bool Converged = false;
+  bool Approximate = false; ///< as SimulationReport::Approximate
 };
 
 /// One instruction of one early iteration: the cycle it was dispatched, the
@@ -60,6 +61,12 @@ struct SimulationReport {
   /// A repeating steady state was found: CyclesPerIteration is exact for
   /// it. Otherwise the mean of the second half of the simulated iterations.
   bool Converged = false;
+  /// Converged only approximately: the retire deltas were periodic for a
+  /// while (the delta rule held) but did not stay so over the last half of
+  /// a run bounded by a few times that stop (docs/DESIGN.md "Steady
+  /// state"); CyclesPerIteration is the mean of the last half, and the
+  /// "period" (PeriodIterations, PeriodCycles) is that half.
+  bool Approximate = false;
   double CyclesPerIteration = 0;
   unsigned PeriodIterations = 0; ///< the repeating pattern's iterations
   uint64_t PeriodCycles = 0;     ///< and its cycles
