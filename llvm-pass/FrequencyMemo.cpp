@@ -1,6 +1,7 @@
 // FrequencyMemo.cpp - see FrequencyMemo.h.
 #include "FrequencyMemo.h"
 
+#include "LoopInfoMemo.h"
 #include "LoopMemo.h"
 
 #include "llvm/CodeGen/MachineBasicBlock.h"
@@ -16,28 +17,9 @@ namespace loopperf::llvmpass {
 void FrequencyMemo::prepare(const MachineFunction &MF,
                             const MachineLoopInfo &LI) {
   ++Lookups;
-  // The graph's words: the number of blocks, then per block in layout
-  // order its successors (count, then layout position and edge
-  // probability each, in successor order) and its predecessors (count,
-  // then layout position each, in order). Every record's length follows
-  // from its first word, so equal words are equal graphs.
-  Position.assign(MF.getNumBlockIDs(), 0);
-  unsigned Next = 0;
-  for (const MachineBasicBlock &MBB : MF)
-    Position[MBB.getNumber()] = Next++;
+  // The graph's words with each edge's probability (LoopInfoMemo.h).
   MachineBranchProbabilityInfo MBPI;
-  Words.clear();
-  Words.push_back(Next);
-  for (const MachineBasicBlock &MBB : MF) {
-    Words.push_back(MBB.succ_size());
-    for (auto S = MBB.succ_begin(); S != MBB.succ_end(); ++S) {
-      Words.push_back(Position[(*S)->getNumber()]);
-      Words.push_back(MBPI.getEdgeProbability(&MBB, S).getNumerator());
-    }
-    Words.push_back(MBB.pred_size());
-    for (const MachineBasicBlock *P : MBB.predecessors())
-      Words.push_back(Position[P->getNumber()]);
-  }
+  graphWords(MF, &MBPI, Words, Position);
   const uint64_t Hash = hashWords(Words);
   auto [Begin, End] = Entries.equal_range(Hash);
   for (auto It = Begin; It != End; ++It)
@@ -51,7 +33,7 @@ void FrequencyMemo::prepare(const MachineFunction &MF,
   MachineBlockFrequencyInfo MBFI(const_cast<MachineFunction &>(MF), MBPI,
                                  const_cast<MachineLoopInfo &>(LI));
   Computed.clear();
-  Computed.reserve(Next);
+  Computed.reserve(Words.front());
   for (const MachineBasicBlock &MBB : MF)
     Computed.push_back(MBFI.getBlockFreq(&MBB).getFrequency());
   Current = Entries.size() >= MaxEntries

@@ -3,6 +3,7 @@
 
 #include "FrequencyMemo.h"
 #include "LoopBody.h"
+#include "LoopInfoMemo.h"
 #include "LoopMemo.h"
 #include "MCInstTranslator.h"
 #include "MachineLowering.h"
@@ -226,6 +227,7 @@ bool LoopPerfPass::doInitialization(Module &M) {
   JsonLoops = Json::array();
   Memo = std::make_unique<LoopMemo>();
   Frequencies = std::make_unique<FrequencyMemo>();
+  LoopInfos = std::make_unique<LoopInfoMemo>();
   LastChoice = LastModelChoice();
   Kinds.reset();
   ShapesFor = nullptr;
@@ -254,7 +256,9 @@ bool LoopPerfPass::doFinalization(Module &M) {
         std::to_string(Memo->lookups()) + " single-path loops reused, " +
         std::to_string(Memo->size()) + " remembered; frequencies of " +
         std::to_string(Frequencies->hits()) + " of " +
-        std::to_string(Frequencies->lookups()) + " functions reused"));
+        std::to_string(Frequencies->lookups()) +
+        " functions reused; loops of " + std::to_string(LoopInfos->hits()) +
+        " of " + std::to_string(LoopInfos->lookups()) + " functions reused"));
   if (!Opts.Off && !Opts.JsonFile.empty()) {
     std::error_code EC;
     raw_fd_ostream OS(Opts.JsonFile, EC, sys::fs::OF_Text);
@@ -311,8 +315,15 @@ bool LoopPerfPass::runOnMachineFunction(MachineFunction &MF) {
 bool LoopPerfPass::analyseFunction(MachineFunction &MF, bool Reports) {
   if (!mayHaveLoop(MF))
     return false;
-  MachineDominatorTree DT(MF);
-  MachineLoopInfo LI(DT);
+  // The loops: from the memo when the graph repeats an earlier function's
+  // (LoopInfoMemo.h), else from the dominator tree.
+  MachineLoopInfo LI;
+  if (Opts.Memo) {
+    LoopInfos->build(MF, LI);
+  } else {
+    MachineDominatorTree DT(MF);
+    LI.calculate(DT);
+  }
   std::vector<MachineLoop *> Loops;
   for (MachineLoop *L : LI)
     collectInnermost(L, Loops);

@@ -30,6 +30,7 @@ class ShapeCache;
 namespace loopperf::llvmpass {
 
 class FrequencyMemo;
+class LoopInfoMemo;
 class LoopMemo;
 
 class LoopPerfPass : public llvm::MachineFunctionPass {
@@ -74,6 +75,9 @@ private:
   /// The block frequencies of this module's control flow graphs, for the
   /// functions that repeat one (FrequencyMemo.h).
   std::unique_ptr<FrequencyMemo> Frequencies;
+  /// The loops of this module's control flow graphs, for the functions
+  /// that repeat one (LoopInfoMemo.h).
+  std::unique_ptr<LoopInfoMemo> LoopInfos;
   /// One loopJson object per analysed loop, with its source location.
   Json JsonLoops = Json::array();
 };

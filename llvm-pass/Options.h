@@ -38,9 +38,9 @@ struct PassOptions {
   /// gain on Zen 3 and Zen 5, bench/results/tune-*.md).
   bool ReorderGainSimulated = false;
   /// Reuse the kernel and report of a loop that repeats an earlier one
-  /// (LoopMemo.h) and the block frequencies of a repeated control flow
-  /// graph (FrequencyMemo.h); off only to compare (the outputs are the
-  /// same).
+  /// (LoopMemo.h) and the loops and block frequencies of a repeated
+  /// control flow graph (LoopInfoMemo.h, FrequencyMemo.h); off only to
+  /// compare (the outputs are the same).
   bool Memo = true;
   /// Say at the end of the module how many loops and functions the memos
   /// served (memo=stats, for tests and measurements).
