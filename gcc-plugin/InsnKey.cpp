@@ -61,7 +61,12 @@ bool putRtx(InsnKeyWords &Key, const_rtx X, int *Label) {
   }
   case SYMBOL_REF: {
     // The name, its flags (local, TLS model, ...) and the decl whose
-    // attributes the output may read.
+    // attributes the output may read. The decl's address could only come
+    // back for another tree after GCC's collector freed this one; a hit
+    // then also needs the same assembler name and flags, which within one
+    // compilation name the same entity (GCC merges a symbol's
+    // declarations; constants get fresh ".LCn" labels; local statics a
+    // unique suffix), so its text would be the same.
     const char *Name = XSTR(X, 0);
     const size_t Length = std::strlen(Name);
     put(Key, SYMBOL_REF_FLAGS(X));
@@ -151,6 +156,12 @@ bool toPlainLabel(rtx_insn *Insn) {
 } // namespace
 
 InsnKeyWords functionKey() {
+  // The target and optimisation nodes are null for a function without
+  // target or optimize attributes (or pragmas); else GCC shares one node
+  // per set of options (build_target_option_node and
+  // build_optimization_node), referenced by every decl using it. A stale
+  // hit needs such a node collected and its address reused for other
+  // options: not seen, not proven impossible.
   InsnKeyWords Key;
   tree Decl = current_function_decl;
   put(Key, static_cast<const void *>(Decl ? DECL_FUNCTION_SPECIFIC_TARGET(Decl)
