@@ -41,17 +41,20 @@ def build(compiler, sources, flags, objdir, env=None):
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def instructions(compiler, sources, flags, objdir, env=None):
+def instructions(compiler, sources, flags, objdir, env=None, cwd=None):
     """Instructions executed by the compiler and every process it starts
     (GCC's driver runs cc1 and as; clang runs cc1 in-process), by callgrind.
-    `env`: extra environment variables (the clang plugin's options)."""
+    `env`: extra environment variables (the clang plugin's options); `cwd`:
+    the directory the compiler runs in (and its PWD)."""
     total = 0
     for src in sources:
         obj = os.path.join(objdir, os.path.basename(src) + ".o")
         out = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
                               "--callgrind-out-file=/dev/null", compiler, *flags, "-c", src,
                               "-o", obj], check=True, capture_output=True, text=True,
-                             env={**os.environ, **(env or {})}).stderr
+                             cwd=cwd,
+                             env={**os.environ, **({"PWD": cwd} if cwd else {}),
+                                  **(env or {})}).stderr
         total += sum(int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", out))
     return total
 
@@ -110,15 +113,36 @@ def per_file(args, name, march, plugin, remarks, env, sources, project, extra, o
     if args.largest:
         sources = sorted(sources, key=lambda f: (-os.path.getsize(f), f))
     chosen = sources[:args.instructions]
-    rows = []
+    # The compiler's own heap layout moves its count by up to ~0.1 % with the
+    # length of its working and object directories' names (measured with
+    # gcc-12: bench/results/compile-time-gcc.md, "The heap effect measured"):
+    # with --layouts N each compile runs in N such directories (names 24
+    # characters apart: steps of one character moved nothing), the counts
+    # are their means and the overhead in each layout is shown.
+    layouts = [obj_dir] if args.layouts <= 1 else [
+        os.path.join(obj_dir, "l" + "x" * (24 * k)) for k in range(args.layouts)]
+    for d in layouts:
+        os.makedirs(d, exist_ok=True)
+    cwd = (lambda d: d) if args.layouts > 1 else (lambda d: None)
+    rows, spread = [], {}
+
+    def by_layout(pairs):
+        return " / ".join(f"{100 * (b / a - 1):+.2f}" for a, b in pairs) + " %"
+
     for opt in args.opts.split(","):
         base = [opt, march, *extra]
         for src in chosen:
-            without = instructions(args.compiler, [src], base + remarks, obj_dir)
-            with_plugin = instructions(args.compiler, [src], base + plugin + remarks, obj_dir, env)
+            pairs = [(instructions(args.compiler, [src], base + remarks, d, cwd=cwd(d)),
+                      instructions(args.compiler, [src], base + plugin + remarks, d, env,
+                                   cwd(d))) for d in layouts]
+            without = round(sum(a for a, _ in pairs) / len(pairs))
+            with_plugin = round(sum(b for _, b in pairs) / len(pairs))
             rows.append((opt, os.path.basename(src), without, with_plugin))
+            spread[(opt, os.path.basename(src))] = pairs
             print(f"{opt} {os.path.basename(src):24s} {without:15,d} {with_plugin:15,d} "
-                  f"{100 * (with_plugin / without - 1):+.2f} %", flush=True)
+                  f"{100 * (with_plugin / without - 1):+.2f} %"
+                  + (f" (layouts {by_layout(pairs)})" if len(layouts) > 1 else ""),
+                  flush=True)
     version = subprocess.run([args.compiler, "--version"], capture_output=True,
                              text=True).stdout.splitlines()[0]
     what = (f"--files {args.files} --functions {args.functions}" if args.project == "generated"
@@ -127,20 +151,32 @@ def per_file(args, name, march, plugin, remarks, env, sources, project, extra, o
            f"--opts={args.opts} {what} --per-file --instructions {args.instructions}"
            + (" --largest" if args.largest else "")
            + (f" --plugin-options='{args.plugin_options}'" if args.plugin_options else "")
-           + (" --passed-only" if args.passed_only else ""))
+           + (" --passed-only" if args.passed_only else "")
+           + (f" --layouts {args.layouts}" if args.layouts > 1 else ""))
+    many = len(layouts) > 1
+    each = (f"in {len(layouts)} working directories of different name lengths (means; "
+            "the last column: the overhead in each)" if many else "once")
     lines = [f"Command: `{cmd}`.", "",
              f"{project}: the {'largest' if args.largest else 'first'} {len(chosen)} files, "
-             f"each compiled once under callgrind (`--trace-children=yes`) with `{' '.join(remarks)}` "
-             f"and `{march}`, without and with the plugin"
+             f"each compiled {each} under callgrind (`--trace-children=yes`) with "
+             f"`{' '.join(remarks)}` and `{march}`, without and with the plugin"
              + (f" (plugin options `{args.plugin_options}`)" if args.plugin_options else "")
              + f". Compiler: {version}.", "",
-             "| opt | file | without plugin | with plugin | overhead |", "|---|---|---:|---:|---:|"]
+             "| opt | file | without plugin | with plugin | overhead |"
+             + (" by layout |" if many else ""),
+             "|---|---|---:|---:|---:|" + ("---|" if many else "")]
     for opt, f, a, b in rows:
-        lines.append(f"| {opt} | {f} | {a:,d} | {b:,d} | {100 * (b / a - 1):+.2f} % |")
+        lines.append(f"| {opt} | {f} | {a:,d} | {b:,d} | {100 * (b / a - 1):+.2f} % |"
+                     + (f" {by_layout(spread[(opt, f)])} |" if many else ""))
     for opt in args.opts.split(","):
         a = sum(r[2] for r in rows if r[0] == opt)
         b = sum(r[3] for r in rows if r[0] == opt)
-        lines.append(f"| {opt} | **total** | {a:,d} | {b:,d} | {100 * (b / a - 1):+.2f} % |")
+        # Per layout: the sums over the files compiled in that directory.
+        totals = [(sum(spread[(o, f)][k][0] for o, f, _, _ in rows if o == opt),
+                   sum(spread[(o, f)][k][1] for o, f, _, _ in rows if o == opt))
+                  for k in range(len(layouts))]
+        lines.append(f"| {opt} | **total** | {a:,d} | {b:,d} | {100 * (b / a - 1):+.2f} % |"
+                     + (f" {by_layout(totals)} |" if many else ""))
     text = "\n".join(lines) + "\n"
     if args.out:
         with open(args.out, "w") as fh:
@@ -173,6 +209,10 @@ def main():
                     help="the plugin's settings, as LOOPPERF_OPTIONS words, e.g. 'simulate'")
     ap.add_argument("--passed-only", action="store_true",
                     help="clang: -Rpass=loopperf alone (default: with -Rpass-analysis=loopperf)")
+    ap.add_argument("--layouts", type=int, default=1, metavar="N",
+                    help="with --per-file: run each compile in N working directories of "
+                         "different name lengths and report the means (the compiler's heap "
+                         "layout moves its count)")
     ap.add_argument("--out", help="Markdown result file (default: stdout only)")
     args = ap.parse_args()
 
