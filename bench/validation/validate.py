@@ -537,8 +537,10 @@ def main():
         ap.error("--native-as needs --measured and no --asm-dir")
     this_cpu = run(["llc-19", "--version"]).split("Host CPU:")[1].split()[0]
     host_cpu = args.host_cpu or args.native_as or this_cpu
+    # The host that measured the (first) --measured CSV, from its report.
+    args.measured_host = measured_host(args.measured.split(",")[0]) if args.measured else ("", "")
     if args.measured and not args.asm_dir and not args.native_as:
-        measured_cpu = args.host_cpu or measured_host(args.measured.split(",")[0])[0]
+        measured_cpu = args.host_cpu or args.measured_host[0]
         if measured_cpu and measured_cpu != this_cpu:
             ap.error(f"{args.measured.split(',')[0]} was measured on a host whose LLVM CPU is "
                      f"{measured_cpu}, this host's is {this_cpu}: its -march=native "
@@ -792,8 +794,7 @@ def write_outputs(args, rows, calib, host_cpu, lp_model, mca_cpu, failures=()):
         ("core not shared (contention ≤ 1.10)", [r for r in comparable if r["shared"] <= 1.10]),
         ("clean (15 rounds at contention 0.95–1.05, or older runs at median contention ≤ 1.05)",
          [r for r in comparable if is_clean(r)])]
-    measured_cpu, measured_desc = (measured_host(args.measured.split(",")[0])
-                                   if args.measured else ("", ""))
+    measured_cpu, measured_desc = args.measured_host
     if args.host:
         host = f"{args.host} (LLVM host CPU `{host_cpu}`)"
     elif measured_desc and measured_cpu == host_cpu:
